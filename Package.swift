@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// libhearth: the client (HearthCore) behind a C ABI (Hearth). hearth-emulator: the local server.
+// The library never links the emulator's server stack; build products separately
+// (`swift build --product hearth`) so library work stays fast.
+let package = Package(
+    name: "hearth",
+    products: [
+        .library(name: "hearth", type: .dynamic, targets: ["Hearth"]),
+        .library(name: "HearthCore", targets: ["HearthCore"]),
+        .executable(name: "hearth-emulator", targets: ["hearth-emulator"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+    ],
+    targets: [
+        .systemLibrary(name: "CLibUV", pkgConfig: "libuv", providers: [.apt(["libuv1-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // Typed wrappers for curl's variadic functions, which Swift cannot call. No logic.
+        .target(name: "CHearthShims", dependencies: ["CCurl"]),
+        .target(name: "HearthCore", dependencies: ["CLibUV", "CCurl", "CHearthShims"]),
+        .target(name: "Hearth", dependencies: ["HearthCore"]),
+        .target(name: "HearthEmulator", dependencies: [
+            .product(name: "Hummingbird", package: "hummingbird"),
+        ]),
+        .executableTarget(name: "hearth-emulator", dependencies: ["HearthEmulator"]),
+        .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"]),
+    ]
+)

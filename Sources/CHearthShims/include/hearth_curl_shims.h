@@ -1,0 +1,24 @@
+/* Typed wrappers for libcurl's variadic setopt/getinfo functions, which Swift cannot call.
+ * One wrapper per argument kind; no logic lives here. */
+#ifndef HEARTH_CURL_SHIMS_H
+#define HEARTH_CURL_SHIMS_H
+
+#include <curl/curl.h>
+
+typedef size_t (*hearth_curl_write_cb)(char *ptr, size_t size, size_t nmemb, void *userdata);
+typedef int (*hearth_curl_socket_cb)(CURL *easy, curl_socket_t s, int what, void *userp, void *socketp);
+typedef int (*hearth_curl_timer_cb)(CURLM *multi, long timeout_ms, void *userp);
+
+CURLcode hearth_curl_easy_setopt_long(CURL *easy, CURLoption option, long value);
+CURLcode hearth_curl_easy_setopt_ptr(CURL *easy, CURLoption option, const void *value);
+CURLcode hearth_curl_easy_setopt_off_t(CURL *easy, CURLoption option, curl_off_t value);
+CURLcode hearth_curl_easy_setopt_write_cb(CURL *easy, CURLoption option, hearth_curl_write_cb cb);
+CURLcode hearth_curl_easy_getinfo_long(CURL *easy, CURLINFO info, long *out);
+CURLcode hearth_curl_easy_getinfo_ptr(CURL *easy, CURLINFO info, void **out);
+
+CURLMcode hearth_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
+CURLMcode hearth_curl_multi_setopt_ptr(CURLM *multi, CURLMoption option, void *value);
+CURLMcode hearth_curl_multi_setopt_socket_cb(CURLM *multi, hearth_curl_socket_cb cb);
+CURLMcode hearth_curl_multi_setopt_timer_cb(CURLM *multi, hearth_curl_timer_cb cb);
+
+#endif

@@ -1,0 +1,490 @@
+/*
+ * hearth.h — Firebase-compatible authentication for native hosts.
+ *
+ * One header, one prefix (hearth_), opaque handles, explicit ownership.
+ *
+ * Threading contract
+ * ------------------
+ * - Every app runs on one libuv loop. Pass your own loop in hearth_app_options.loop (Hearth then creates
+ *   no threads; you drive it with uv_run, e.g. uv_run(loop, UV_RUN_NOWAIT) once per frame) or pass NULL
+ *   and Hearth runs one loop thread of its own.
+ * - Every function may be called from any thread.
+ * - Every callback (future completion, listeners, storage save/erase) runs on the loop thread, from
+ *   inside uv_run, and never inside the Hearth call that registered it. No Hearth lock is held while a
+ *   callback runs, so callbacks may call any Hearth function.
+ * - Idle Hearth handles are unref'd: an idle Hearth never keeps uv_run(UV_RUN_DEFAULT) alive. Work posted
+ *   from another thread is picked up the next time the host runs its loop.
+ *
+ * Ownership
+ * ---------
+ * - "Returns a new reference": the caller owns it and frees it with the matching *_release.
+ * - "Borrowed": valid as long as the handle it came from; never freed by the caller.
+ * - Strings passed in are UTF-8, NUL-terminated, copied during the call. NULL where optional.
+ * - Invalid UTF-8, NULL where required, or a released handle give an error, never a crash.
+ *
+ * Errors
+ * ------
+ * Error codes equal the Firebase C++ SDK's firebase::auth::AuthError values (0..78), plus Hearth codes
+ * from 1000 up. Every failed future also carries a message (the server's detail text where there is one).
+ */
+#ifndef HEARTH_H
+#define HEARTH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#  define HEARTH_EXPORT __declspec(dllimport)
+#else
+#  define HEARTH_EXPORT __attribute__((visibility("default")))
+#endif
+
+#define HEARTH_VERSION_MAJOR 0
+#define HEARTH_VERSION_MINOR 1
+#define HEARTH_VERSION_PATCH 0
+#define HEARTH_VERSION_STRING "0.1.0"
+
+/* libuv's loop type; include <uv.h> to create one. */
+struct uv_loop_s;
+
+/* ---------------------------------------------------------------------------------------------------
+ * Handles
+ * ------------------------------------------------------------------------------------------------- */
+typedef struct hearth_app hearth_app;                 /* one configured Firebase app */
+typedef struct hearth_auth hearth_auth;               /* the app's Auth; borrowed from the app */
+typedef struct hearth_user hearth_user;               /* immutable snapshot of a user */
+typedef struct hearth_user_info hearth_user_info;     /* one linked provider of a user (borrowed) */
+typedef struct hearth_credential hearth_credential;   /* a credential to sign in / link with */
+typedef struct hearth_future hearth_future;           /* the pending or finished result of an operation */
+typedef struct hearth_auth_result hearth_auth_result; /* user + additional user info (borrowed) */
+typedef struct hearth_storage_reply hearth_storage_reply; /* reply slot for a storage load callback */
+
+/* ---------------------------------------------------------------------------------------------------
+ * Error codes
+ * ------------------------------------------------------------------------------------------------- */
+typedef enum hearth_error {
+  HEARTH_ERROR_NONE = 0,
+  HEARTH_ERROR_UNIMPLEMENTED = -1,
+  HEARTH_ERROR_FAILURE = 1,
+  HEARTH_ERROR_INVALID_CUSTOM_TOKEN = 2,
+  HEARTH_ERROR_CUSTOM_TOKEN_MISMATCH = 3,
+  HEARTH_ERROR_INVALID_CREDENTIAL = 4,
+  HEARTH_ERROR_USER_DISABLED = 5,
+  HEARTH_ERROR_ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIALS = 6,
+  HEARTH_ERROR_OPERATION_NOT_ALLOWED = 7,
+  HEARTH_ERROR_EMAIL_ALREADY_IN_USE = 8,
+  HEARTH_ERROR_REQUIRES_RECENT_LOGIN = 9,
+  HEARTH_ERROR_CREDENTIAL_ALREADY_IN_USE = 10,
+  HEARTH_ERROR_INVALID_EMAIL = 11,
+  HEARTH_ERROR_WRONG_PASSWORD = 12,
+  HEARTH_ERROR_TOO_MANY_REQUESTS = 13,
+  HEARTH_ERROR_USER_NOT_FOUND = 14,
+  HEARTH_ERROR_PROVIDER_ALREADY_LINKED = 15,
+  HEARTH_ERROR_NO_SUCH_PROVIDER = 16,
+  HEARTH_ERROR_INVALID_USER_TOKEN = 17,
+  HEARTH_ERROR_USER_TOKEN_EXPIRED = 18,
+  HEARTH_ERROR_NETWORK_REQUEST_FAILED = 19,
+  HEARTH_ERROR_INVALID_API_KEY = 20,
+  HEARTH_ERROR_APP_NOT_AUTHORIZED = 21,
+  HEARTH_ERROR_USER_MISMATCH = 22,
+  HEARTH_ERROR_WEAK_PASSWORD = 23,
+  HEARTH_ERROR_NO_SIGNED_IN_USER = 24,
+  HEARTH_ERROR_API_NOT_AVAILABLE = 25,
+  HEARTH_ERROR_EXPIRED_ACTION_CODE = 26,
+  HEARTH_ERROR_INVALID_ACTION_CODE = 27,
+  HEARTH_ERROR_INVALID_MESSAGE_PAYLOAD = 28,
+  HEARTH_ERROR_INVALID_PHONE_NUMBER = 29,
+  HEARTH_ERROR_MISSING_PHONE_NUMBER = 30,
+  HEARTH_ERROR_INVALID_RECIPIENT_EMAIL = 31,
+  HEARTH_ERROR_INVALID_SENDER = 32,
+  HEARTH_ERROR_INVALID_VERIFICATION_CODE = 33,
+  HEARTH_ERROR_INVALID_VERIFICATION_ID = 34,
+  HEARTH_ERROR_MISSING_VERIFICATION_CODE = 35,
+  HEARTH_ERROR_MISSING_VERIFICATION_ID = 36,
+  HEARTH_ERROR_MISSING_EMAIL = 37,
+  HEARTH_ERROR_MISSING_PASSWORD = 38,
+  HEARTH_ERROR_QUOTA_EXCEEDED = 39,
+  HEARTH_ERROR_RETRY_PHONE_AUTH = 40,
+  HEARTH_ERROR_SESSION_EXPIRED = 41,
+  HEARTH_ERROR_APP_NOT_VERIFIED = 42,
+  HEARTH_ERROR_APP_VERIFICATION_FAILED = 43,
+  HEARTH_ERROR_CAPTCHA_CHECK_FAILED = 44,
+  HEARTH_ERROR_INVALID_APP_CREDENTIAL = 45,
+  HEARTH_ERROR_MISSING_APP_CREDENTIAL = 46,
+  HEARTH_ERROR_INVALID_CLIENT_ID = 47,
+  HEARTH_ERROR_INVALID_CONTINUE_URI = 48,
+  HEARTH_ERROR_MISSING_CONTINUE_URI = 49,
+  HEARTH_ERROR_KEYCHAIN_ERROR = 50,
+  HEARTH_ERROR_MISSING_APP_TOKEN = 51,
+  HEARTH_ERROR_MISSING_IOS_BUNDLE_ID = 52,
+  HEARTH_ERROR_NOTIFICATION_NOT_FORWARDED = 53,
+  HEARTH_ERROR_UNAUTHORIZED_DOMAIN = 54,
+  HEARTH_ERROR_WEB_CONTEXT_ALREADY_PRESENTED = 55,
+  HEARTH_ERROR_WEB_CONTEXT_CANCELLED = 56,
+  HEARTH_ERROR_DYNAMIC_LINK_NOT_ACTIVATED = 57,
+  HEARTH_ERROR_CANCELLED = 58,
+  HEARTH_ERROR_INVALID_PROVIDER_ID = 59,
+  HEARTH_ERROR_WEB_INTERNAL_ERROR = 60,
+  HEARTH_ERROR_WEB_STORAGE_UNSUPPORTED = 61,
+  HEARTH_ERROR_TENANT_ID_MISMATCH = 62,
+  HEARTH_ERROR_UNSUPPORTED_TENANT_OPERATION = 63,
+  HEARTH_ERROR_INVALID_LINK_DOMAIN = 64,
+  HEARTH_ERROR_REJECTED_CREDENTIAL = 65,
+  HEARTH_ERROR_PHONE_NUMBER_NOT_FOUND = 66,
+  HEARTH_ERROR_INVALID_TENANT_ID = 67,
+  HEARTH_ERROR_MISSING_CLIENT_IDENTIFIER = 68,
+  HEARTH_ERROR_MISSING_MULTI_FACTOR_SESSION = 69,
+  HEARTH_ERROR_MISSING_MULTI_FACTOR_INFO = 70,
+  HEARTH_ERROR_INVALID_MULTI_FACTOR_SESSION = 71,
+  HEARTH_ERROR_MULTI_FACTOR_INFO_NOT_FOUND = 72,
+  HEARTH_ERROR_ADMIN_RESTRICTED_OPERATION = 73,
+  HEARTH_ERROR_UNVERIFIED_EMAIL = 74,
+  HEARTH_ERROR_SECOND_FACTOR_ALREADY_ENROLLED = 75,
+  HEARTH_ERROR_MAXIMUM_SECOND_FACTOR_COUNT_EXCEEDED = 76,
+  HEARTH_ERROR_UNSUPPORTED_FIRST_FACTOR = 77,
+  HEARTH_ERROR_EMAIL_CHANGE_NEEDS_VERIFICATION = 78,
+
+  /* Hearth's own codes: what the C++ SDK's enum lacks. */
+  HEARTH_ERROR_INVALID_ARGUMENT = 1000,       /* NULL / empty / invalid UTF-8 / out-of-range argument */
+  HEARTH_ERROR_INVALID_HANDLE = 1001,         /* a released or foreign handle */
+  HEARTH_ERROR_SECOND_FACTOR_REQUIRED = 1002, /* the account needs a second factor to finish signing in */
+  HEARTH_ERROR_TIMED_OUT = 1003,              /* hearth_future_wait: the timeout passed first */
+  HEARTH_ERROR_WOULD_DEADLOCK = 1004,         /* blocking call on the loop thread of a host loop */
+  HEARTH_ERROR_APP_DESTROYED = 1005,          /* the app that owns this object is gone */
+  HEARTH_ERROR_LOOP_FAILURE = 1006,           /* libuv or libcurl could not be set up */
+  HEARTH_ERROR_PERSISTENCE_FAILURE = 1007     /* the session could not be saved or erased */
+} hearth_error;
+
+/* Name of an error code, e.g. "HEARTH_ERROR_CREDENTIAL_ALREADY_IN_USE". Static string; never NULL
+ * ("HEARTH_ERROR_UNKNOWN" for values not in the enum). */
+HEARTH_EXPORT const char *hearth_error_name(int code);
+
+/* A generic English sentence describing an error code. Static string; never NULL. A failed future's
+ * own hearth_future_error_message() is more specific. */
+HEARTH_EXPORT const char *hearth_error_message(int code);
+
+/* The library version as "MAJOR.MINOR.PATCH". Static string. */
+HEARTH_EXPORT const char *hearth_version(void);
+
+/* Frees memory that Hearth allocated and handed to the caller (documented per function). NULL is a
+ * no-op. */
+HEARTH_EXPORT void hearth_free(void *ptr);
+
+/* ---------------------------------------------------------------------------------------------------
+ * App
+ * ------------------------------------------------------------------------------------------------- */
+
+/* Where the signed-in session is kept between runs. */
+typedef enum hearth_persistence {
+  HEARTH_PERSISTENCE_FILE = 0,     /* default: a 0600 JSON file, written atomically */
+  HEARTH_PERSISTENCE_NONE = 1,     /* memory only: the session ends with the app */
+  HEARTH_PERSISTENCE_CALLBACKS = 2 /* the host's storage callbacks below */
+} hearth_persistence;
+
+/* Storage callbacks for HEARTH_PERSISTENCE_CALLBACKS. `key` identifies the app's session (stable across
+ * runs for the same app name and API key). `load` runs synchronously on the thread that calls
+ * hearth_app_create; it answers with hearth_storage_reply_set() (or not at all when nothing is stored)
+ * and returns 0, or non-zero on failure (treated as signed out). `save` and `erase` run on the loop
+ * thread and return 0 on success. */
+typedef int (*hearth_storage_load_cb)(void *user_data, const char *key, hearth_storage_reply *reply);
+typedef int (*hearth_storage_save_cb)(void *user_data, const char *key, const char *data, size_t length);
+typedef int (*hearth_storage_erase_cb)(void *user_data, const char *key);
+
+/* Inside a load callback: hands the stored bytes to Hearth (copied). Returns 0 or an error code. */
+HEARTH_EXPORT int hearth_storage_reply_set(hearth_storage_reply *reply, const char *data, size_t length);
+
+typedef struct hearth_app_options {
+  uint32_t struct_size;          /* sizeof(hearth_app_options); set by hearth_app_options_init */
+  const char *api_key;           /* required: the Web API key */
+  const char *project_id;        /* optional */
+  const char *app_id;            /* optional: sent as X-Firebase-GMPID */
+  const char *auth_domain;       /* optional: for provider sign-in (later) */
+  const char *app_name;          /* optional: default "[DEFAULT]" */
+  struct uv_loop_s *loop;        /* NULL: Hearth runs its own loop thread */
+  int persistence;               /* a hearth_persistence value */
+  const char *persistence_dir;   /* FILE: directory; NULL = $XDG_DATA_HOME/hearth or ~/.local/share/hearth */
+  hearth_storage_load_cb storage_load;   /* CALLBACKS only */
+  hearth_storage_save_cb storage_save;   /* CALLBACKS only */
+  hearth_storage_erase_cb storage_erase; /* CALLBACKS only */
+  void *storage_user_data;
+  int64_t request_timeout_ms;    /* per HTTP request; 0 = 30000 */
+  const char *ca_bundle_path;    /* optional PEM bundle for TLS verification; NULL = system store */
+} hearth_app_options;
+
+/* Fills `options` with defaults and sets struct_size. Always call it first, then set fields. */
+HEARTH_EXPORT void hearth_app_options_init(hearth_app_options *options);
+
+/* Creates an app and its Auth (the persisted session, if any, is loaded before this returns, so
+ * hearth_auth_current_user is right from the first call). On success stores a new app in *out and
+ * returns 0; otherwise returns an error code and stores NULL. Destroy with hearth_app_destroy. */
+HEARTH_EXPORT int hearth_app_create(const hearth_app_options *options, hearth_app **out);
+
+/* Destroys the app: cancels in-flight requests (their futures complete with HEARTH_ERROR_CANCELLED, but
+ * no completion callback runs), stops the owned loop thread if any, and returns without waiting on the
+ * network. After it returns no callback of this app runs. Futures, users and credentials obtained from
+ * the app stay valid (release them as usual). With a host loop, the host must run its loop once more
+ * before uv_loop_close (libuv closes handles asynchronously). May be called from any thread, including
+ * from inside a Hearth callback. NULL is a no-op. */
+HEARTH_EXPORT void hearth_app_destroy(hearth_app *app);
+
+/* The app's name (borrowed). NULL for an invalid handle. */
+HEARTH_EXPORT const char *hearth_app_name(const hearth_app *app);
+
+/* Host data attached to the app. */
+HEARTH_EXPORT void hearth_app_set_user_data(hearth_app *app, void *user_data);
+HEARTH_EXPORT void *hearth_app_get_user_data(const hearth_app *app);
+
+/* Runs `fn(user_data)` on the app's loop thread (on the next loop turn, even when called from the loop
+ * thread). Returns 0 or an error code. */
+HEARTH_EXPORT int hearth_app_post(hearth_app *app, void (*fn)(void *user_data), void *user_data);
+
+/* 1 if the calling thread is the app's loop thread, else 0. */
+HEARTH_EXPORT int hearth_app_is_loop_thread(const hearth_app *app);
+
+/* ---------------------------------------------------------------------------------------------------
+ * Futures (mirror firebase::Future)
+ * ------------------------------------------------------------------------------------------------- */
+typedef enum hearth_future_status {
+  HEARTH_FUTURE_COMPLETE = 0,
+  HEARTH_FUTURE_PENDING = 1,
+  HEARTH_FUTURE_INVALID = 2
+} hearth_future_status;
+
+typedef void (*hearth_completion_cb)(hearth_future *future, void *user_data);
+
+/* HEARTH_FUTURE_COMPLETE, _PENDING, or _INVALID (NULL / released handle). */
+HEARTH_EXPORT int hearth_future_status(const hearth_future *future);
+
+/* The error code of a complete future (0 = success); -1 for an invalid future, like the C++ SDK. */
+HEARTH_EXPORT int hearth_future_error(const hearth_future *future);
+
+/* The error message of a failed future: the server's detail where there is one. Borrowed (lives as long
+ * as this future handle); "" on success or while pending; NULL for an invalid future. */
+HEARTH_EXPORT const char *hearth_future_error_message(const hearth_future *future);
+
+/* Sets the one completion callback (a later call replaces an earlier one; NULL clears it). It runs once,
+ * on the loop thread, after the future completes — on the next loop turn if it is already complete —
+ * never inside this call. Not called for futures cancelled by hearth_app_destroy. Returns 0, or
+ * HEARTH_ERROR_INVALID_HANDLE, or HEARTH_ERROR_APP_DESTROYED. */
+HEARTH_EXPORT int hearth_future_on_completion(hearth_future *future, hearth_completion_cb callback,
+                                              void *user_data);
+
+/* Blocks the calling thread until the future completes or `timeout_ms` passes (< 0 = forever).
+ * Returns 0 when complete, HEARTH_ERROR_TIMED_OUT, HEARTH_ERROR_WOULD_DEADLOCK (called on the loop
+ * thread of a host loop, or on the owned loop thread: it returns at once), or
+ * HEARTH_ERROR_INVALID_HANDLE. */
+HEARTH_EXPORT int hearth_future_wait(hearth_future *future, int64_t timeout_ms);
+
+/* Releases this reference. The operation itself goes on; other references (e.g. *_last_result) stay
+ * valid. After it returns, this reference's completion callback never runs. NULL is a no-op. */
+HEARTH_EXPORT void hearth_future_release(hearth_future *future);
+
+/* Typed results. All borrowed (valid as long as this future handle) and NULL when the future is not
+ * complete, failed, or of another kind. */
+/* sign_in_*_and_retrieve_data, create_user, sign_in_anonymously, sign_in_with_email_and_password,
+ * sign_in_with_custom_token: */
+HEARTH_EXPORT const hearth_auth_result *hearth_future_auth_result(const hearth_future *future);
+/* sign_in_with_credential, and any future with an auth result (its user): */
+HEARTH_EXPORT const hearth_user *hearth_future_user(const hearth_future *future);
+/* hearth_user_get_token: the ID token. */
+HEARTH_EXPORT const char *hearth_future_string(const hearth_future *future);
+/* hearth_auth_fetch_providers_for_email: the provider ids. Count is 0 when not available. */
+HEARTH_EXPORT size_t hearth_future_string_count(const hearth_future *future);
+HEARTH_EXPORT const char *hearth_future_string_at(const hearth_future *future, size_t index);
+
+/* ---------------------------------------------------------------------------------------------------
+ * Credentials
+ * ------------------------------------------------------------------------------------------------- */
+
+/* An email/password credential (provider "password"). Returns a new reference; NULL if either argument
+ * is NULL or not valid UTF-8. Release with hearth_credential_release. */
+HEARTH_EXPORT hearth_credential *hearth_email_credential(const char *email, const char *password);
+
+/* The provider id ("password", ...). Borrowed; NULL for an invalid handle. */
+HEARTH_EXPORT const char *hearth_credential_provider(const hearth_credential *credential);
+
+/* 1 if the handle is a live credential, else 0. */
+HEARTH_EXPORT int hearth_credential_is_valid(const hearth_credential *credential);
+
+/* A new reference to the same credential. NULL for an invalid handle. */
+HEARTH_EXPORT hearth_credential *hearth_credential_retain(const hearth_credential *credential);
+
+/* Releases a credential reference. NULL is a no-op. */
+HEARTH_EXPORT void hearth_credential_release(hearth_credential *credential);
+
+/* ---------------------------------------------------------------------------------------------------
+ * Auth
+ * ------------------------------------------------------------------------------------------------- */
+
+/* The app's Auth. Borrowed: lives as long as the app. NULL for an invalid app. */
+HEARTH_EXPORT hearth_auth *hearth_auth_get(hearth_app *app);
+
+/* The app that owns this Auth (borrowed). */
+HEARTH_EXPORT hearth_app *hearth_auth_app(hearth_auth *auth);
+
+/* Routes every endpoint (Identity Toolkit v1/v2 and Secure Token) to the emulator at
+ * http://host:port/<production host>/<path>. The FIREBASE_AUTH_EMULATOR_HOST environment variable
+ * ("host:port") does the same when the app is created. Returns 0 or an error code. */
+HEARTH_EXPORT int hearth_auth_use_emulator(hearth_auth *auth, const char *host, uint16_t port);
+
+/* Sets the language code sent as X-Firebase-Locale (localizes emails and SMS); NULL or "" clears it.
+ * Returns 0 or an error code. */
+HEARTH_EXPORT int hearth_auth_set_language_code(hearth_auth *auth, const char *language_code);
+
+/* The language code, as a new string the caller frees with hearth_free; NULL when none is set. */
+HEARTH_EXPORT char *hearth_auth_language_code(hearth_auth *auth);
+
+/* The signed-in user as a new snapshot reference (release with hearth_user_release), or NULL when
+ * signed out. */
+HEARTH_EXPORT hearth_user *hearth_auth_current_user(hearth_auth *auth);
+
+/* Signs the current user out (listeners are told on the loop thread) and erases the persisted session.
+ * Synchronous. Returns 0 or an error code. */
+HEARTH_EXPORT int hearth_auth_sign_out(hearth_auth *auth);
+
+/* Operations. Each returns a new future reference (release with hearth_future_release), never NULL
+ * except for an invalid auth handle; bad arguments give a future failed with
+ * HEARTH_ERROR_INVALID_ARGUMENT (or the C++ SDK's code, e.g. MISSING_EMAIL). */
+
+/* Signs in a new anonymous user; completes with the current user if it is already anonymous.
+ * Result: hearth_future_auth_result. */
+HEARTH_EXPORT hearth_future *hearth_auth_sign_in_anonymously(hearth_auth *auth);
+/* Creates an email/password user and signs it in. Result: auth result. */
+HEARTH_EXPORT hearth_future *hearth_auth_create_user_with_email_and_password(hearth_auth *auth,
+                                                                             const char *email,
+                                                                             const char *password);
+/* Result: auth result. */
+HEARTH_EXPORT hearth_future *hearth_auth_sign_in_with_email_and_password(hearth_auth *auth,
+                                                                         const char *email,
+                                                                         const char *password);
+/* Result: auth result. */
+HEARTH_EXPORT hearth_future *hearth_auth_sign_in_with_custom_token(hearth_auth *auth, const char *token);
+/* Result: hearth_future_user. */
+HEARTH_EXPORT hearth_future *hearth_auth_sign_in_with_credential(hearth_auth *auth,
+                                                                 const hearth_credential *credential);
+/* Result: auth result. */
+HEARTH_EXPORT hearth_future *hearth_auth_sign_in_and_retrieve_data_with_credential(
+    hearth_auth *auth, const hearth_credential *credential);
+/* Result: none (success or error). */
+HEARTH_EXPORT hearth_future *hearth_auth_send_password_reset_email(hearth_auth *auth, const char *email);
+/* Result: hearth_future_string_count / _string_at (sign-in methods; empty when the project has email
+ * enumeration protection). */
+HEARTH_EXPORT hearth_future *hearth_auth_fetch_providers_for_email(hearth_auth *auth, const char *email);
+
+/* The most recent future of each operation, as a new reference; NULL if the operation never ran. */
+HEARTH_EXPORT hearth_future *hearth_auth_sign_in_anonymously_last_result(hearth_auth *auth);
+HEARTH_EXPORT hearth_future *hearth_auth_create_user_with_email_and_password_last_result(hearth_auth *auth);
+HEARTH_EXPORT hearth_future *hearth_auth_sign_in_with_email_and_password_last_result(hearth_auth *auth);
+HEARTH_EXPORT hearth_future *hearth_auth_sign_in_with_custom_token_last_result(hearth_auth *auth);
+HEARTH_EXPORT hearth_future *hearth_auth_sign_in_with_credential_last_result(hearth_auth *auth);
+HEARTH_EXPORT hearth_future *hearth_auth_sign_in_and_retrieve_data_with_credential_last_result(
+    hearth_auth *auth);
+HEARTH_EXPORT hearth_future *hearth_auth_send_password_reset_email_last_result(hearth_auth *auth);
+HEARTH_EXPORT hearth_future *hearth_auth_fetch_providers_for_email_last_result(hearth_auth *auth);
+
+/* Listeners. Called on the loop thread; an auth-state listener when the signed-in uid changes, an
+ * ID-token listener when the ID token changes (both also once, on the next loop turn, after they are
+ * added). add returns a listener id > 0, or 0 on error. After remove returns, the listener is never
+ * called again (unless remove runs inside another callback on the loop thread, where that holds at
+ * once too). */
+typedef void (*hearth_auth_state_cb)(hearth_auth *auth, void *user_data);
+typedef void (*hearth_id_token_cb)(hearth_auth *auth, void *user_data);
+HEARTH_EXPORT uint64_t hearth_auth_add_auth_state_listener(hearth_auth *auth, hearth_auth_state_cb callback,
+                                                           void *user_data);
+HEARTH_EXPORT int hearth_auth_remove_auth_state_listener(hearth_auth *auth, uint64_t listener_id);
+HEARTH_EXPORT uint64_t hearth_auth_add_id_token_listener(hearth_auth *auth, hearth_id_token_cb callback,
+                                                         void *user_data);
+HEARTH_EXPORT int hearth_auth_remove_id_token_listener(hearth_auth *auth, uint64_t listener_id);
+
+/* ---------------------------------------------------------------------------------------------------
+ * Auth results
+ * ------------------------------------------------------------------------------------------------- */
+
+/* The signed-in user (borrowed). */
+HEARTH_EXPORT const hearth_user *hearth_auth_result_user(const hearth_auth_result *result);
+/* Additional user info: provider id of the sign-in ("password", "anonymous", "custom", ...), borrowed. */
+HEARTH_EXPORT const char *hearth_auth_result_provider_id(const hearth_auth_result *result);
+/* The IdP user name (GitHub login, Twitter screen name), borrowed; "" when none. */
+HEARTH_EXPORT const char *hearth_auth_result_user_name(const hearth_auth_result *result);
+/* The IdP profile (parsed rawUserInfo) as a JSON object text, borrowed; "{}" when none. */
+HEARTH_EXPORT const char *hearth_auth_result_profile_json(const hearth_auth_result *result);
+/* 1 if this sign-in created the user, else 0. */
+HEARTH_EXPORT int hearth_auth_result_is_new_user(const hearth_auth_result *result);
+
+/* ---------------------------------------------------------------------------------------------------
+ * Users: immutable snapshots + operations on the signed-in user with that uid
+ * ------------------------------------------------------------------------------------------------- */
+
+/* A new reference to the same snapshot (e.g. to keep a future's user after releasing the future). */
+HEARTH_EXPORT hearth_user *hearth_user_retain(const hearth_user *user);
+/* Releases a snapshot reference. NULL is a no-op. */
+HEARTH_EXPORT void hearth_user_release(hearth_user *user);
+
+/* Profile. Borrowed strings (live as long as the snapshot); "" when unset; NULL for an invalid handle. */
+HEARTH_EXPORT const char *hearth_user_uid(const hearth_user *user);
+HEARTH_EXPORT const char *hearth_user_email(const hearth_user *user);
+HEARTH_EXPORT const char *hearth_user_display_name(const hearth_user *user);
+HEARTH_EXPORT const char *hearth_user_photo_url(const hearth_user *user);
+HEARTH_EXPORT const char *hearth_user_phone_number(const hearth_user *user);
+/* "Firebase", as in the C++ SDK. */
+HEARTH_EXPORT const char *hearth_user_provider_id(const hearth_user *user);
+HEARTH_EXPORT int hearth_user_is_anonymous(const hearth_user *user);
+HEARTH_EXPORT int hearth_user_is_email_verified(const hearth_user *user);
+/* Milliseconds since the Unix epoch (UTC); 0 when unknown. */
+HEARTH_EXPORT uint64_t hearth_user_creation_timestamp(const hearth_user *user);
+HEARTH_EXPORT uint64_t hearth_user_last_sign_in_timestamp(const hearth_user *user);
+
+/* Linked providers. */
+HEARTH_EXPORT size_t hearth_user_provider_data_count(const hearth_user *user);
+/* Borrowed; NULL when out of range. */
+HEARTH_EXPORT const hearth_user_info *hearth_user_provider_data_at(const hearth_user *user, size_t index);
+/* The provider's own uid (rawId). Borrowed strings; "" when unset. */
+HEARTH_EXPORT const char *hearth_user_info_uid(const hearth_user_info *info);
+HEARTH_EXPORT const char *hearth_user_info_provider_id(const hearth_user_info *info);
+HEARTH_EXPORT const char *hearth_user_info_email(const hearth_user_info *info);
+HEARTH_EXPORT const char *hearth_user_info_display_name(const hearth_user_info *info);
+HEARTH_EXPORT const char *hearth_user_info_photo_url(const hearth_user_info *info);
+HEARTH_EXPORT const char *hearth_user_info_phone_number(const hearth_user_info *info);
+
+/* Operations act on the signed-in user with the snapshot's uid; they fail with
+ * HEARTH_ERROR_NO_SIGNED_IN_USER when that user is no longer signed in. Each returns a new future
+ * reference (NULL only for an invalid user handle). Operations that change the user update
+ * hearth_auth_current_user; take a new snapshot to see the change. */
+
+/* The ID token: cached unless it expires within 5 minutes or force_refresh != 0. Result:
+ * hearth_future_string. */
+HEARTH_EXPORT hearth_future *hearth_user_get_token(const hearth_user *user, int force_refresh);
+/* Reloads the profile from the server. Result: hearth_future_user (the fresh snapshot). */
+HEARTH_EXPORT hearth_future *hearth_user_reload(const hearth_user *user);
+/* NULL keeps a field, "" deletes it. Result: hearth_future_user. */
+HEARTH_EXPORT hearth_future *hearth_user_update_user_profile(const hearth_user *user, const char *display_name,
+                                                             const char *photo_url);
+/* Result: none. May fail with HEARTH_ERROR_REQUIRES_RECENT_LOGIN. */
+HEARTH_EXPORT hearth_future *hearth_user_update_password(const hearth_user *user, const char *password);
+/* Result: none. */
+HEARTH_EXPORT hearth_future *hearth_user_send_email_verification(const hearth_user *user);
+/* Result: none. */
+HEARTH_EXPORT hearth_future *hearth_user_send_email_verification_before_updating_email(const hearth_user *user,
+                                                                                      const char *new_email);
+/* Deletes the account and signs out. Result: none. */
+HEARTH_EXPORT hearth_future *hearth_user_delete(const hearth_user *user);
+
+/* The most recent future of each user operation (per Auth), as a new reference; NULL if it never ran. */
+HEARTH_EXPORT hearth_future *hearth_user_get_token_last_result(hearth_auth *auth);
+HEARTH_EXPORT hearth_future *hearth_user_reload_last_result(hearth_auth *auth);
+HEARTH_EXPORT hearth_future *hearth_user_update_user_profile_last_result(hearth_auth *auth);
+HEARTH_EXPORT hearth_future *hearth_user_update_password_last_result(hearth_auth *auth);
+HEARTH_EXPORT hearth_future *hearth_user_send_email_verification_last_result(hearth_auth *auth);
+HEARTH_EXPORT hearth_future *hearth_user_send_email_verification_before_updating_email_last_result(
+    hearth_auth *auth);
+HEARTH_EXPORT hearth_future *hearth_user_delete_last_result(hearth_auth *auth);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* HEARTH_H */
