@@ -20,7 +20,9 @@ let package = Package(
         // Typed wrappers for curl's variadic functions, which Swift cannot call. No logic.
         .target(name: "CHearthShims", dependencies: ["CCurl"]),
         .target(name: "HearthCore", dependencies: ["CLibUV", "CCurl", "CHearthShims"]),
-        .target(name: "Hearth", dependencies: ["HearthCore"]),
+        // The public C header, so the ABI layer reads the options struct with the host's layout.
+        .systemLibrary(name: "CHearthHeader"),
+        .target(name: "Hearth", dependencies: ["HearthCore", "CHearthHeader", "CLibUV"]),
         .target(name: "HearthEmulator", dependencies: [
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),

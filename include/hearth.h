@@ -248,11 +248,12 @@ HEARTH_EXPORT int hearth_app_is_loop_thread(const hearth_app *app);
 /* ---------------------------------------------------------------------------------------------------
  * Futures (mirror firebase::Future)
  * ------------------------------------------------------------------------------------------------- */
-typedef enum hearth_future_status {
+/* Values of hearth_future_status(). (An enum tag only: the function owns the plain name.) */
+enum hearth_future_status_value {
   HEARTH_FUTURE_COMPLETE = 0,
   HEARTH_FUTURE_PENDING = 1,
   HEARTH_FUTURE_INVALID = 2
-} hearth_future_status;
+};
 
 typedef void (*hearth_completion_cb)(hearth_future *future, void *user_data);
 
@@ -266,7 +267,7 @@ HEARTH_EXPORT int hearth_future_error(const hearth_future *future);
  * as this future handle); "" on success or while pending; NULL for an invalid future. */
 HEARTH_EXPORT const char *hearth_future_error_message(const hearth_future *future);
 
-/* Sets the one completion callback (a later call replaces an earlier one; NULL clears it). It runs once,
+/* Sets this reference's one completion callback (a later call replaces an earlier one; NULL clears it). It runs once,
  * on the loop thread, after the future completes — on the next loop turn if it is already complete —
  * never inside this call. Not called for futures cancelled by hearth_app_destroy. Returns 0, or
  * HEARTH_ERROR_INVALID_HANDLE, or HEARTH_ERROR_APP_DESTROYED. */
@@ -282,6 +283,10 @@ HEARTH_EXPORT int hearth_future_wait(hearth_future *future, int64_t timeout_ms);
 /* Releases this reference. The operation itself goes on; other references (e.g. *_last_result) stay
  * valid. After it returns, this reference's completion callback never runs. NULL is a no-op. */
 HEARTH_EXPORT void hearth_future_release(hearth_future *future);
+
+/* A new reference to the same operation (same status, error and results), with a completion slot of
+ * its own. NULL for an invalid handle. Release with hearth_future_release. */
+HEARTH_EXPORT hearth_future *hearth_future_retain(const hearth_future *future);
 
 /* Typed results. All borrowed (valid as long as this future handle) and NULL when the future is not
  * complete, failed, or of another kind. */

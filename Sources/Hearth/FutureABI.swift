@@ -1,0 +1,94 @@
+import CHearthHeader
+import HearthCore
+
+public typealias CompletionCallback = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void
+
+/// Wraps a core future in a new host reference.
+func newFutureHandle(_ state: FutureState) -> OpaquePointer {
+    OpaquePointer(HandleRegistry.shared.register(FutureHandle(state)))
+}
+
+private func future(_ pointer: OpaquePointer?) -> FutureHandle? {
+    HandleRegistry.shared.object(UnsafeRawPointer(pointer), as: FutureHandle.self)
+}
+
+@_cdecl("hearth_future_status")
+public func abi_future_status(_ f: OpaquePointer?) -> Int32 {
+    guard let handle = future(f) else { return Int32(HEARTH_FUTURE_INVALID.rawValue) }
+    return Int32(handle.state.isComplete ? HEARTH_FUTURE_COMPLETE.rawValue : HEARTH_FUTURE_PENDING.rawValue)
+}
+
+@_cdecl("hearth_future_error")
+public func abi_future_error(_ f: OpaquePointer?) -> Int32 {
+    guard let handle = future(f) else { return -1 }
+    if case .failure(let error)? = handle.state.result { return error.code.rawValue }
+    return 0
+}
+
+@_cdecl("hearth_future_error_message")
+public func abi_future_error_message(_ f: OpaquePointer?) -> UnsafePointer<CChar>? {
+    future(f)?.errorMessage()
+}
+
+@_cdecl("hearth_future_on_completion")
+public func abi_future_on_completion(_ f: OpaquePointer?, _ callback: CompletionCallback?,
+                                     _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    guard let handle = future(f) else { return AuthErrorCode.invalidHandle.rawValue }
+    guard let callback else {
+        handle.state.removeCallback(handle: handle.id)
+        return 0
+    }
+    let context = HostPointer(userData)
+    let pointer = f
+    let error = handle.state.setCallback(handle: handle.id) { callback(pointer, context.pointer) }
+    return error?.rawValue ?? 0
+}
+
+@_cdecl("hearth_future_wait")
+public func abi_future_wait(_ f: OpaquePointer?, _ timeoutMs: Int64) -> Int32 {
+    guard let handle = future(f) else { return AuthErrorCode.invalidHandle.rawValue }
+    switch handle.state.wait(timeoutMs: timeoutMs) {
+    case .complete: return 0
+    case .timedOut: return AuthErrorCode.timedOut.rawValue
+    case .wouldDeadlock: return AuthErrorCode.wouldDeadlock.rawValue
+    }
+}
+
+@_cdecl("hearth_future_release")
+public func abi_future_release(_ f: OpaquePointer?) {
+    guard let handle = HandleRegistry.shared.unregister(UnsafeRawPointer(f), as: FutureHandle.self) else { return }
+    handle.state.removeCallback(handle: handle.id)
+    handle.retire()
+}
+
+@_cdecl("hearth_future_retain")
+public func abi_future_retain(_ f: OpaquePointer?) -> OpaquePointer? {
+    guard let handle = future(f) else { return nil }
+    return newFutureHandle(handle.state)
+}
+
+@_cdecl("hearth_future_auth_result")
+public func abi_future_auth_result(_ f: OpaquePointer?) -> OpaquePointer? {
+    future(f)?.authResultHandle().map(OpaquePointer.init)
+}
+
+@_cdecl("hearth_future_user")
+public func abi_future_user(_ f: OpaquePointer?) -> OpaquePointer? {
+    future(f)?.userHandle().map(OpaquePointer.init)
+}
+
+@_cdecl("hearth_future_string")
+public func abi_future_string(_ f: OpaquePointer?) -> UnsafePointer<CChar>? {
+    future(f)?.stringValue()
+}
+
+@_cdecl("hearth_future_string_count")
+public func abi_future_string_count(_ f: OpaquePointer?) -> Int {
+    future(f)?.stringList().count ?? 0
+}
+
+@_cdecl("hearth_future_string_at")
+public func abi_future_string_at(_ f: OpaquePointer?, _ index: Int) -> UnsafePointer<CChar>? {
+    guard let list = future(f)?.stringList(), index >= 0, index < list.count else { return nil }
+    return list[index].borrowed
+}

@@ -1,0 +1,242 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import HearthCore
+
+/// hearth_app
+final class AppHandle: @unchecked Sendable {
+    let app: App
+    let name: CString
+    let userData = LockedPointer()
+    /// The borrowed hearth_auth, registered as long as the app handle.
+    var authHandle: UnsafeMutableRawPointer?
+
+    init(app: App) {
+        self.app = app
+        self.name = CString(app.configuration.appName)
+    }
+}
+
+/// hearth_auth (borrowed from the app).
+final class AuthHandle: @unchecked Sendable {
+    let auth: Auth
+    unowned let appHandle: AppHandle
+    let appPointer: UnsafeMutableRawPointer
+
+    init(auth: Auth, appHandle: AppHandle, appPointer: UnsafeMutableRawPointer) {
+        self.auth = auth
+        self.appHandle = appHandle
+        self.appPointer = appPointer
+    }
+}
+
+/// hearth_credential
+final class CredentialHandle: @unchecked Sendable {
+    let credential: Credential
+    let provider: CString
+
+    init(_ credential: Credential) {
+        self.credential = credential
+        self.provider = CString(credential.providerId)
+    }
+}
+
+/// hearth_user_info (borrowed from a user).
+final class UserInfoHandle: @unchecked Sendable {
+    let uid, providerId, email, displayName, photoURL, phoneNumber: CString
+
+    init(_ info: UserInfoSnapshot) {
+        uid = CString(info.uid)
+        providerId = CString(info.providerId)
+        email = CString(info.email)
+        displayName = CString(info.displayName)
+        photoURL = CString(info.photoURL)
+        phoneNumber = CString(info.phoneNumber)
+    }
+}
+
+/// hearth_user: an owned reference (hearth_user_release) or borrowed from a future / auth result.
+final class UserHandle: @unchecked Sendable {
+    let snapshot: UserSnapshot
+    let isBorrowed: Bool
+    let uid, email, displayName, photoURL, phoneNumber, providerId: CString
+    let providerData: [UnsafeMutableRawPointer]
+
+    init(_ snapshot: UserSnapshot, borrowed: Bool) {
+        self.snapshot = snapshot
+        self.isBorrowed = borrowed
+        let profile = snapshot.profile
+        uid = CString(profile.uid)
+        email = CString(profile.email)
+        displayName = CString(profile.displayName)
+        photoURL = CString(profile.photoURL)
+        phoneNumber = CString(profile.phoneNumber)
+        providerId = CString(snapshot.providerId)
+        providerData = profile.providerData.map { HandleRegistry.shared.register(UserInfoHandle($0)) }
+    }
+
+    /// Unregisters what this handle lent out.
+    func retire() {
+        for info in providerData { HandleRegistry.shared.unregister(info, as: UserInfoHandle.self) }
+    }
+}
+
+/// hearth_auth_result (borrowed from a future).
+final class AuthResultHandle: @unchecked Sendable {
+    let result: AuthResultSnapshot
+    let userHandle: UnsafeMutableRawPointer
+    let providerId, userName, profileJSON: CString
+
+    init(_ result: AuthResultSnapshot) {
+        self.result = result
+        userHandle = HandleRegistry.shared.register(UserHandle(result.user, borrowed: true))
+        providerId = CString(result.additionalUserInfo.providerId)
+        userName = CString(result.additionalUserInfo.userName)
+        profileJSON = CString(result.additionalUserInfo.profileJSON)
+    }
+
+    func retire() {
+        if let user = HandleRegistry.shared.unregister(userHandle, as: UserHandle.self) { user.retire() }
+    }
+}
+
+/// hearth_future: one host reference to an operation, with its own completion slot and the
+/// borrowed views of the result it has handed out.
+final class FutureHandle: @unchecked Sendable {
+    private static let ids = LockedCounter()
+
+    let state: FutureState
+    let id: UInt64
+    private let lock = LockedPointer()  // guards the lazily built views below
+    private var message: CString?
+    private var authResult: UnsafeMutableRawPointer?
+    private var user: UnsafeMutableRawPointer?
+    private var string: CString?
+    private var strings: [CString]?
+
+    init(_ state: FutureState) {
+        self.state = state
+        self.id = FutureHandle.ids.next()
+    }
+
+    func errorMessage() -> UnsafePointer<CChar> {
+        lock.withLock {
+            if let message { return message.borrowed }
+            // Only a final answer is cached: a pending future's "" may become a message later.
+            guard let result = state.result else { return CString.empty.borrowed }
+            let made: CString
+            switch result {
+            case .failure(let error): made = CString(error.message)
+            case .success: made = CString.empty
+            }
+            message = made
+            return made.borrowed
+        }
+    }
+
+    func authResultHandle() -> UnsafeMutableRawPointer? {
+        lock.withLock {
+            if let authResult { return authResult }
+            guard case .success(.authResult(let result))? = state.result else { return nil }
+            let handle = HandleRegistry.shared.register(AuthResultHandle(result))
+            authResult = handle
+            return handle
+        }
+    }
+
+    func userHandle() -> UnsafeMutableRawPointer? {
+        if let resultHandle = authResultHandle(),
+           let result = HandleRegistry.shared.object(resultHandle, as: AuthResultHandle.self) {
+            return result.userHandle
+        }
+        return lock.withLock {
+            if let user { return user }
+            guard case .success(.user(let snapshot))? = state.result else { return nil }
+            let handle = HandleRegistry.shared.register(UserHandle(snapshot, borrowed: true))
+            user = handle
+            return handle
+        }
+    }
+
+    func stringValue() -> UnsafePointer<CChar>? {
+        lock.withLock {
+            if let string { return string.borrowed }
+            guard case .success(.string(let value))? = state.result else { return nil }
+            let made = CString(value)
+            string = made
+            return made.borrowed
+        }
+    }
+
+    func stringList() -> [CString] {
+        lock.withLock {
+            if let strings { return strings }
+            guard case .success(.strings(let values))? = state.result else { return [] }
+            let made = values.map(CString.init)
+            strings = made
+            return made
+        }
+    }
+
+    /// Unregisters the borrowed views (the host's reference is gone).
+    func retire() {
+        lock.withLock {
+            if let authResult, let handle = HandleRegistry.shared.unregister(authResult, as: AuthResultHandle.self) {
+                handle.retire()
+            }
+            if let user, let handle = HandleRegistry.shared.unregister(user, as: UserHandle.self) { handle.retire() }
+            authResult = nil
+            user = nil
+        }
+    }
+}
+
+/// hearth_storage_reply: the slot a storage load callback answers into.
+final class StorageReplyHandle: @unchecked Sendable {
+    var bytes: [UInt8]?
+}
+
+/// A mutex guarding a little state (and a host pointer).
+final class LockedPointer: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private var value: UnsafeMutableRawPointer?
+
+    init() {
+        mutex.initialize(to: pthread_mutex_t())
+        var attr = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attr)
+        pthread_mutexattr_settype(&attr, Int32(PTHREAD_MUTEX_RECURSIVE))
+        pthread_mutex_init(mutex, &attr)
+        pthread_mutexattr_destroy(&attr)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func withLock<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
+    }
+
+    var pointer: UnsafeMutableRawPointer? {
+        get { withLock { value } }
+        set { withLock { value = newValue } }
+    }
+}
+
+final class LockedCounter: @unchecked Sendable {
+    private let lock = LockedPointer()
+    private var value: UInt64 = 0
+
+    func next() -> UInt64 {
+        lock.withLock {
+            value += 1
+            return value
+        }
+    }
+}

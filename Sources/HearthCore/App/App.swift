@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CLibUV
+
+/// One configured Firebase app: its loop, its callback dispatcher and its Auth.
+public final class App: @unchecked Sendable {
+    public let configuration: AppConfiguration
+    public let loop: EventLoop
+    public let dispatcher: CallbackDispatcher
+    public let auth: Auth
+    private let destroyed = Locked(false)
+
+    /// Creates the app. `hostLoop` nil: Hearth runs its own loop thread. The persisted session is
+    /// loaded from `store` before this returns.
+    public static func create(configuration: AppConfiguration, hostLoop: UnsafeMutablePointer<uv_loop_t>?,
+                              store: SessionStore,
+                              nowMs: @escaping @Sendable () -> Int64 = App.wallClockMs) throws(AuthError) -> App {
+        let loop: EventLoop
+        do {
+            loop = try hostLoop.map { try EventLoop.borrowing($0) } ?? EventLoop.makeOwned()
+        } catch {
+            throw AuthError(code: .loopFailure, message: "Could not set up the event loop: \(error)")
+        }
+        return App(configuration: configuration, loop: loop, store: store, nowMs: nowMs)
+    }
+
+    private init(configuration: AppConfiguration, loop: EventLoop, store: SessionStore,
+                 nowMs: @escaping @Sendable () -> Int64) {
+        self.configuration = configuration
+        self.loop = loop
+        self.dispatcher = CallbackDispatcher(loop: loop)
+        let emulator = App.emulatorFromEnvironment()
+        var transportOptions = CurlTransport.Options()
+        transportOptions.defaultTimeoutMs = configuration.requestTimeoutMs
+        transportOptions.caBundlePath = configuration.caBundlePath
+        self.auth = Auth(configuration: configuration, dispatcher: dispatcher, store: store, emulator: emulator,
+                         nowMs: nowMs) { auth in
+            let transport = try CurlTransport(loop: auth.loop, options: transportOptions)
+            return BackendIdentityService(backend: Backend(transport: transport), transport: transport) {
+                [unowned auth] in auth.backendConfiguration
+            }
+        }
+        auth.start()
+    }
+
+    public var isDestroyed: Bool { destroyed.current }
+
+    /// Cancels everything in flight (futures complete with CANCELLED, no callback runs), stops the
+    /// loop thread if Hearth owns it, and returns without waiting on the network. Idempotent.
+    public func destroy() {
+        let first = destroyed.withLock { wasDestroyed -> Bool in
+            defer { wasDestroyed = true }
+            return !wasDestroyed
+        }
+        guard first else { return }
+        dispatcher.markDestroyed()
+        auth.cancelPending()
+        let auth = self.auth
+        loop.shutdown(final: { auth.shutdownOnLoop() })
+    }
+
+    /// FIREBASE_AUTH_EMULATOR_HOST ("host:port"), the Admin SDK's convention.
+    static func emulatorFromEnvironment() -> EmulatorAddress? {
+        guard let value = getenv("FIREBASE_AUTH_EMULATOR_HOST") else { return nil }
+        return EmulatorAddress(parsing: String(cString: value))
+    }
+
+    @Sendable public static func wallClockMs() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+    }
+}

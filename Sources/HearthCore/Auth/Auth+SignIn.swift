@@ -1,0 +1,165 @@
+/// Sign-in operations: each gets tokens, then loads the account (accounts:lookup) so the user's
+/// profile is complete before the session is installed and the future completes.
+extension Auth {
+    enum SignInResultKind {
+        case authResult
+        case user
+    }
+
+    public func signInAnonymously() -> FutureState {
+        perform(.signInAnonymously) { [self] future in
+            // Already anonymous: the C++ SDK hands back the current user instead of replacing it.
+            if let session = state.current.session, session.profile.isAnonymous {
+                let info = AdditionalUserInfo(providerId: "anonymous", isNewUser: false)
+                return finish(future, .success(.authResult(AuthResultSnapshot(user: snapshot(session.profile),
+                                                                              additionalUserInfo: info))))
+            }
+            withService(future) { service in
+                service.signUp(SignUpParameters()) { [self] result in
+                    completeSignIn(future, result, kind: .authResult)
+                }
+            }
+        }
+    }
+
+    public func createUser(email: String, password: String) -> FutureState {
+        if let error = Self.checkEmailAndPassword(email, password) {
+            return rejected(.createUserWithEmailAndPassword, error)
+        }
+        return perform(.createUserWithEmailAndPassword) { [self] future in
+            withService(future) { service in
+                service.signUp(SignUpParameters(email: email, password: password)) { [self] result in
+                    completeSignIn(future, result, kind: .authResult)
+                }
+            }
+        }
+    }
+
+    public func signIn(email: String, password: String) -> FutureState {
+        signInWithPassword(email: email, password: password, operation: .signInWithEmailAndPassword,
+                           kind: .authResult)
+    }
+
+    public func signInWithCustomToken(_ token: String) -> FutureState {
+        if token.isEmpty {
+            return rejected(.signInWithCustomToken,
+                            AuthError(code: .invalidCustomToken, message: "The custom token is empty."))
+        }
+        return perform(.signInWithCustomToken) { [self] future in
+            withService(future) { service in
+                service.signInWithCustomToken(token) { [self] result in
+                    completeSignIn(future, result, kind: .authResult)
+                }
+            }
+        }
+    }
+
+    /// Result: the user (Future<User> in the C++ SDK).
+    public func signIn(with credential: Credential) -> FutureState {
+        signIn(with: credential, operation: .signInWithCredential, kind: .user)
+    }
+
+    /// Result: an auth result.
+    public func signInAndRetrieveData(with credential: Credential) -> FutureState {
+        signIn(with: credential, operation: .signInAndRetrieveDataWithCredential, kind: .authResult)
+    }
+
+    private func signIn(with credential: Credential, operation: Operation, kind: SignInResultKind) -> FutureState {
+        switch credential {
+        case .emailPassword(let email, let password):
+            return signInWithPassword(email: email, password: password, operation: operation, kind: kind)
+        }
+    }
+
+    private func signInWithPassword(email: String, password: String, operation: Operation,
+                                    kind: SignInResultKind) -> FutureState {
+        if let error = Self.checkEmailAndPassword(email, password) { return rejected(operation, error) }
+        return perform(operation) { [self] future in
+            withService(future) { service in
+                service.signInWithPassword(email: email, password: password) { [self] result in
+                    completeSignIn(future, result, kind: kind)
+                }
+            }
+        }
+    }
+
+    public func sendPasswordResetEmail(_ email: String) -> FutureState {
+        if email.isEmpty {
+            return rejected(.sendPasswordResetEmail, AuthError(code: .missingEmail, message: "An email address is required."))
+        }
+        return perform(.sendPasswordResetEmail) { [self] future in
+            withService(future) { service in
+                service.sendOobCode(.passwordReset(email: email)) { [self] result in
+                    finish(future, result.map { .none })
+                }
+            }
+        }
+    }
+
+    public func fetchProviders(forEmail email: String) -> FutureState {
+        if email.isEmpty {
+            return rejected(.fetchProvidersForEmail, AuthError(code: .missingEmail, message: "An email address is required."))
+        }
+        return perform(.fetchProvidersForEmail) { [self] future in
+            withService(future) { service in
+                service.signInMethods(forEmail: email) { [self] result in
+                    finish(future, result.map { .strings($0) })
+                }
+            }
+        }
+    }
+
+    static func checkEmailAndPassword(_ email: String, _ password: String) -> AuthError? {
+        if email.isEmpty { return AuthError(code: .missingEmail, message: "An email address is required.") }
+        if password.isEmpty { return AuthError(code: .missingPassword, message: "A password is required.") }
+        return nil
+    }
+
+    /// Second half of every sign-in: tokens → account → session → future.
+    func completeSignIn(_ future: FutureState, _ tokens: Result<IssuedTokens, AuthError>, kind: SignInResultKind) {
+        let issued: IssuedTokens
+        switch tokens {
+        case .failure(let error): return finish(future, .failure(error))
+        case .success(let value): issued = value
+        }
+        withService(future) { service in
+            service.lookup(idToken: issued.idToken) { [self] lookup in
+                switch lookup {
+                case .failure(let error):
+                    finish(future, .failure(error))
+                case .success(let record):
+                    let signInProvider = (try? JWTClaims(token: issued.idToken))?.signInProvider ?? ""
+                    let profile = Self.profile(from: record, signInProvider: signInProvider)
+                    let session = Session(profile: profile,
+                                          tokens: TokenSet(idToken: issued.idToken, refreshToken: issued.refreshToken,
+                                                           expiresAtMs: expiry(of: issued)))
+                    installSession(session)
+                    let user = snapshot(profile)
+                    switch kind {
+                    case .user:
+                        finish(future, .success(.user(user)))
+                    case .authResult:
+                        let info = AdditionalUserInfo(providerId: signInProvider, isNewUser: issued.isNewUser)
+                        finish(future, .success(.authResult(AuthResultSnapshot(user: user, additionalUserInfo: info))))
+                    }
+                }
+            }
+        }
+    }
+
+    static func profile(from record: AccountRecord, signInProvider: String) -> UserProfile {
+        var profile = UserProfile(uid: record.localId)
+        profile.email = record.email
+        profile.displayName = record.displayName
+        profile.photoURL = record.photoURL
+        profile.phoneNumber = record.phoneNumber
+        profile.isEmailVerified = record.emailVerified
+        profile.creationTimestamp = record.createdAtMs
+        profile.lastSignInTimestamp = record.lastLoginAtMs
+        profile.providerData = record.providers
+        // Anonymous until the account gains any way to sign in again.
+        profile.isAnonymous = signInProvider == "anonymous" && record.email.isEmpty && !record.hasPassword
+            && record.providers.isEmpty
+        return profile
+    }
+}

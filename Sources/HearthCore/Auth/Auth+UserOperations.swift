@@ -1,0 +1,167 @@
+/// Operations on the signed-in user. Each names the uid it was asked for (from a host snapshot) and
+/// fails with NO_SIGNED_IN_USER when that user is no longer the signed-in one.
+extension Auth {
+    public func getToken(uid: String, forceRefresh: Bool) -> FutureState {
+        perform(.getToken) { [self] future in
+            guard signedInGeneration(uid: uid) != nil else { return finish(future, .failure(Self.noUser)) }
+            refresher.token(force: forceRefresh) { [self] result in
+                finish(future, result.map { .string($0) })
+            }
+        }
+    }
+
+    public func reload(uid: String) -> FutureState {
+        userOperation(.reload, uid: uid) { [self] future, idToken, generation, service in
+            service.lookup(idToken: idToken) { [self] result in
+                switch result {
+                case .failure(let error):
+                    failUserOperation(future, error, generation: generation)
+                case .success(let record):
+                    let updated = updateSession(generation: generation) { session in
+                        let isAnonymous = session.profile.isAnonymous && record.email.isEmpty && !record.hasPassword
+                            && record.providers.isEmpty
+                        session.profile = Self.profile(from: record, signInProvider: "")
+                        session.profile.isAnonymous = isAnonymous
+                    }
+                    finishWithUser(future, updated)
+                }
+            }
+        }
+    }
+
+    /// nil keeps a field; "" deletes it.
+    public func updateProfile(uid: String, displayName: String?, photoURL: String?) -> FutureState {
+        var changes = AccountChanges()
+        if let displayName {
+            if displayName.isEmpty { changes.deleteDisplayName = true } else { changes.displayName = displayName }
+        }
+        if let photoURL {
+            if photoURL.isEmpty { changes.deletePhotoURL = true } else { changes.photoURL = photoURL }
+        }
+        return userOperation(.updateUserProfile, uid: uid) { [self] future, idToken, generation, service in
+            service.update(idToken: idToken, changes) { [self] result in
+                switch result {
+                case .failure(let error):
+                    failUserOperation(future, error, generation: generation)
+                case .success(let response):
+                    let updated = updateSession(generation: generation) { session in
+                        if let displayName { session.profile.displayName = displayName }
+                        if let photoURL { session.profile.photoURL = photoURL }
+                        if let tokens = response.tokens { session.tokens = tokenSet(tokens, previous: session.tokens) }
+                    }
+                    finishWithUser(future, updated)
+                }
+            }
+        }
+    }
+
+    public func updatePassword(uid: String, password: String) -> FutureState {
+        if password.isEmpty {
+            return rejected(.updatePassword, AuthError(code: .missingPassword, message: "A password is required."))
+        }
+        var changes = AccountChanges()
+        changes.password = password
+        return userOperation(.updatePassword, uid: uid) { [self] future, idToken, generation, service in
+            service.update(idToken: idToken, changes) { [self] result in
+                switch result {
+                case .failure(let error):
+                    failUserOperation(future, error, generation: generation)
+                case .success(let response):
+                    // A new password revokes older tokens; the response carries the new ones.
+                    updateSession(generation: generation) { session in
+                        if let tokens = response.tokens { session.tokens = tokenSet(tokens, previous: session.tokens) }
+                        if let providers = response.providers { session.profile.providerData = providers }
+                        session.profile.isAnonymous = false
+                    }
+                    finish(future, .success(.none))
+                }
+            }
+        }
+    }
+
+    public func sendEmailVerification(uid: String) -> FutureState {
+        userOperation(.sendEmailVerification, uid: uid) { [self] future, idToken, generation, service in
+            service.sendOobCode(.verifyEmail(idToken: idToken)) { [self] result in
+                completeVoid(future, result, generation: generation)
+            }
+        }
+    }
+
+    public func sendEmailVerificationBeforeUpdatingEmail(uid: String, newEmail: String) -> FutureState {
+        if newEmail.isEmpty {
+            return rejected(.sendEmailVerificationBeforeUpdatingEmail,
+                            AuthError(code: .missingEmail, message: "An email address is required."))
+        }
+        return userOperation(.sendEmailVerificationBeforeUpdatingEmail, uid: uid) { [self] future, idToken, generation, service in
+            service.sendOobCode(.verifyAndChangeEmail(idToken: idToken, newEmail: newEmail)) { [self] result in
+                completeVoid(future, result, generation: generation)
+            }
+        }
+    }
+
+    public func deleteUser(uid: String) -> FutureState {
+        userOperation(.deleteUser, uid: uid) { [self] future, idToken, generation, service in
+            service.deleteAccount(idToken: idToken) { [self] result in
+                switch result {
+                case .failure(let error):
+                    failUserOperation(future, error, generation: generation)
+                case .success:
+                    expireSession(generation: generation)
+                    finish(future, .success(.none))
+                }
+            }
+        }
+    }
+
+    // MARK: - Plumbing
+
+    static var noUser: AuthError { AuthError(code: .noSignedInUser, message: "That user is not signed in.") }
+
+    func signedInGeneration(uid: String) -> UInt64? {
+        state.withLock { s in s.session?.profile.uid == uid ? s.generation : nil }
+    }
+
+    /// Runs `body` with a fresh ID token of the signed-in user `uid`.
+    private func userOperation(
+        _ operation: Operation, uid: String,
+        _ body: @escaping (FutureState, _ idToken: String, _ generation: UInt64, IdentityService) -> Void
+    ) -> FutureState {
+        perform(operation) { [self] future in
+            guard let generation = signedInGeneration(uid: uid) else { return finish(future, .failure(Self.noUser)) }
+            refresher.token(force: false) { [self] result in
+                switch result {
+                case .failure(let error):
+                    finish(future, .failure(error))
+                case .success(let idToken):
+                    guard signedInGeneration(uid: uid) == generation else { return finish(future, .failure(Self.noUser)) }
+                    withService(future) { service in body(future, idToken, generation, service) }
+                }
+            }
+        }
+    }
+
+    /// A user-scoped call failed: if the server says the session is dead, sign out (as the
+    /// Firebase SDKs do), then fail the future.
+    func failUserOperation(_ future: FutureState, _ error: AuthError, generation: UInt64) {
+        if error.isPermanentSessionFailure { expireSession(generation: generation) }
+        finish(future, .failure(error))
+    }
+
+    private func completeVoid(_ future: FutureState, _ result: Result<Void, AuthError>, generation: UInt64) {
+        switch result {
+        case .failure(let error): failUserOperation(future, error, generation: generation)
+        case .success: finish(future, .success(.none))
+        }
+    }
+
+    private func finishWithUser(_ future: FutureState, _ session: Session?) {
+        guard let session else { return finish(future, .failure(Self.noUser)) }
+        finish(future, .success(.user(snapshot(session.profile))))
+    }
+
+    func tokenSet(_ issued: IssuedTokens, previous: TokenSet) -> TokenSet {
+        TokenSet(idToken: issued.idToken,
+                 refreshToken: issued.refreshToken.isEmpty ? previous.refreshToken : issued.refreshToken,
+                 expiresAtMs: expiry(of: issued))
+    }
+}

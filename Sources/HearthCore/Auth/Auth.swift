@@ -1,0 +1,301 @@
+/// The signed-in user of one session: profile plus tokens.
+struct Session: Equatable {
+    var profile: UserProfile
+    var tokens: TokenSet
+}
+
+/// Firebase Auth for one app. Public methods may be called from any thread: they post work to the
+/// loop and return futures. Session state is guarded by a lock that is never held while host code,
+/// I/O or the network runs.
+public final class Auth: @unchecked Sendable {
+    struct State {
+        var session: Session?
+        /// Bumps on every sign-in and sign-out: work started for an earlier user must not touch the
+        /// current one.
+        var generation: UInt64 = 0
+        var languageCode: String?
+        var emulator: EmulatorAddress?
+        /// What listeners were last told, to call them only on real changes.
+        var notifiedUid: String?
+        var notifiedToken: String?
+    }
+
+    public let configuration: AppConfiguration
+    public let dispatcher: CallbackDispatcher
+    var loop: EventLoop { dispatcher.loop }
+
+    let state: Locked<State>
+    let store: SessionStore
+    private let persistLock = Locked(())
+    let operations = OperationTracker()
+    let authStateListeners: ListenerRegistry
+    let idTokenListeners: ListenerRegistry
+    let policy = TokenRefreshPolicy()
+    let nowMs: @Sendable () -> Int64
+
+    /// Created on the loop thread on first use (libuv handles belong to the loop).
+    private let makeService: (Auth) throws -> IdentityService
+    /// Loop-confined.
+    private var serviceInstance: IdentityService?
+    lazy var refresher = TokenRefresher(auth: self)
+
+    init(configuration: AppConfiguration, dispatcher: CallbackDispatcher, store: SessionStore,
+         emulator: EmulatorAddress?, nowMs: @escaping @Sendable () -> Int64,
+         makeService: @escaping (Auth) throws -> IdentityService) {
+        self.configuration = configuration
+        self.dispatcher = dispatcher
+        self.store = store
+        self.nowMs = nowMs
+        self.makeService = makeService
+        self.authStateListeners = ListenerRegistry(dispatcher: dispatcher)
+        self.idTokenListeners = ListenerRegistry(dispatcher: dispatcher)
+        var initial = State()
+        initial.emulator = emulator
+        // Loaded synchronously, so current_user is right from the first call and a sign-out right
+        // after start sticks.
+        if let bytes = store.load(),
+           let saved = PersistedSession.decode(bytes, appName: configuration.appName, apiKey: configuration.apiKey) {
+            initial.session = Session(profile: saved.user, tokens: saved.tokens)
+            initial.notifiedUid = saved.user.uid
+            initial.notifiedToken = saved.tokens.idToken
+        }
+        self.state = Locked(initial)
+    }
+
+    /// Starts background work for a restored session (the proactive refresh timer).
+    func start() {
+        loop.execute { [self] in
+            if state.current.session != nil { refresher.sessionChanged() }
+        }
+    }
+
+    // MARK: - Configuration
+
+    public func useEmulator(_ address: EmulatorAddress) {
+        state.withLock { $0.emulator = address }
+    }
+
+    public var emulator: EmulatorAddress? { state.current.emulator }
+
+    public var languageCode: String? {
+        get { state.current.languageCode }
+        set { state.withLock { $0.languageCode = (newValue?.isEmpty ?? true) ? nil : newValue } }
+    }
+
+    // MARK: - Current user
+
+    public var currentUser: UserSnapshot? {
+        state.current.session.map { UserSnapshot(profile: $0.profile, auth: self) }
+    }
+
+    func snapshot(_ profile: UserProfile) -> UserSnapshot {
+        UserSnapshot(profile: profile, auth: self)
+    }
+
+    /// Signs out now (from any thread); listeners are told on the loop.
+    @discardableResult
+    public func signOut() -> SessionStoreError? {
+        endSession(ifGeneration: nil)
+        return signOutStoreErase()
+    }
+
+    func signOutStoreErase() -> SessionStoreError? {
+        persistLock.withLock { _ -> SessionStoreError? in
+            do throws(SessionStoreError) {
+                try store.erase()
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+
+    /// Clears the session (if it is still `generation`, when given), tells listeners, stops the
+    /// refresh timer. Returns the new generation, or nil when nothing was signed in / it changed.
+    @discardableResult
+    func endSession(ifGeneration expected: UInt64?) -> UInt64? {
+        let newGeneration: UInt64? = state.withLock { s in
+            guard s.session != nil else { return nil }
+            if let expected, s.generation != expected { return nil }
+            s.session = nil
+            s.generation += 1
+            return s.generation
+        }
+        guard let newGeneration else { return nil }
+        loop.execute { [self] in refresher.sessionChanged() }
+        notifyListeners()
+        return newGeneration
+    }
+
+    /// Makes `session` the signed-in user (a new sign-in), persists it and tells listeners.
+    @discardableResult
+    func installSession(_ session: Session) -> UInt64 {
+        // A sign-in that finishes while the app is being destroyed must not resurrect a session.
+        if dispatcher.isDestroyed { return 0 }
+        let generation: UInt64 = state.withLock { s in
+            s.session = session
+            s.generation += 1
+            return s.generation
+        }
+        persist(generation: generation)
+        refresher.sessionChanged()
+        notifyListeners()
+        return generation
+    }
+
+    /// Applies a change to the same signed-in user (new tokens, new profile) if it is still
+    /// `generation`. Returns the updated session, or nil when the user changed meanwhile.
+    @discardableResult
+    func updateSession(generation: UInt64, _ change: (inout Session) -> Void) -> Session? {
+        let updated: Session? = state.withLock { s in
+            guard s.generation == generation, var session = s.session else { return nil }
+            change(&session)
+            s.session = session
+            return session
+        }
+        guard let updated else { return nil }
+        persist(generation: generation)
+        refresher.sessionChanged()
+        notifyListeners()
+        return updated
+    }
+
+    /// Writes the session of `generation` if it is still the signed-in one. Serialized with
+    /// sign-out's erase, so a late save can never resurrect a signed-out session.
+    func persist(generation: UInt64) {
+        if dispatcher.isDestroyed { return }
+        persistLock.withLock { _ in
+            let current: Session? = state.withLock { $0.generation == generation ? $0.session : nil }
+            guard let session = current else { return }
+            let record = PersistedSession(appName: configuration.appName, apiKey: configuration.apiKey,
+                                          user: session.profile, tokens: session.tokens)
+            // A failed save keeps the session for this run; it only won't survive a restart.
+            try? store.save(record.encoded())
+        }
+    }
+
+    private func notifyListeners() {
+        let (uidChanged, tokenChanged): (Bool, Bool) = state.withLock { s in
+            let uid = s.session?.profile.uid
+            let token = s.session?.tokens.idToken
+            let result = (uid != s.notifiedUid, token != s.notifiedToken)
+            s.notifiedUid = uid
+            s.notifiedToken = token
+            return result
+        }
+        if uidChanged { authStateListeners.notifyAll() }
+        if tokenChanged || uidChanged { idTokenListeners.notifyAll() }
+    }
+
+    // MARK: - Listeners
+
+    public func addAuthStateListener(_ callback: @escaping @Sendable () -> Void) -> UInt64 {
+        authStateListeners.add(callback)
+    }
+
+    public func removeAuthStateListener(_ id: UInt64) -> Bool { authStateListeners.remove(id) }
+
+    public func addIdTokenListener(_ callback: @escaping @Sendable () -> Void) -> UInt64 {
+        idTokenListeners.add(callback)
+    }
+
+    public func removeIdTokenListener(_ id: UInt64) -> Bool { idTokenListeners.remove(id) }
+
+    // MARK: - Operations plumbing
+
+    public func lastResult(_ operation: Operation) -> FutureState? {
+        operations.lastResult(operation)
+    }
+
+    /// Creates the future of `operation` and runs `body` on the loop thread.
+    func perform(_ operation: Operation, _ body: @escaping (FutureState) -> Void) -> FutureState {
+        let future = FutureState(dispatcher: dispatcher)
+        operations.begin(operation, future)
+        if dispatcher.isDestroyed {
+            finish(future, .failure(AuthError(code: .appDestroyed, message: "The app was destroyed.")))
+        } else if !loop.execute({ body(future) }) {
+            finish(future, .failure(AuthError(code: .cancelled, message: "The app was destroyed.")))
+        }
+        return future
+    }
+
+    /// A future that failed before any work started (bad arguments).
+    func rejected(_ operation: Operation, _ error: AuthError) -> FutureState {
+        let future = FutureState.failed(error, dispatcher: dispatcher)
+        operations.begin(operation, future)
+        return future
+    }
+
+    func finish(_ future: FutureState, _ result: FutureState.Outcome) {
+        operations.finish(future, result)
+    }
+
+    /// The identity service, created on first use on the loop thread.
+    func withService(_ future: FutureState, _ body: (IdentityService) -> Void) {
+        if let service = serviceInstance { return body(service) }
+        do {
+            let service = try makeService(self)
+            serviceInstance = service
+            body(service)
+        } catch let error as AuthError {
+            finish(future, .failure(error))
+        } catch {
+            finish(future, .failure(AuthError(code: .loopFailure, message: "\(error)")))
+        }
+    }
+
+    var service: IdentityService? {
+        if let serviceInstance { return serviceInstance }
+        serviceInstance = try? makeService(self)
+        return serviceInstance
+    }
+
+    /// Called on the loop thread while the app is destroyed: no completion runs after this.
+    func shutdownOnLoop() {
+        refresher.stop()
+        serviceInstance?.shutdown()
+        serviceInstance = nil
+    }
+
+    /// Completes every pending future as cancelled (any thread, during destroy).
+    func cancelPending() {
+        for future in operations.drainPending() {
+            future.complete(.failure(AuthError(code: .cancelled, message: "The app was destroyed.")))
+        }
+        authStateListeners.removeAll()
+        idTokenListeners.removeAll()
+    }
+}
+
+extension Auth {
+    /// Signs the user of `generation` out because its session is no longer valid (refresh token
+    /// revoked, user deleted or disabled). Listeners are told; the stored session is erased.
+    func expireSession(generation: UInt64) {
+        guard endSession(ifGeneration: generation) != nil else { return }
+        _ = signOutStoreErase()
+    }
+
+
+    /// When the ID token of `issued` expires, in ms since the epoch.
+    func expiry(of issued: IssuedTokens) -> Int64 {
+        if let seconds = issued.expiresIn, seconds > 0 { return nowMs() + seconds * 1000 }
+        if let exp = (try? JWTClaims(token: issued.idToken))?.expiration { return exp * 1000 }
+        return 0
+    }
+}
+
+extension Auth {
+    /// A future for `operation` that failed before any work started (bad arguments).
+    public func rejectedOperation(_ operation: Operation, _ error: AuthError) -> FutureState {
+        rejected(operation, error)
+    }
+}
+
+extension Auth {
+    /// What the backend needs for the next request (language and emulator may change any time).
+    var backendConfiguration: BackendConfig {
+        let current = state.current
+        return BackendConfig(apiKey: configuration.apiKey, appId: configuration.appId,
+                             languageCode: current.languageCode, emulator: current.emulator)
+    }
+}

@@ -1,0 +1,49 @@
+/// The operations a host can ask for, each with its own "last result".
+public enum Operation: Int, CaseIterable, Sendable {
+    case signInAnonymously
+    case createUserWithEmailAndPassword
+    case signInWithEmailAndPassword
+    case signInWithCustomToken
+    case signInWithCredential
+    case signInAndRetrieveDataWithCredential
+    case sendPasswordResetEmail
+    case fetchProvidersForEmail
+    case getToken
+    case reload
+    case updateUserProfile
+    case updatePassword
+    case sendEmailVerification
+    case sendEmailVerificationBeforeUpdatingEmail
+    case deleteUser
+}
+
+/// Futures of one Auth: each operation's most recent future, and every pending one (so that
+/// destroying the app can complete them as cancelled).
+final class OperationTracker: @unchecked Sendable {
+    private let state = Locked<(last: [Operation: FutureState], pending: [ObjectIdentifier: FutureState])>(([:], [:]))
+
+    func begin(_ operation: Operation, _ future: FutureState) {
+        state.withLock {
+            $0.last[operation] = future
+            if !future.isComplete { $0.pending[ObjectIdentifier(future)] = future }
+        }
+    }
+
+    func finish(_ future: FutureState, _ result: FutureState.Outcome) {
+        _ = state.withLock { $0.pending.removeValue(forKey: ObjectIdentifier(future)) }
+        future.complete(result)
+    }
+
+    func lastResult(_ operation: Operation) -> FutureState? {
+        state.withLock { $0.last[operation] }
+    }
+
+    /// Takes every pending future out (for cancellation).
+    func drainPending() -> [FutureState] {
+        state.withLock { s in
+            let all = Array(s.pending.values)
+            s.pending.removeAll()
+            return all
+        }
+    }
+}

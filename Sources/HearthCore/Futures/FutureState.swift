@@ -1,0 +1,95 @@
+/// What a finished operation produced.
+public enum FutureValue: Sendable {
+    case none
+    case authResult(AuthResultSnapshot)
+    case user(UserSnapshot)
+    case string(String)
+    case strings([String])
+}
+
+public enum FutureWaitResult: Sendable, Equatable {
+    case complete
+    case timedOut
+    /// Blocking here would stop the loop that has to complete the future.
+    case wouldDeadlock
+}
+
+/// The shared state of one operation: completes once, from any thread; any number of handles
+/// (host references) observe it, each with at most one completion callback.
+public final class FutureState: @unchecked Sendable {
+    public typealias Outcome = Result<FutureValue, AuthError>
+
+    private let lock = WaitableLock()
+    private var outcome: Outcome?
+    private var callbacks: [UInt64: () -> Void] = [:]
+    public let dispatcher: CallbackDispatcher
+
+    public init(dispatcher: CallbackDispatcher) {
+        self.dispatcher = dispatcher
+    }
+
+    /// An already-failed future (bad arguments): completes before the caller sees it.
+    public static func failed(_ error: AuthError, dispatcher: CallbackDispatcher) -> FutureState {
+        let state = FutureState(dispatcher: dispatcher)
+        state.complete(.failure(error))
+        return state
+    }
+
+    public var result: Outcome? { lock.withLock { outcome } }
+    public var isComplete: Bool { result != nil }
+
+    /// First completion wins; later ones are ignored (returns false).
+    @discardableResult
+    public func complete(_ result: Outcome) -> Bool {
+        let toFire: [UInt64]
+        lock.lock()
+        if outcome != nil {
+            lock.unlock()
+            return false
+        }
+        outcome = result
+        toFire = Array(callbacks.keys)
+        lock.broadcast()
+        lock.unlock()
+        for handle in toFire { scheduleFire(handle) }
+        return true
+    }
+
+    public func succeed(_ value: FutureValue) { complete(.success(value)) }
+    public func fail(_ error: AuthError) { complete(.failure(error)) }
+
+    /// Sets (or clears, with nil) the callback of one handle. It runs once, on a later loop turn.
+    public func setCallback(handle: UInt64, _ callback: (() -> Void)?) -> AuthErrorCode? {
+        if dispatcher.isDestroyed { return .appDestroyed }
+        let fireNow: Bool = lock.withLock {
+            callbacks[handle] = callback
+            return callback != nil && outcome != nil
+        }
+        if fireNow { scheduleFire(handle) }
+        return nil
+    }
+
+    /// Forgets a handle's callback; after this returns it never runs.
+    public func removeCallback(handle: UInt64) {
+        dispatcher.excludingCallbacks {
+            lock.withLock { _ = callbacks.removeValue(forKey: handle) }
+        }
+    }
+
+    private func scheduleFire(_ handle: UInt64) {
+        dispatcher.schedule { [self] in
+            // Taking the callback out makes it run exactly once, even if it was scheduled twice
+            // (completed, then re-registered).
+            let callback = lock.withLock { callbacks.removeValue(forKey: handle) }
+            callback?()
+        }
+    }
+
+    public func wait(timeoutMs: Int64) -> FutureWaitResult {
+        if isComplete { return .complete }
+        if dispatcher.loop.isLoopThread && !dispatcher.isDestroyed { return .wouldDeadlock }
+        return lock.withLock {
+            lock.wait(until: { outcome != nil }, timeoutMs: timeoutMs) ? .complete : .timedOut
+        }
+    }
+}

@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import XCTest
+@testable import HearthCore
+
+final class PersistenceTests: XCTestCase {
+    private var directory = ""
+
+    override func setUp() {
+        var template = Array("/tmp/hearth-persist-XXXXXX".utf8CString)
+        directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        directory += "/nested/dir"
+    }
+
+    override func tearDown() {
+        _ = system("rm -rf '\(directory.components(separatedBy: "/nested")[0])'")
+    }
+
+    private func sampleSession(uid: String = "uid-1") -> PersistedSession {
+        var profile = UserProfile(uid: uid)
+        profile.email = "a@example.com"
+        return PersistedSession(appName: "app", apiKey: "key", user: profile,
+                                tokens: TokenSet(idToken: "id", refreshToken: "refresh", expiresAtMs: 42))
+    }
+
+    func testSavedSessionLoadsBack() throws {
+        let store = FileSessionStore(directory: directory, fileName: "s.json")
+        try store.save(sampleSession().encoded())
+        let loaded = try XCTUnwrap(store.load())
+        XCTAssertEqual(PersistedSession.decode(loaded, appName: "app", apiKey: "key"), sampleSession())
+    }
+
+    func testSessionFileIsPrivateInAPrivateDirectory() throws {
+        let store = FileSessionStore(directory: directory, fileName: "s.json")
+        try store.save(sampleSession().encoded())
+        var fileInfo = stat()
+        XCTAssertEqual(stat(store.path, &fileInfo), 0)
+        XCTAssertEqual(fileInfo.st_mode & 0o777, 0o600)
+        var dirInfo = stat()
+        XCTAssertEqual(stat(directory, &dirInfo), 0)
+        XCTAssertEqual(dirInfo.st_mode & 0o777, 0o700)
+    }
+
+    func testSaveReplacesTheWholeFileAtomicallyAndLeavesNoTemporaries() throws {
+        let store = FileSessionStore(directory: directory, fileName: "s.json")
+        try store.save(sampleSession(uid: "first").encoded())
+        try store.save(sampleSession(uid: "second").encoded())
+        let loaded = PersistedSession.decode(try XCTUnwrap(store.load()), appName: "app", apiKey: "key")
+        XCTAssertEqual(loaded?.user.uid, "second")
+        let entries = try listDirectory(directory)
+        XCTAssertEqual(entries, ["s.json"])
+    }
+
+    func testEraseRemovesTheFileAndErasingNothingIsFine() throws {
+        let store = FileSessionStore(directory: directory, fileName: "s.json")
+        try store.save(sampleSession().encoded())
+        try store.erase()
+        XCTAssertNil(store.load())
+        XCTAssertNoThrow(try store.erase())
+    }
+
+    func testCorruptTruncatedOrForeignFilesReadAsSignedOut() throws {
+        let good = sampleSession().encoded()
+        XCTAssertNil(PersistedSession.decode(Array("not json".utf8), appName: "app", apiKey: "key"))
+        XCTAssertNil(PersistedSession.decode(Array(good.prefix(good.count / 2)), appName: "app", apiKey: "key"))
+        XCTAssertNil(PersistedSession.decode([], appName: "app", apiKey: "key"))
+        XCTAssertNil(PersistedSession.decode(good, appName: "other-app", apiKey: "key"))
+        XCTAssertNil(PersistedSession.decode(good, appName: "app", apiKey: "other-key"))
+        var future = sampleSession()
+        future.format = 99
+        XCTAssertNil(PersistedSession.decode(future.encoded(), appName: "app", apiKey: "key"))
+    }
+
+    func testUnreadableDirectoryMakesSaveFailWithAReason() {
+        let store = FileSessionStore(directory: "/proc/hearth-cannot-exist", fileName: "s.json")
+        XCTAssertThrowsError(try store.save([1, 2, 3])) { error in
+            XCTAssertFalse((error as? SessionStoreError)?.message.isEmpty ?? true)
+        }
+    }
+
+    func testSessionFileNamesAreStableAndSafe() {
+        var configuration = AppConfiguration(apiKey: "key/with:odd*chars")
+        configuration.appName = "../../etc/passwd"
+        let name = configuration.sessionFileName
+        XCTAssertEqual(name, configuration.sessionFileName)
+        XCTAssertFalse(name.contains("/"))
+        var other = configuration
+        other.apiKey = "another-key"
+        XCTAssertNotEqual(name, other.sessionFileName)
+    }
+
+    private func listDirectory(_ path: String) throws -> [String] {
+        guard let dir = opendir(path) else { throw SessionStoreError("opendir") }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+}
