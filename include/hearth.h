@@ -188,8 +188,9 @@ typedef enum hearth_persistence {
 /* Storage callbacks for HEARTH_PERSISTENCE_CALLBACKS. `key` identifies the app's session (stable across
  * runs for the same app name and API key). `load` runs synchronously on the thread that calls
  * hearth_app_create; it answers with hearth_storage_reply_set() (or not at all when nothing is stored)
- * and returns 0, or non-zero on failure (treated as signed out). `save` and `erase` run on the loop
- * thread and return 0 on success. */
+ * and returns 0, or non-zero on failure (treated as signed out). `save` and `erase` return 0 on success;
+ * they run on the loop thread, except that hearth_auth_sign_out erases on the thread that calls it (so
+ * a sign-out is stored before that call returns). Calls never overlap. */
 typedef int (*hearth_storage_load_cb)(void *user_data, const char *key, hearth_storage_reply *reply);
 typedef int (*hearth_storage_save_cb)(void *user_data, const char *key, const char *data, size_t length);
 typedef int (*hearth_storage_erase_cb)(void *user_data, const char *key);

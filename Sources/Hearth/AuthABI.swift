@@ -46,9 +46,12 @@ public func abi_auth_use_emulator(_ a: OpaquePointer?, _ host: UnsafePointer<CCh
 @_cdecl("hearth_auth_set_language_code")
 public func abi_auth_set_language_code(_ a: OpaquePointer?, _ code: UnsafePointer<CChar>?) -> Int32 {
     guard let handle = authHandle(a) else { return AuthErrorCode.invalidHandle.rawValue }
-    guard let code = try? HostString.optional(code, "language_code") else { return AuthErrorCode.invalidArgument.rawValue }
-    handle.auth.languageCode = code
-    return 0
+    do {
+        handle.auth.languageCode = try HostString.optional(code, "language_code")
+        return 0
+    } catch {
+        return AuthErrorCode.invalidArgument.rawValue
+    }
 }
 
 @_cdecl("hearth_auth_language_code")

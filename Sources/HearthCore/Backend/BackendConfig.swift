@@ -1,0 +1,76 @@
+/// Where a local emulator listens. Every endpoint, token refresh included, goes to
+/// `http://HOST:PORT/<production host>/<path>` when one is set.
+public struct EmulatorAddress: Sendable, Equatable {
+    /// A host name or IP literal; IPv6 literals may be given with or without brackets.
+    public var host: String
+    public var port: UInt16
+
+    public init(host: String, port: UInt16) {
+        self.host = host
+        self.port = port
+    }
+
+    /// `host:port` for a URL, with IPv6 literals in brackets ("[::1]:9099").
+    public var authority: String {
+        let isBracketed = host.hasPrefix("[") && host.hasSuffix("]")
+        let needsBrackets = !isBracketed && host.contains(":")
+        return (needsBrackets ? "[\(host)]" : host) + ":" + String(port)
+    }
+
+    /// Parses the `FIREBASE_AUTH_EMULATOR_HOST` form: "host:port", "[v6]:port", optionally with an
+    /// "http://" prefix and a trailing '/'. Nil when there is no host or the port is not 1...65535.
+    public init?(parsing text: String) {
+        var rest = Substring(text.trimmingASCIIWhitespace())
+        if rest.hasPrefix("http://") { rest = rest.dropFirst("http://".count) }
+        while rest.hasSuffix("/") { rest = rest.dropLast() }
+        let hostPart: Substring
+        let portPart: Substring
+        if rest.hasPrefix("[") {
+            guard let close = rest.firstIndex(of: "]") else { return nil }
+            hostPart = rest[rest.index(after: rest.startIndex)..<close]
+            let afterHost = rest[rest.index(after: close)...]
+            guard afterHost.hasPrefix(":") else { return nil }
+            portPart = afterHost.dropFirst()
+        } else {
+            guard let colon = rest.lastIndex(of: ":") else { return nil }
+            hostPart = rest[..<colon]
+            portPart = rest[rest.index(after: colon)...]
+            // An unbracketed IPv6 literal is ambiguous about where the port starts.
+            if hostPart.contains(":") { return nil }
+        }
+        guard !hostPart.isEmpty, !hostPart.contains("/"), !hostPart.contains("@"),
+              !portPart.isEmpty, portPart.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+              let port = UInt16(portPart), port != 0 else { return nil }
+        self.host = String(hostPart)
+        self.port = port
+    }
+}
+
+/// What every request needs to know about the app: key, optional headers, where to send it.
+public struct BackendConfig: Sendable, Equatable {
+    /// The Web API key, sent as the `key` query parameter.
+    public var apiKey: String
+    /// Sent as `X-Firebase-GMPID` when set.
+    public var appId: String?
+    /// Sent as `X-Firebase-Locale` when set (localizes emails and SMS the server sends).
+    public var languageCode: String?
+    /// Routes every endpoint to a local emulator when set.
+    public var emulator: EmulatorAddress?
+    /// Sent as `X-Client-Version`.
+    public var clientVersion: String
+    /// Per-request timeout; nil leaves the transport's default.
+    public var timeoutMs: Int?
+
+    public init(apiKey: String, appId: String? = nil, languageCode: String? = nil,
+                emulator: EmulatorAddress? = nil, clientVersion: String = BackendConfig.defaultClientVersion,
+                timeoutMs: Int? = nil) {
+        self.apiKey = apiKey
+        self.appId = appId
+        self.languageCode = languageCode
+        self.emulator = emulator
+        self.clientVersion = clientVersion
+        self.timeoutMs = timeoutMs
+    }
+
+    public static let defaultClientVersion = "Hearth/\(HearthCoreVersion.string)"
+}

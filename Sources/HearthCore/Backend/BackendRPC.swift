@@ -1,0 +1,61 @@
+/// 200 responses that are really errors. Which checks apply depends on the RPC (client-wire-reference
+/// §0.4, §3.4): an RPC lists its own in `successShapedErrors`.
+public struct SuccessShapedErrors: OptionSet, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// A body with `errorMessage` (signInWithIdp with returnIdpCredential answers
+    /// FEDERATED_USER_ID_ALREADY_LINKED / EMAIL_EXISTS this way): mapped by the server error table.
+    /// JS applies it to every response, and no success body carries the field.
+    public static let errorMessage = SuccessShapedErrors(rawValue: 1 << 0)
+    /// `needConfirmation: true` → account exists with different credentials. JS checks every response.
+    public static let needConfirmation = SuccessShapedErrors(rawValue: 1 << 1)
+    /// A non-empty `mfaPendingCredential` → second factor required (first-factor sign-in RPCs).
+    public static let secondFactor = SuccessShapedErrors(rawValue: 1 << 2)
+    /// `temporaryProof` without `idToken` → credential already in use (phone sign-in/link RPCs).
+    public static let phoneTemporaryProof = SuccessShapedErrors(rawValue: 1 << 3)
+
+    /// What every RPC checks.
+    public static let standard: SuccessShapedErrors = [.errorMessage, .needConfirmation]
+    /// What first-factor sign-in RPCs check.
+    public static let signIn: SuccessShapedErrors = [.errorMessage, .needConfirmation, .secondFactor]
+}
+
+/// One REST call: how to encode the request and decode a successful answer. Error answers never reach
+/// `decode`; `Backend` turns them into `AuthError`s.
+///
+/// RPCs carry passwords and tokens, so their printed and dumped forms name the endpoint only.
+public protocol BackendRPC: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    associatedtype Response: Sendable
+
+    var endpoint: Endpoint { get }
+    /// `Content-Type` of the body; "application/json" unless the RPC says otherwise.
+    var contentType: String { get }
+    /// Which 200-shaped errors to look for before decoding; `.standard` unless the RPC says otherwise.
+    var successShapedErrors: SuccessShapedErrors { get }
+    func encodeBody() -> [UInt8]
+    /// Reads a 2xx JSON object. Throws (code `.failure`, "malformed response") when a required field is
+    /// missing or of the wrong type.
+    func decode(_ object: JSONObject) throws(AuthError) -> Response
+}
+
+extension BackendRPC {
+    public var contentType: String { "application/json" }
+    public var successShapedErrors: SuccessShapedErrors { .standard }
+
+    public var description: String { "\(Self.self)(\(endpoint.path))" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+}
+
+extension Dictionary where Key == String, Value == JSONValue {
+    /// Sets `key` to the string when there is one (request bodies omit absent optionals).
+    mutating func setIfPresent(_ key: String, _ value: String?) {
+        if let value { self[key] = .string(value) }
+    }
+
+    /// Sets `key` to an array of strings when the list is not empty.
+    mutating func setIfNotEmpty(_ key: String, _ values: [String]) {
+        if !values.isEmpty { self[key] = .array(values.map(JSONValue.string)) }
+    }
+}

@@ -1,0 +1,60 @@
+/// One REST endpoint, independent of where it is served: the production host it belongs to and the path
+/// under it. `url(for:)` adds the scheme, the emulator prefix and the API key.
+public struct Endpoint: Sendable, Equatable {
+    public static let identityToolkitHost = "identitytoolkit.googleapis.com"
+    public static let secureTokenHost = "securetoken.googleapis.com"
+
+    /// Production host name, e.g. "identitytoolkit.googleapis.com".
+    public var host: String
+    /// Path below the host, without the leading '/', e.g. "v1/accounts:signUp".
+    public var path: String
+    /// "POST" for every RPC except the few GETs (projects, recaptchaConfig).
+    public var method: String
+    /// Query parameters after `key`, in order (values are percent-encoded when the URL is built).
+    public var query: [QueryParameter]
+
+    public init(host: String, path: String, method: String = "POST", query: [QueryParameter] = []) {
+        self.host = host
+        self.path = path
+        self.method = method
+        self.query = query
+    }
+
+    /// Identity Toolkit v1, e.g. `.identityToolkitV1("accounts:signUp")`.
+    public static func identityToolkitV1(_ method: String) -> Endpoint {
+        Endpoint(host: identityToolkitHost, path: "v1/" + method)
+    }
+
+    /// Identity Toolkit v2, e.g. `.identityToolkitV2("accounts/mfaEnrollment:start")`.
+    public static func identityToolkitV2(_ path: String) -> Endpoint {
+        Endpoint(host: identityToolkitHost, path: "v2/" + path)
+    }
+
+    /// The Secure Token service's refresh endpoint.
+    public static let secureToken = Endpoint(host: secureTokenHost, path: "v1/token")
+
+    /// Production: `https://HOST/PATH?key=KEY`; emulator: `http://EMULATOR/HOST/PATH?key=KEY`.
+    public func url(for config: BackendConfig) -> String {
+        var url: String
+        if let emulator = config.emulator {
+            url = "http://" + emulator.authority + "/" + host + "/" + path
+        } else {
+            url = "https://" + host + "/" + path
+        }
+        url += "?key=" + PercentEncoding.encode(config.apiKey)
+        for parameter in query {
+            url += "&" + PercentEncoding.encode(parameter.name) + "=" + PercentEncoding.encode(parameter.value)
+        }
+        return url
+    }
+}
+
+public struct QueryParameter: Sendable, Equatable {
+    public var name: String
+    public var value: String
+
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}

@@ -1,0 +1,37 @@
+/// `accounts:sendOobCode`: asks the server to email an action link.
+public struct SendOobCode: BackendRPC {
+    public enum Request: Sendable, Equatable {
+        /// PASSWORD_RESET to `email`.
+        case passwordReset(email: String)
+        /// VERIFY_EMAIL for the signed-in user.
+        case verifyEmail(idToken: String)
+        /// VERIFY_AND_CHANGE_EMAIL: the email changes to `newEmail` once the link is followed.
+        case verifyAndChangeEmail(idToken: String, newEmail: String)
+    }
+
+    public var request: Request
+
+    public init(_ request: Request) {
+        self.request = request
+    }
+
+    public var endpoint: Endpoint { .identityToolkitV1("accounts:sendOobCode") }
+
+    public func encodeBody() -> [UInt8] {
+        let body: JSONValue
+        switch request {
+        case .passwordReset(let email):
+            body = ["requestType": "PASSWORD_RESET", "email": .string(email)]
+        case .verifyEmail(let idToken):
+            body = ["requestType": "VERIFY_EMAIL", "idToken": .string(idToken)]
+        case .verifyAndChangeEmail(let idToken, let newEmail):
+            body = ["requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": .string(idToken), "newEmail": .string(newEmail)]
+        }
+        return body.serialized()
+    }
+
+    /// The address the email went to, when the server says.
+    public func decode(_ object: JSONObject) throws(AuthError) -> String? {
+        ResponseReader(object).string("email")
+    }
+}

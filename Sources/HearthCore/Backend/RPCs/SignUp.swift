@@ -1,0 +1,42 @@
+/// `accounts:signUp`: an anonymous user (no fields), an email/password user, or — with `idToken` —
+/// email/password linked to the signed-in user (e.g. upgrading an anonymous account).
+public struct SignUp: BackendRPC {
+    public var email: String?
+    public var password: String?
+    public var displayName: String?
+    /// The current user's ID token when linking.
+    public var idToken: String?
+
+    public init(email: String? = nil, password: String? = nil, displayName: String? = nil, idToken: String? = nil) {
+        self.email = email
+        self.password = password
+        self.displayName = displayName
+        self.idToken = idToken
+    }
+
+    /// Body `{"returnSecureToken":true}`.
+    public static var anonymous: SignUp { SignUp() }
+
+    /// Links email/password to the user whose ID token this is.
+    public static func link(idToken: String, email: String, password: String) -> SignUp {
+        SignUp(email: email, password: password, idToken: idToken)
+    }
+
+    public var endpoint: Endpoint { .identityToolkitV1("accounts:signUp") }
+
+    // JS applies the second-factor check to sign-up but not to the email link call (client-wire-reference §1.2).
+    public var successShapedErrors: SuccessShapedErrors { idToken == nil ? .signIn : .standard }
+
+    public func encodeBody() -> [UInt8] {
+        var body: JSONObject = ["returnSecureToken": true]
+        body.setIfPresent("email", email)
+        body.setIfPresent("password", password)
+        body.setIfPresent("displayName", displayName)
+        body.setIfPresent("idToken", idToken)
+        return JSONValue.object(body).serialized()
+    }
+
+    public func decode(_ object: JSONObject) throws(AuthError) -> TokenResponse {
+        try TokenResponse(decoding: object)
+    }
+}

@@ -1,0 +1,40 @@
+/// One enrolled second factor (`mfaInfo[]` of lookup and of a second-factor-required answer).
+public struct MultiFactorInfoRecord: Sendable, Equatable {
+    public var mfaEnrollmentId: String
+    public var displayName: String?
+    /// RFC 3339 text, as sent.
+    public var enrolledAt: String?
+    /// The (possibly masked) phone number of an SMS factor.
+    public var phoneInfo: String?
+    /// A `totpInfo` member is present (its content is `{}`).
+    public var isTOTP: Bool
+
+    public init(mfaEnrollmentId: String, displayName: String? = nil, enrolledAt: String? = nil,
+                phoneInfo: String? = nil, isTOTP: Bool = false) {
+        self.mfaEnrollmentId = mfaEnrollmentId
+        self.displayName = displayName
+        self.enrolledAt = enrolledAt
+        self.phoneInfo = phoneInfo
+        self.isTOTP = isTOTP
+    }
+
+    /// "phone", "totp", or nil for a factor kind this client does not know.
+    public var factorId: String? {
+        if phoneInfo != nil { return "phone" }
+        if isTOTP { return "totp" }
+        return nil
+    }
+
+    /// Entries without an enrollment id cannot be used; they are skipped.
+    public init?(decoding object: JSONObject) {
+        let reader = ResponseReader(object)
+        guard let id = reader.nonEmptyString("mfaEnrollmentId") else { return nil }
+        self.init(mfaEnrollmentId: id, displayName: reader.string("displayName"),
+                  enrolledAt: reader.string("enrolledAt"), phoneInfo: reader.string("phoneInfo"),
+                  isTOTP: object["totpInfo"]?.objectValue != nil)
+    }
+
+    public static func list(_ values: [JSONValue]) -> [MultiFactorInfoRecord] {
+        values.compactMap { $0.objectValue.flatMap(MultiFactorInfoRecord.init(decoding:)) }
+    }
+}

@@ -1,0 +1,61 @@
+import XCTest
+@testable import HearthCore
+
+final class SupportEncodingTests: XCTestCase {
+    // RFC 4648 §10 test vectors, in the url alphabet without padding.
+    private let vectors: [(String, String)] = [
+        ("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE"),
+        ("foobar", "Zm9vYmFy"),
+    ]
+
+    func testBase64URLEncodesRFC4648VectorsWithoutPadding() {
+        for (plain, encoded) in vectors {
+            XCTAssertEqual(Base64URL.encode(Array(plain.utf8)), encoded, plain)
+        }
+    }
+
+    func testBase64URLDecodesRFC4648VectorsWithAndWithoutPadding() {
+        for (plain, encoded) in vectors {
+            XCTAssertEqual(Base64URL.decode(encoded), Array(plain.utf8), encoded)
+            let padded = encoded + String(repeating: "=", count: (4 - encoded.count % 4) % 4)
+            XCTAssertEqual(Base64URL.decode(padded), Array(plain.utf8), padded)
+        }
+    }
+
+    func testBase64URLUsesDashAndUnderscoreAndAcceptsTheStandardAlphabet() {
+        let bytes: [UInt8] = [0xFB, 0xFF, 0xBF]
+        XCTAssertEqual(Base64URL.encode(bytes), "-_-_")
+        XCTAssertEqual(Base64URL.decode("-_-_"), bytes)
+        XCTAssertEqual(Base64URL.decode("+/+/"), bytes)
+    }
+
+    func testBase64URLRejectsForeignCharactersAndImpossibleLengths() {
+        XCTAssertNil(Base64URL.decode("Zm9v*"))
+        XCTAssertNil(Base64URL.decode("Zm 9v"))
+        XCTAssertNil(Base64URL.decode("Z"))
+        XCTAssertNil(Base64URL.decode("Zm9vY"))
+        XCTAssertNil(Base64URL.decode("Zg==Zg"))
+        XCTAssertNil(Base64URL.decode("é"))
+    }
+
+    func testBase64URLRoundTripsEveryByteValue() {
+        let bytes = (0...255).map { UInt8($0) }
+        XCTAssertEqual(Base64URL.decode(Base64URL.encode(bytes)), bytes)
+    }
+
+    func testPercentEncodingKeepsOnlyTheUnreservedSet() {
+        XCTAssertEqual(PercentEncoding.encode("AZaz09-._~"), "AZaz09-._~")
+        XCTAssertEqual(PercentEncoding.encode("a b+c/d?e&f=g#h%"), "a%20b%2Bc%2Fd%3Fe%26f%3Dg%23h%25")
+        XCTAssertEqual(PercentEncoding.encode("é😀"), "%C3%A9%F0%9F%98%80")
+        XCTAssertEqual(PercentEncoding.encode("\n\""), "%0A%22")
+        XCTAssertEqual(PercentEncoding.encode(""), "")
+    }
+
+    func testFormEncodingJoinsPairsInOrderAndEncodesBothSides() {
+        XCTAssertEqual(FormEncoding.encode([("grant_type", "refresh_token"), ("refresh_token", "a+b/c=")]),
+                       "grant_type=refresh_token&refresh_token=a%2Bb%2Fc%3D")
+        XCTAssertEqual(FormEncoding.encode([("id_token", "x.y.z"), ("providerId", "google.com"), ("k y", "")]),
+                       "id_token=x.y.z&providerId=google.com&k%20y=")
+        XCTAssertEqual(FormEncoding.encode([]), "")
+    }
+}

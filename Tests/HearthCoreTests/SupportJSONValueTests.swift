@@ -1,0 +1,151 @@
+import XCTest
+@testable import HearthCore
+
+final class SupportJSONValueTests: XCTestCase {
+    func testParsingReadsEveryKindOfValue() throws {
+        let value = try JSONValue.parse(#"{"s":"text","n":3600,"f":1.5,"t":true,"F":false,"z":null,"a":[1,"two",{"k":[]}],"o":{}}"#)
+        let expected: JSONValue = [
+            "s": "text", "n": 3600, "f": 1.5, "t": true, "F": false, "z": .null,
+            "a": [1, "two", ["k": []]], "o": [:],
+        ]
+        XCTAssertEqual(value, expected)
+    }
+
+    func testParsingKeepsBooleansAndNumbersApart() throws {
+        XCTAssertEqual(try JSONValue.parse("[true,1,0,false]"), [true, 1, 0, false])
+    }
+
+    func testParsingDecodesEscapesAndUnicode() throws {
+        let value = try JSONValue.parse(#"["a\"b\\c\n\u00e9\ud83d\ude00/"]"#)
+        XCTAssertEqual(value, ["a\"b\\c\né😀/"])
+    }
+
+    func testParsingRejectsSyntaxErrors() {
+        for text in ["{", "{\"a\":}", "[1 2]", "nul", "{'a':1}", "<html>502</html>", "   "] {
+            XCTAssertThrowsError(try JSONValue.parse(text), "accepted \(text)")
+        }
+    }
+
+    func testParsingRejectsEmptyInput() {
+        XCTAssertThrowsError(try JSONValue.parse([UInt8]()))
+    }
+
+    func testParsingRejectsInvalidUTF8() {
+        let bytes: [UInt8] = Array(#"{"a":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8)
+        XCTAssertThrowsError(try JSONValue.parse(bytes))
+    }
+
+    func testParsingAbsurdlyDeepNestingFailsCleanly() {
+        let text = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        XCTAssertThrowsError(try JSONValue.parse(text))
+    }
+
+    func testSubscriptsReturnNilForMissingOrMistypedAccess() {
+        let value: JSONValue = ["list": [1, 2], "name": "x"]
+        XCTAssertEqual(value["name"], "x")
+        XCTAssertNil(value["missing"])
+        XCTAssertEqual(value["list"]?[1], 2)
+        XCTAssertNil(value["list"]?[2])
+        XCTAssertNil(value["list"]?[-1])
+        XCTAssertNil(value["name"]?["inner"])
+        XCTAssertNil(value[0])
+    }
+
+    func testTypedAccessorsOnlyMatchTheirKind() {
+        let text: JSONValue = "3600"
+        XCTAssertEqual(text.stringValue, "3600")
+        XCTAssertNil(text.doubleValue)
+        XCTAssertNil(text.boolValue)
+        XCTAssertNil(JSONValue.number(1).boolValue)
+        XCTAssertTrue(JSONValue.null.isNull)
+        XCTAssertFalse(JSONValue.bool(false).isNull)
+        XCTAssertEqual(JSONValue.array([1]).arrayValue, [1])
+        XCTAssertEqual(JSONValue.object(["a": 1]).objectValue, ["a": 1])
+    }
+
+    // MARK: - Serialization
+
+    func testSerializationIsCompactWithSortedKeys() {
+        let value: JSONValue = ["b": 1, "a": [true, .null], "c": ["y": "z", "x": 2.5]]
+        XCTAssertEqual(value.jsonText, #"{"a":[true,null],"b":1,"c":{"x":2.5,"y":"z"}}"#)
+    }
+
+    func testSerializationEscapesQuotesBackslashesAndControlCharacters() {
+        let value: JSONValue = .string("q\"b\\n\nr\rt\tb\u{08}f\u{0C}c\u{01}\u{1F}")
+        XCTAssertEqual(value.jsonText, #""q\"b\\n\nr\rt\tb\bf\fc\u0001\u001f""#)
+    }
+
+    func testSerializationKeepsNonASCIIAndSlashesLiteral() {
+        let value: JSONValue = "é 😀 https://example.com/a"
+        XCTAssertEqual(value.jsonText, "\"é 😀 https://example.com/a\"")
+    }
+
+    func testSerializationWritesIntegralNumbersWithoutFraction() {
+        XCTAssertEqual(JSONValue.number(3600).jsonText, "3600")
+        XCTAssertEqual(JSONValue.number(-42).jsonText, "-42")
+        XCTAssertEqual(JSONValue.number(-0.0).jsonText, "0")
+        XCTAssertEqual(JSONValue.number(1_700_000_000_000).jsonText, "1700000000000")
+        XCTAssertEqual(JSONValue.number(0.1).jsonText, "0.1")
+        XCTAssertEqual(JSONValue.number(1e300).jsonText, "1e+300")
+    }
+
+    func testSerializationWritesNonFiniteNumbersAsNull() {
+        XCTAssertEqual(JSONValue.number(.infinity).jsonText, "null")
+        XCTAssertEqual(JSONValue.number(.nan).jsonText, "null")
+    }
+
+    func testSerializedTextParsesBackToTheSameValue() throws {
+        let value: JSONValue = [
+            "s": "line\nbreak \"quoted\" \u{7F} é", "n": -12.75, "big": 9_007_199_254_740_993.0,
+            "nested": [["a": [.null, false]], "x"], "empty": [:], "list": [],
+        ]
+        XCTAssertEqual(try JSONValue.parse(value.serialized()), value)
+        XCTAssertEqual(try JSONDecoder().decode(JSONValue.self, from: Data(value.serialized())), value)
+    }
+
+    func testCodableRoundTripThroughJSONEncoder() throws {
+        let value: JSONValue = ["a": [1, "b", true, .null], "c": ["d": 0.5]]
+        let data = try JSONEncoder().encode(value)
+        XCTAssertEqual(try JSONDecoder().decode(JSONValue.self, from: data), value)
+    }
+
+    // MARK: - Lenient readings
+
+    func testIntegersAreReadFromStringsAndNumbers() {
+        XCTAssertEqual(JSONValue.string("3600").int64Value, 3600)
+        XCTAssertEqual(JSONValue.string(" 42 ").int64Value, 42)
+        XCTAssertEqual(JSONValue.string("-5").int64Value, -5)
+        XCTAssertEqual(JSONValue.number(3600).int64Value, 3600)
+        XCTAssertNil(JSONValue.string("3.5").int64Value)
+        XCTAssertNil(JSONValue.number(3.5).int64Value)
+        XCTAssertNil(JSONValue.string("abc").int64Value)
+        XCTAssertNil(JSONValue.string("").int64Value)
+        XCTAssertNil(JSONValue.string("-").int64Value)
+        XCTAssertNil(JSONValue.string("+5").int64Value)
+        XCTAssertNil(JSONValue.string("99999999999999999999").int64Value)
+        XCTAssertNil(JSONValue.number(1e30).int64Value)
+        XCTAssertNil(JSONValue.bool(true).int64Value)
+        XCTAssertNil(JSONValue.null.int64Value)
+    }
+
+    func testTimestampsAreReadAsUnsignedFromStringsAndNumbers() {
+        XCTAssertEqual(JSONValue.string("1700000000123").uint64Value, 1_700_000_000_123)
+        XCTAssertEqual(JSONValue.number(1_700_000_000_123).uint64Value, 1_700_000_000_123)
+        XCTAssertNil(JSONValue.string("-1").uint64Value)
+        XCTAssertNil(JSONValue.number(-1).uint64Value)
+        XCTAssertNil(JSONValue.string("12x").uint64Value)
+    }
+
+    func testBooleansAreReadFromBoolsAndTheirStrings() {
+        XCTAssertEqual(JSONValue.bool(true).flexibleBoolValue, true)
+        XCTAssertEqual(JSONValue.string("false").flexibleBoolValue, false)
+        XCTAssertNil(JSONValue.string("yes").flexibleBoolValue)
+        XCTAssertNil(JSONValue.number(1).flexibleBoolValue)
+    }
+
+    func testNonEmptyStringTreatsEmptyAsAbsent() {
+        XCTAssertEqual(JSONValue.string("x").nonEmptyStringValue, "x")
+        XCTAssertNil(JSONValue.string("").nonEmptyStringValue)
+        XCTAssertNil(JSONValue.number(1).nonEmptyStringValue)
+    }
+}

@@ -1,0 +1,95 @@
+"""Hearth: Firebase-compatible authentication for Python, on a native core.
+
+Quick start::
+
+    import hearth
+
+    with hearth.App(api_key="YOUR_WEB_API_KEY", project_id="your-project") as app:
+        auth = app.auth
+        # auth.use_emulator("127.0.0.1", 9099)   # or set FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:9099
+
+        result = auth.create_user_with_email_and_password("ada@example.com", "correct horse").result()
+        user = result.user                      # an immutable snapshot
+        print(user.uid, user.email, result.additional_user_info.is_new_user)
+
+        token = user.get_token().result()       # the ID token for your backend; never log it
+        user.update_profile(display_name="Ada").result()
+        auth.sign_out()
+
+        try:
+            auth.sign_in_with_email_and_password("ada@example.com", "wrong").result(timeout=10)
+        except hearth.WrongPasswordError as error:
+            print(error.code, error.name, error.message)
+
+Asynchronous code awaits the same futures::
+
+    async def sign_in_many(auth, accounts):
+        return await asyncio.gather(*(auth.sign_in_with_email_and_password(e, p) for e, p in accounts))
+
+Concepts:
+
+- :class:`App` owns a native Hearth app with its own loop thread; close it (``with`` block or
+  :meth:`App.close`) to cancel what is in flight. ``persistence`` chooses where the session survives
+  restarts: ``"file"`` (default), ``"none"``, or your own storage object (:class:`SessionStorage`).
+- :class:`Auth` (``app.auth``) signs in and out and exposes :attr:`Auth.current_user`.
+- Every operation returns a :class:`Future` at once: ``.result(timeout)`` blocks, ``await`` suspends,
+  ``.add_done_callback(fn)`` calls back.
+- Failures raise :class:`AuthError` subclasses chosen by :class:`ErrorCode` (``WrongPasswordError``,
+  ``UserNotFoundError``, ``NetworkRequestFailedError``, ...). Wrong argument types raise
+  :class:`TypeError`, unusable values (NUL characters, unencodable text) :class:`ValueError`.
+- Listeners (:meth:`Auth.add_auth_state_listener`, :meth:`Auth.add_id_token_listener`) and
+  done-callbacks run on Hearth's loop thread, never in the thread that registered them; exceptions
+  they raise are logged on the ``hearth`` logger. Do not block on pending futures inside them.
+
+The native library is found through the ``HEARTH_LIBRARY`` environment variable, else as
+``libhearth.so`` next to this package.
+"""
+
+from __future__ import annotations
+
+from ._lib import lib as _native
+from ._lib import library_path as _library_path
+from ._support import KEEP
+from .app import App
+from .auth import Auth, AuthStateListener, ListenerHandle
+from .credential import Credential, EmailAuthProvider
+from .errors import *  # noqa: F401,F403 - the exception hierarchy is part of the top-level API
+from .errors import __all__ as _error_names
+from .errors import exception_class
+from .future import Future
+from .storage import SessionStorage
+from .user import AdditionalUserInfo, AuthResult, User, UserInfo, UserMetadata
+
+__version__ = "0.1.0"
+
+
+def library_version() -> str:
+    """The native libhearth's version ("MAJOR.MINOR.PATCH")."""
+    return (_native.hearth_version() or b"").decode("ascii", "replace")
+
+
+def library_path() -> str:
+    """The file the native library was loaded from."""
+    return _library_path
+
+
+__all__ = [
+    "App",
+    "Auth",
+    "AuthStateListener",
+    "ListenerHandle",
+    "Credential",
+    "EmailAuthProvider",
+    "Future",
+    "SessionStorage",
+    "User",
+    "UserInfo",
+    "UserMetadata",
+    "AuthResult",
+    "AdditionalUserInfo",
+    "KEEP",
+    "exception_class",
+    "library_version",
+    "library_path",
+]
+__all__ += _error_names

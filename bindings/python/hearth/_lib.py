@@ -1,0 +1,272 @@
+"""Loading libhearth and declaring its C API for ctypes.
+
+Every function of ``include/hearth.h`` is declared here with its exact argument and result types:
+ctypes' default result type is ``int``, which would truncate 64-bit handles, so every handle travels
+as ``c_void_p``. Nothing else in the package calls ``ctypes.CDLL`` directly.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import sys
+from ctypes import (
+    CFUNCTYPE,
+    POINTER,
+    Structure,
+    c_char_p,
+    c_int,
+    c_int64,
+    c_size_t,
+    c_uint16,
+    c_uint32,
+    c_uint64,
+    c_void_p,
+)
+from pathlib import Path
+from typing import Any, Dict, List, Sequence, Tuple
+
+__all__ = [
+    "lib",
+    "library_path",
+    "AppOptions",
+    "OPTIONS_BUFFER_SIZE",
+    "COMPLETION_CB",
+    "AUTH_STATE_CB",
+    "ID_TOKEN_CB",
+    "POST_CB",
+    "STORAGE_LOAD_CB",
+    "STORAGE_SAVE_CB",
+    "STORAGE_ERASE_CB",
+    "DECLARATIONS",
+    "ABI_MAJOR",
+]
+
+#: The header's HEARTH_VERSION_MAJOR this binding was written against.
+ABI_MAJOR = 0
+
+if sys.platform == "darwin":
+    _LIBRARY_FILE = "libhearth.dylib"
+elif sys.platform == "win32":
+    _LIBRARY_FILE = "hearth.dll"
+else:
+    _LIBRARY_FILE = "libhearth.so"
+
+
+def _find_library() -> str:
+    override = os.environ.get("HEARTH_LIBRARY")
+    if override:
+        if not os.path.isfile(override):
+            raise ImportError(
+                f"hearth: HEARTH_LIBRARY is set to {override!r}, which is not a file. Point it at the "
+                f"built {_LIBRARY_FILE} (swift build -c release --product hearth puts it in .build/release/)."
+            )
+        return override
+    bundled = Path(__file__).resolve().with_name(_LIBRARY_FILE)
+    if bundled.is_file():
+        return str(bundled)
+    raise ImportError(
+        f"hearth: cannot find the native library {_LIBRARY_FILE}. Either set HEARTH_LIBRARY to its path "
+        f"(e.g. HEARTH_LIBRARY=$PWD/.build/release/{_LIBRARY_FILE} after "
+        f"`swift build -c release --product hearth`), or copy it next to the package as {bundled} "
+        f"before `pip install`."
+    )
+
+
+# ---------------------------------------------------------------------------------------------------
+# Callback and struct types
+# ---------------------------------------------------------------------------------------------------
+
+# void (*)(hearth_future *future, void *user_data)
+COMPLETION_CB = CFUNCTYPE(None, c_void_p, c_void_p)
+# void (*)(hearth_auth *auth, void *user_data)
+AUTH_STATE_CB = CFUNCTYPE(None, c_void_p, c_void_p)
+ID_TOKEN_CB = CFUNCTYPE(None, c_void_p, c_void_p)
+# void (*)(void *user_data)
+POST_CB = CFUNCTYPE(None, c_void_p)
+# int (*)(void *user_data, const char *key, hearth_storage_reply *reply)
+STORAGE_LOAD_CB = CFUNCTYPE(c_int, c_void_p, c_char_p, c_void_p)
+# int (*)(void *user_data, const char *key, const char *data, size_t length); data is not
+# NUL-terminated for our purposes, so it arrives as a raw pointer read with its length.
+STORAGE_SAVE_CB = CFUNCTYPE(c_int, c_void_p, c_char_p, c_void_p, c_size_t)
+# int (*)(void *user_data, const char *key)
+STORAGE_ERASE_CB = CFUNCTYPE(c_int, c_void_p, c_char_p)
+
+
+class AppOptions(Structure):
+    """``hearth_app_options``, field for field."""
+
+    _fields_ = [
+        ("struct_size", c_uint32),
+        ("api_key", c_char_p),
+        ("project_id", c_char_p),
+        ("app_id", c_char_p),
+        ("auth_domain", c_char_p),
+        ("app_name", c_char_p),
+        ("loop", c_void_p),
+        ("persistence", c_int),
+        ("persistence_dir", c_char_p),
+        ("storage_load", STORAGE_LOAD_CB),
+        ("storage_save", STORAGE_SAVE_CB),
+        ("storage_erase", STORAGE_ERASE_CB),
+        ("storage_user_data", c_void_p),
+        ("request_timeout_ms", c_int64),
+        ("ca_bundle_path", c_char_p),
+    ]
+
+
+# hearth_app_options_init writes the library's sizeof(hearth_app_options): a newer library may know
+# more fields than AppOptions, so the options live in a larger buffer and keep its defaults for them.
+OPTIONS_BUFFER_SIZE = max(ctypes.sizeof(AppOptions), 1024)
+
+# ---------------------------------------------------------------------------------------------------
+# Declarations: name -> (restype, argtypes). Kept in header order.
+# ---------------------------------------------------------------------------------------------------
+_P = c_void_p  # every opaque handle
+
+DECLARATIONS: Dict[str, Tuple[Any, Sequence[Any]]] = {
+    # Errors and library
+    "hearth_error_name": (c_char_p, [c_int]),
+    "hearth_error_message": (c_char_p, [c_int]),
+    "hearth_version": (c_char_p, []),
+    "hearth_free": (None, [c_void_p]),
+    # App
+    "hearth_storage_reply_set": (c_int, [_P, c_char_p, c_size_t]),
+    "hearth_app_options_init": (None, [c_void_p]),
+    "hearth_app_create": (c_int, [c_void_p, POINTER(c_void_p)]),
+    "hearth_app_destroy": (None, [_P]),
+    "hearth_app_name": (c_char_p, [_P]),
+    "hearth_app_set_user_data": (None, [_P, c_void_p]),
+    "hearth_app_get_user_data": (c_void_p, [_P]),
+    "hearth_app_post": (c_int, [_P, POST_CB, c_void_p]),
+    "hearth_app_is_loop_thread": (c_int, [_P]),
+    # Futures
+    "hearth_future_status": (c_int, [_P]),
+    "hearth_future_error": (c_int, [_P]),
+    "hearth_future_error_message": (c_char_p, [_P]),
+    "hearth_future_on_completion": (c_int, [_P, COMPLETION_CB, c_void_p]),
+    "hearth_future_wait": (c_int, [_P, c_int64]),
+    "hearth_future_release": (None, [_P]),
+    "hearth_future_retain": (_P, [_P]),
+    "hearth_future_auth_result": (_P, [_P]),
+    "hearth_future_user": (_P, [_P]),
+    "hearth_future_string": (c_char_p, [_P]),
+    "hearth_future_string_count": (c_size_t, [_P]),
+    "hearth_future_string_at": (c_char_p, [_P, c_size_t]),
+    # Credentials
+    "hearth_email_credential": (_P, [c_char_p, c_char_p]),
+    "hearth_credential_provider": (c_char_p, [_P]),
+    "hearth_credential_is_valid": (c_int, [_P]),
+    "hearth_credential_retain": (_P, [_P]),
+    "hearth_credential_release": (None, [_P]),
+    # Auth
+    "hearth_auth_get": (_P, [_P]),
+    "hearth_auth_app": (_P, [_P]),
+    "hearth_auth_use_emulator": (c_int, [_P, c_char_p, c_uint16]),
+    "hearth_auth_set_language_code": (c_int, [_P, c_char_p]),
+    # Returns memory the caller frees with hearth_free: must stay a raw pointer.
+    "hearth_auth_language_code": (c_void_p, [_P]),
+    "hearth_auth_current_user": (_P, [_P]),
+    "hearth_auth_sign_out": (c_int, [_P]),
+    "hearth_auth_sign_in_anonymously": (_P, [_P]),
+    "hearth_auth_create_user_with_email_and_password": (_P, [_P, c_char_p, c_char_p]),
+    "hearth_auth_sign_in_with_email_and_password": (_P, [_P, c_char_p, c_char_p]),
+    "hearth_auth_sign_in_with_custom_token": (_P, [_P, c_char_p]),
+    "hearth_auth_sign_in_with_credential": (_P, [_P, _P]),
+    "hearth_auth_sign_in_and_retrieve_data_with_credential": (_P, [_P, _P]),
+    "hearth_auth_send_password_reset_email": (_P, [_P, c_char_p]),
+    "hearth_auth_fetch_providers_for_email": (_P, [_P, c_char_p]),
+    "hearth_auth_sign_in_anonymously_last_result": (_P, [_P]),
+    "hearth_auth_create_user_with_email_and_password_last_result": (_P, [_P]),
+    "hearth_auth_sign_in_with_email_and_password_last_result": (_P, [_P]),
+    "hearth_auth_sign_in_with_custom_token_last_result": (_P, [_P]),
+    "hearth_auth_sign_in_with_credential_last_result": (_P, [_P]),
+    "hearth_auth_sign_in_and_retrieve_data_with_credential_last_result": (_P, [_P]),
+    "hearth_auth_send_password_reset_email_last_result": (_P, [_P]),
+    "hearth_auth_fetch_providers_for_email_last_result": (_P, [_P]),
+    "hearth_auth_add_auth_state_listener": (c_uint64, [_P, AUTH_STATE_CB, c_void_p]),
+    "hearth_auth_remove_auth_state_listener": (c_int, [_P, c_uint64]),
+    "hearth_auth_add_id_token_listener": (c_uint64, [_P, ID_TOKEN_CB, c_void_p]),
+    "hearth_auth_remove_id_token_listener": (c_int, [_P, c_uint64]),
+    # Auth results
+    "hearth_auth_result_user": (_P, [_P]),
+    "hearth_auth_result_provider_id": (c_char_p, [_P]),
+    "hearth_auth_result_user_name": (c_char_p, [_P]),
+    "hearth_auth_result_profile_json": (c_char_p, [_P]),
+    "hearth_auth_result_is_new_user": (c_int, [_P]),
+    # Users
+    "hearth_user_retain": (_P, [_P]),
+    "hearth_user_release": (None, [_P]),
+    "hearth_user_uid": (c_char_p, [_P]),
+    "hearth_user_email": (c_char_p, [_P]),
+    "hearth_user_display_name": (c_char_p, [_P]),
+    "hearth_user_photo_url": (c_char_p, [_P]),
+    "hearth_user_phone_number": (c_char_p, [_P]),
+    "hearth_user_provider_id": (c_char_p, [_P]),
+    "hearth_user_is_anonymous": (c_int, [_P]),
+    "hearth_user_is_email_verified": (c_int, [_P]),
+    "hearth_user_creation_timestamp": (c_uint64, [_P]),
+    "hearth_user_last_sign_in_timestamp": (c_uint64, [_P]),
+    "hearth_user_provider_data_count": (c_size_t, [_P]),
+    "hearth_user_provider_data_at": (_P, [_P, c_size_t]),
+    "hearth_user_info_uid": (c_char_p, [_P]),
+    "hearth_user_info_provider_id": (c_char_p, [_P]),
+    "hearth_user_info_email": (c_char_p, [_P]),
+    "hearth_user_info_display_name": (c_char_p, [_P]),
+    "hearth_user_info_photo_url": (c_char_p, [_P]),
+    "hearth_user_info_phone_number": (c_char_p, [_P]),
+    "hearth_user_get_token": (_P, [_P, c_int]),
+    "hearth_user_reload": (_P, [_P]),
+    "hearth_user_update_user_profile": (_P, [_P, c_char_p, c_char_p]),
+    "hearth_user_update_password": (_P, [_P, c_char_p]),
+    "hearth_user_send_email_verification": (_P, [_P]),
+    "hearth_user_send_email_verification_before_updating_email": (_P, [_P, c_char_p]),
+    "hearth_user_delete": (_P, [_P]),
+    "hearth_user_get_token_last_result": (_P, [_P]),
+    "hearth_user_reload_last_result": (_P, [_P]),
+    "hearth_user_update_user_profile_last_result": (_P, [_P]),
+    "hearth_user_update_password_last_result": (_P, [_P]),
+    "hearth_user_send_email_verification_last_result": (_P, [_P]),
+    "hearth_user_send_email_verification_before_updating_email_last_result": (_P, [_P]),
+    "hearth_user_delete_last_result": (_P, [_P]),
+}
+
+
+def _load() -> Tuple[ctypes.CDLL, str]:
+    path = _find_library()
+    try:
+        library = ctypes.CDLL(path)
+    except OSError as error:
+        raise ImportError(f"hearth: cannot load {path}: {error}") from error
+    missing: List[str] = []
+    for name, (restype, argtypes) in DECLARATIONS.items():
+        try:
+            function = getattr(library, name)
+        except AttributeError:
+            missing.append(name)
+            continue
+        function.restype = restype
+        function.argtypes = list(argtypes)
+    if missing:
+        raise ImportError(
+            f"hearth: {path} does not export {', '.join(missing)}; it is not a libhearth matching this "
+            f"binding (rebuild it, or point HEARTH_LIBRARY at the right file)."
+        )
+    version = (library.hearth_version() or b"").decode("ascii", "replace")
+    major = version.split(".", 1)[0]
+    if major != str(ABI_MAJOR):
+        raise ImportError(
+            f"hearth: {path} is libhearth {version}, but this binding needs major version {ABI_MAJOR}."
+        )
+    probe = ctypes.create_string_buffer(OPTIONS_BUFFER_SIZE)
+    library.hearth_app_options_init(probe)
+    struct_size = AppOptions.from_buffer(probe).struct_size
+    if not ctypes.sizeof(AppOptions) <= struct_size <= OPTIONS_BUFFER_SIZE:
+        raise ImportError(
+            f"hearth: {path} has a {struct_size}-byte hearth_app_options; this binding needs at least "
+            f"{ctypes.sizeof(AppOptions)} (and room for at most {OPTIONS_BUFFER_SIZE}): rebuild the library."
+        )
+    return library, path
+
+
+lib, library_path = _load()

@@ -1,0 +1,345 @@
+"""``hearth.Auth``: sign-in, the current user, listeners."""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+from typing import TYPE_CHECKING, Any, Callable, List, Optional, TypeVar
+
+from ._core import LISTENERS, AppCore
+from ._lib import AUTH_STATE_CB, ID_TOKEN_CB, lib
+from ._support import call_logged, check_callable, check_int, encode, encode_optional, logger
+from .credential import Credential
+from .errors import AppDestroyedError, AuthError, ErrorCode, InvalidHandleError, raise_for_code
+from .future import Future
+from .user import AuthResult, User, auth_result_converter, to_none, to_strings, user_converter
+
+if TYPE_CHECKING:
+    from .app import App
+
+__all__ = ["Auth", "ListenerHandle", "AuthStateListener"]
+
+R = TypeVar("R")
+
+#: A listener: called with the current user (``None`` when signed out).
+AuthStateListener = Callable[[Optional[User]], object]
+
+
+class _ListenerEntry:
+    __slots__ = ("auth", "callback", "kind")
+
+    def __init__(self, auth: "Auth", callback: AuthStateListener, kind: str) -> None:
+        self.auth = auth
+        self.callback = callback
+        self.kind = kind
+
+
+class ListenerHandle:
+    """A registered listener; :meth:`remove` (or leaving a ``with`` block) unregisters it.
+
+    Dropping the handle does not remove the listener: it stays until removed or the app closes.
+    """
+
+    def __init__(self, auth: "Auth", kind: str, key: int, listener_id: int) -> None:
+        self._auth = auth
+        self._kind = kind
+        self._key = key
+        self._listener_id = listener_id
+        self._lock = threading.Lock()
+        self._removed = False
+
+    @property
+    def kind(self) -> str:
+        """``"auth_state"`` or ``"id_token"``."""
+        return self._kind
+
+    @property
+    def active(self) -> bool:
+        return not self._removed and not self._auth._core.closed
+
+    def remove(self) -> None:
+        """Unregisters the listener; after this returns it is never called again. Idempotent."""
+        with self._lock:
+            if self._removed:
+                return
+            self._removed = True
+        core = self._auth._core
+        # The registry entry goes first: a call that C had already started finds nothing to run.
+        LISTENERS.pop(self._key)
+        core.untrack_listener(self._key)
+        if not core.closed:
+            remove = (
+                lib.hearth_auth_remove_auth_state_listener
+                if self._kind == "auth_state"
+                else lib.hearth_auth_remove_id_token_listener
+            )
+            code = remove(core.auth_ptr, self._listener_id)
+            if code != 0 and not core.closed:
+                logger.warning("hearth: removing a %s listener returned error %d", self._kind, code)
+
+    def __enter__(self) -> "ListenerHandle":
+        return self
+
+    def __exit__(self, *_: Any) -> None:
+        self.remove()
+
+    def __repr__(self) -> str:
+        state = "active" if self.active else "removed"
+        return f"<hearth.ListenerHandle {self._kind} {state}>"
+
+
+def _dispatch(user_data: Optional[int], what: str) -> None:
+    try:
+        entry: Optional[_ListenerEntry] = LISTENERS.get(user_data)
+        if entry is None:
+            return
+        try:
+            user = entry.auth.current_user
+        except AppDestroyedError:  # closing while this call was on its way: nothing to report
+            return
+        call_logged(what, entry.callback, user)
+    except BaseException:  # noqa: BLE001 - must not unwind into C
+        logger.exception("hearth: error while calling a %s", what)
+
+
+def _on_auth_state(_auth: Optional[int], user_data: Optional[int]) -> None:
+    _dispatch(user_data, "auth-state listener")
+
+
+def _on_id_token(_auth: Optional[int], user_data: Optional[int]) -> None:
+    _dispatch(user_data, "ID-token listener")
+
+
+# Module-level, so the C function pointers live as long as the library can call them.
+_ON_AUTH_STATE = AUTH_STATE_CB(_on_auth_state)
+_ON_ID_TOKEN = ID_TOKEN_CB(_on_id_token)
+
+
+class Auth:
+    """The app's authentication: obtained as :attr:`hearth.App.auth`.
+
+    Every operation returns a :class:`hearth.Future` at once; the work happens on Hearth's loop
+    thread. Listeners and done-callbacks run on that thread too.
+    """
+
+    def __init__(self, app: "App", core: AppCore) -> None:
+        self._app = app
+        self._core = core
+
+    @property
+    def app(self) -> "App":
+        return self._app
+
+    def _ptr(self) -> int:
+        self._core.ensure_open()
+        return self._core.auth_ptr
+
+    def _start(self, function: Callable[..., Optional[int]], convert: Callable[[int], R], *args: Any) -> Future[R]:
+        ptr = function(self._ptr(), *args)
+        if not ptr:
+            self._core.ensure_open()
+            raise InvalidHandleError(ErrorCode.INVALID_HANDLE, "Hearth rejected the auth handle")
+        return Future(ptr, self._core, convert, self._app)
+
+    def _last_result(self, function: Callable[[int], Optional[int]], convert: Callable[[int], R]) -> Optional[Future[R]]:
+        ptr = function(self._ptr())
+        if not ptr:
+            return None
+        return Future(ptr, self._core, convert, self._app)
+
+    # ------------------------------------------------------------------------------------------------
+    # Configuration
+    # ------------------------------------------------------------------------------------------------
+    def use_emulator(self, host: str, port: int) -> None:
+        """Routes every endpoint (token refresh included) to the Auth emulator at ``host:port``.
+
+        The ``FIREBASE_AUTH_EMULATOR_HOST`` environment variable (``"host:port"``) does the same when
+        the app is created.
+        """
+        host_bytes = encode(host, "host")
+        check_int(port, "port")
+        if not 1 <= port <= 65535:
+            raise ValueError(f"port must be in 1..65535, not {port}")
+        raise_for_code(lib.hearth_auth_use_emulator(self._ptr(), host_bytes, port))
+
+    @property
+    def language_code(self) -> Optional[str]:
+        """The language sent as ``X-Firebase-Locale`` (localizes e-mails); ``None`` when unset.
+        Assign ``None`` or ``""`` to clear it."""
+        raw = lib.hearth_auth_language_code(self._ptr())
+        if not raw:
+            return None
+        try:
+            return ctypes.string_at(raw).decode("utf-8", "replace") or None
+        finally:
+            lib.hearth_free(raw)
+
+    @language_code.setter
+    def language_code(self, value: Optional[str]) -> None:
+        encoded = encode_optional(value, "language_code")
+        raise_for_code(lib.hearth_auth_set_language_code(self._ptr(), encoded))
+
+    # ------------------------------------------------------------------------------------------------
+    # Current user
+    # ------------------------------------------------------------------------------------------------
+    @property
+    def current_user(self) -> Optional[User]:
+        """A snapshot of the signed-in user, or ``None`` when signed out."""
+        ptr = lib.hearth_auth_current_user(self._ptr())
+        if not ptr:
+            return None
+        return User._from_owned(ptr, self._app)
+
+    def sign_out(self) -> None:
+        """Signs the current user out and erases the persisted session (synchronously)."""
+        raise_for_code(lib.hearth_auth_sign_out(self._ptr()))
+
+    # ------------------------------------------------------------------------------------------------
+    # Operations
+    # ------------------------------------------------------------------------------------------------
+    def sign_in_anonymously(self) -> Future[AuthResult]:
+        """Signs in a new anonymous user, or gives the current one if it is already anonymous."""
+        return self._start(lib.hearth_auth_sign_in_anonymously, auth_result_converter(self._app))
+
+    def create_user_with_email_and_password(self, email: str, password: str) -> Future[AuthResult]:
+        """Creates an e-mail/password account and signs it in."""
+        return self._start(
+            lib.hearth_auth_create_user_with_email_and_password,
+            auth_result_converter(self._app),
+            encode(email, "email"),
+            encode(password, "password"),
+        )
+
+    def sign_in_with_email_and_password(self, email: str, password: str) -> Future[AuthResult]:
+        """Signs in an existing e-mail/password account. Fails with
+        :class:`~hearth.WrongPasswordError`, :class:`~hearth.UserNotFoundError`, or
+        :class:`~hearth.InvalidCredentialError` when the project hides which one it is."""
+        return self._start(
+            lib.hearth_auth_sign_in_with_email_and_password,
+            auth_result_converter(self._app),
+            encode(email, "email"),
+            encode(password, "password"),
+        )
+
+    def sign_in_with_custom_token(self, token: str) -> Future[AuthResult]:
+        """Signs in with a custom token minted by your server (never log it)."""
+        return self._start(
+            lib.hearth_auth_sign_in_with_custom_token, auth_result_converter(self._app), encode(token, "token")
+        )
+
+    def sign_in_with_credential(self, credential: Credential) -> Future[User]:
+        """Signs in with a credential; the result is the user (see also
+        :meth:`sign_in_and_retrieve_data_with_credential`)."""
+        return self._start(
+            lib.hearth_auth_sign_in_with_credential, user_converter(self._app), _credential_ptr(credential)
+        )
+
+    def sign_in_and_retrieve_data_with_credential(self, credential: Credential) -> Future[AuthResult]:
+        """Signs in with a credential; the result includes the additional user info."""
+        return self._start(
+            lib.hearth_auth_sign_in_and_retrieve_data_with_credential,
+            auth_result_converter(self._app),
+            _credential_ptr(credential),
+        )
+
+    def send_password_reset_email(self, email: str) -> Future[None]:
+        """Sends a password-reset e-mail (localized by :attr:`language_code`)."""
+        return self._start(lib.hearth_auth_send_password_reset_email, to_none, encode(email, "email"))
+
+    def fetch_providers_for_email(self, email: str) -> Future[List[str]]:
+        """The sign-in methods of the account with ``email`` (e.g. ``["password"]``); empty when
+        there is none, or when the project hides it (e-mail enumeration protection)."""
+        return self._start(lib.hearth_auth_fetch_providers_for_email, to_strings, encode(email, "email"))
+
+    # ------------------------------------------------------------------------------------------------
+    # Last results: the most recent future of each operation, or None if it never ran
+    # ------------------------------------------------------------------------------------------------
+    def sign_in_anonymously_last_result(self) -> Optional[Future[AuthResult]]:
+        """The most recent :meth:`sign_in_anonymously` future (a new reference to the same
+        operation), or ``None`` if it never ran. The other ``*_last_result`` methods work alike."""
+        return self._last_result(lib.hearth_auth_sign_in_anonymously_last_result, auth_result_converter(self._app))
+
+    def create_user_with_email_and_password_last_result(self) -> Optional[Future[AuthResult]]:
+        return self._last_result(
+            lib.hearth_auth_create_user_with_email_and_password_last_result, auth_result_converter(self._app)
+        )
+
+    def sign_in_with_email_and_password_last_result(self) -> Optional[Future[AuthResult]]:
+        return self._last_result(
+            lib.hearth_auth_sign_in_with_email_and_password_last_result, auth_result_converter(self._app)
+        )
+
+    def sign_in_with_custom_token_last_result(self) -> Optional[Future[AuthResult]]:
+        return self._last_result(
+            lib.hearth_auth_sign_in_with_custom_token_last_result, auth_result_converter(self._app)
+        )
+
+    def sign_in_with_credential_last_result(self) -> Optional[Future[User]]:
+        return self._last_result(lib.hearth_auth_sign_in_with_credential_last_result, user_converter(self._app))
+
+    def sign_in_and_retrieve_data_with_credential_last_result(self) -> Optional[Future[AuthResult]]:
+        return self._last_result(
+            lib.hearth_auth_sign_in_and_retrieve_data_with_credential_last_result, auth_result_converter(self._app)
+        )
+
+    def send_password_reset_email_last_result(self) -> Optional[Future[None]]:
+        return self._last_result(lib.hearth_auth_send_password_reset_email_last_result, to_none)
+
+    def fetch_providers_for_email_last_result(self) -> Optional[Future[List[str]]]:
+        return self._last_result(lib.hearth_auth_fetch_providers_for_email_last_result, to_strings)
+
+    # ------------------------------------------------------------------------------------------------
+    # Listeners
+    # ------------------------------------------------------------------------------------------------
+    def add_auth_state_listener(self, listener: AuthStateListener) -> ListenerHandle:
+        """Calls ``listener(current_user)`` whenever the signed-in user changes (sign-in, sign-out),
+        and once soon after being added. Runs on Hearth's loop thread; exceptions are logged."""
+        return self._add_listener(listener, "auth_state")
+
+    def remove_auth_state_listener(self, handle: ListenerHandle) -> None:
+        """Same as ``handle.remove()``, checking that it is an auth-state listener of this app."""
+        self._remove_listener(handle, "auth_state")
+
+    def add_id_token_listener(self, listener: AuthStateListener) -> ListenerHandle:
+        """Calls ``listener(current_user)`` whenever the ID token changes (sign-in, refresh,
+        sign-out), and once soon after being added. Runs on Hearth's loop thread."""
+        return self._add_listener(listener, "id_token")
+
+    def remove_id_token_listener(self, handle: ListenerHandle) -> None:
+        self._remove_listener(handle, "id_token")
+
+    def _add_listener(self, listener: AuthStateListener, kind: str) -> ListenerHandle:
+        check_callable(listener, "listener")
+        auth_ptr = self._ptr()
+        key = LISTENERS.add(_ListenerEntry(self, listener, kind))
+        if not self._core.track_listener(key):
+            LISTENERS.pop(key)
+            raise AppDestroyedError(ErrorCode.APP_DESTROYED, "the app is closed")
+        if kind == "auth_state":
+            listener_id = lib.hearth_auth_add_auth_state_listener(auth_ptr, _ON_AUTH_STATE, key)
+        else:
+            listener_id = lib.hearth_auth_add_id_token_listener(auth_ptr, _ON_ID_TOKEN, key)
+        if listener_id == 0:
+            LISTENERS.pop(key)
+            self._core.untrack_listener(key)
+            self._core.ensure_open()
+            raise AuthError(ErrorCode.FAILURE, f"Hearth could not add the {kind} listener")
+        return ListenerHandle(self, kind, key, int(listener_id))
+
+    def _remove_listener(self, handle: ListenerHandle, kind: str) -> None:
+        if not isinstance(handle, ListenerHandle):
+            raise TypeError(f"expected a ListenerHandle, not {type(handle).__name__}")
+        if handle._auth._core is not self._core:
+            raise ValueError("this listener belongs to another app")
+        if handle.kind != kind:
+            raise ValueError(f"this is a {handle.kind} listener, not a {kind} listener")
+        handle.remove()
+
+    def __repr__(self) -> str:
+        return f"<hearth.Auth of {self._app!r}>"
+
+
+def _credential_ptr(credential: object) -> int:
+    if not isinstance(credential, Credential):
+        raise TypeError(f"credential must be a hearth.Credential, not {type(credential).__name__}")
+    return int(credential._ptr)

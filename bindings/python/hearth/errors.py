@@ -1,0 +1,438 @@
+"""Error codes and the exception hierarchy mapped from them.
+
+Every failed operation raises an :class:`AuthError` (or a subclass picked by its code). The codes are
+those of ``include/hearth.h``: equal to the Firebase C++ SDK's ``firebase::auth::AuthError`` values
+(0..78), plus Hearth's own codes from 1000 up.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Dict, Optional, Type
+
+from ._lib import lib
+
+__all__ = [
+    "ErrorCode",
+    "AuthError",
+    "error_from_code",
+    "exception_class",
+    "UnimplementedError",
+    "InvalidCustomTokenError",
+    "CustomTokenMismatchError",
+    "InvalidCredentialError",
+    "UserDisabledError",
+    "AccountExistsWithDifferentCredentialsError",
+    "OperationNotAllowedError",
+    "EmailAlreadyInUseError",
+    "RequiresRecentLoginError",
+    "CredentialAlreadyInUseError",
+    "InvalidEmailError",
+    "WrongPasswordError",
+    "TooManyRequestsError",
+    "UserNotFoundError",
+    "ProviderAlreadyLinkedError",
+    "NoSuchProviderError",
+    "InvalidUserTokenError",
+    "UserTokenExpiredError",
+    "NetworkRequestFailedError",
+    "InvalidApiKeyError",
+    "AppNotAuthorizedError",
+    "UserMismatchError",
+    "WeakPasswordError",
+    "NoSignedInUserError",
+    "ExpiredActionCodeError",
+    "InvalidActionCodeError",
+    "MissingEmailError",
+    "MissingPasswordError",
+    "QuotaExceededError",
+    "InvalidContinueUriError",
+    "MissingContinueUriError",
+    "CancelledError",
+    "AdminRestrictedOperationError",
+    "UnverifiedEmailError",
+    "EmailChangeNeedsVerificationError",
+    "InvalidArgumentError",
+    "InvalidHandleError",
+    "SecondFactorRequiredError",
+    "WouldDeadlockError",
+    "AppDestroyedError",
+    "LoopFailureError",
+    "PersistenceFailureError",
+]
+
+
+class ErrorCode(enum.IntEnum):
+    """Every error code of ``hearth.h`` (``HEARTH_ERROR_<NAME>`` is ``ErrorCode.<NAME>``)."""
+
+    NONE = 0
+    UNIMPLEMENTED = -1
+    FAILURE = 1
+    INVALID_CUSTOM_TOKEN = 2
+    CUSTOM_TOKEN_MISMATCH = 3
+    INVALID_CREDENTIAL = 4
+    USER_DISABLED = 5
+    ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIALS = 6
+    OPERATION_NOT_ALLOWED = 7
+    EMAIL_ALREADY_IN_USE = 8
+    REQUIRES_RECENT_LOGIN = 9
+    CREDENTIAL_ALREADY_IN_USE = 10
+    INVALID_EMAIL = 11
+    WRONG_PASSWORD = 12
+    TOO_MANY_REQUESTS = 13
+    USER_NOT_FOUND = 14
+    PROVIDER_ALREADY_LINKED = 15
+    NO_SUCH_PROVIDER = 16
+    INVALID_USER_TOKEN = 17
+    USER_TOKEN_EXPIRED = 18
+    NETWORK_REQUEST_FAILED = 19
+    INVALID_API_KEY = 20
+    APP_NOT_AUTHORIZED = 21
+    USER_MISMATCH = 22
+    WEAK_PASSWORD = 23
+    NO_SIGNED_IN_USER = 24
+    API_NOT_AVAILABLE = 25
+    EXPIRED_ACTION_CODE = 26
+    INVALID_ACTION_CODE = 27
+    INVALID_MESSAGE_PAYLOAD = 28
+    INVALID_PHONE_NUMBER = 29
+    MISSING_PHONE_NUMBER = 30
+    INVALID_RECIPIENT_EMAIL = 31
+    INVALID_SENDER = 32
+    INVALID_VERIFICATION_CODE = 33
+    INVALID_VERIFICATION_ID = 34
+    MISSING_VERIFICATION_CODE = 35
+    MISSING_VERIFICATION_ID = 36
+    MISSING_EMAIL = 37
+    MISSING_PASSWORD = 38
+    QUOTA_EXCEEDED = 39
+    RETRY_PHONE_AUTH = 40
+    SESSION_EXPIRED = 41
+    APP_NOT_VERIFIED = 42
+    APP_VERIFICATION_FAILED = 43
+    CAPTCHA_CHECK_FAILED = 44
+    INVALID_APP_CREDENTIAL = 45
+    MISSING_APP_CREDENTIAL = 46
+    INVALID_CLIENT_ID = 47
+    INVALID_CONTINUE_URI = 48
+    MISSING_CONTINUE_URI = 49
+    KEYCHAIN_ERROR = 50
+    MISSING_APP_TOKEN = 51
+    MISSING_IOS_BUNDLE_ID = 52
+    NOTIFICATION_NOT_FORWARDED = 53
+    UNAUTHORIZED_DOMAIN = 54
+    WEB_CONTEXT_ALREADY_PRESENTED = 55
+    WEB_CONTEXT_CANCELLED = 56
+    DYNAMIC_LINK_NOT_ACTIVATED = 57
+    CANCELLED = 58
+    INVALID_PROVIDER_ID = 59
+    WEB_INTERNAL_ERROR = 60
+    WEB_STORAGE_UNSUPPORTED = 61
+    TENANT_ID_MISMATCH = 62
+    UNSUPPORTED_TENANT_OPERATION = 63
+    INVALID_LINK_DOMAIN = 64
+    REJECTED_CREDENTIAL = 65
+    PHONE_NUMBER_NOT_FOUND = 66
+    INVALID_TENANT_ID = 67
+    MISSING_CLIENT_IDENTIFIER = 68
+    MISSING_MULTI_FACTOR_SESSION = 69
+    MISSING_MULTI_FACTOR_INFO = 70
+    INVALID_MULTI_FACTOR_SESSION = 71
+    MULTI_FACTOR_INFO_NOT_FOUND = 72
+    ADMIN_RESTRICTED_OPERATION = 73
+    UNVERIFIED_EMAIL = 74
+    SECOND_FACTOR_ALREADY_ENROLLED = 75
+    MAXIMUM_SECOND_FACTOR_COUNT_EXCEEDED = 76
+    UNSUPPORTED_FIRST_FACTOR = 77
+    EMAIL_CHANGE_NEEDS_VERIFICATION = 78
+    # Hearth's own codes: what the C++ SDK's enum lacks.
+    INVALID_ARGUMENT = 1000
+    INVALID_HANDLE = 1001
+    SECOND_FACTOR_REQUIRED = 1002
+    TIMED_OUT = 1003
+    WOULD_DEADLOCK = 1004
+    APP_DESTROYED = 1005
+    LOOP_FAILURE = 1006
+    PERSISTENCE_FAILURE = 1007
+
+
+def _code_name(code: int) -> str:
+    try:
+        return ErrorCode(code).name
+    except ValueError:
+        raw = (lib.hearth_error_name(code) or b"HEARTH_ERROR_UNKNOWN").decode("utf-8", "replace")
+        return raw[len("HEARTH_ERROR_"):] if raw.startswith("HEARTH_ERROR_") else raw
+
+
+def _default_message(code: int) -> str:
+    return (lib.hearth_error_message(code) or b"").decode("utf-8", "replace")
+
+
+class AuthError(Exception):
+    """A failed Hearth operation.
+
+    ``code`` is the numeric error code (an :class:`ErrorCode` when Hearth knows it), ``name`` its
+    name (``"WRONG_PASSWORD"``), ``message`` the most specific text available: the server's detail
+    where there is one, else the code's generic sentence. Catch a subclass (``WrongPasswordError``) for
+    one condition, or ``AuthError`` for all.
+    """
+
+    code: int
+    message: str
+
+    def __init__(self, code: int, message: str = "") -> None:
+        try:
+            code = ErrorCode(code)
+        except ValueError:
+            pass
+        if not message:
+            message = _default_message(int(code))
+        super().__init__(code, message)
+        self.code = code
+        self.message = message
+
+    @property
+    def name(self) -> str:
+        """The code's name without the ``HEARTH_ERROR_`` prefix, e.g. ``"WRONG_PASSWORD"``."""
+        return _code_name(int(self.code))
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.message}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({int(self.code)}, {self.message!r})"
+
+
+class UnimplementedError(AuthError):
+    """The operation is not implemented (-1)."""
+
+
+class InvalidCustomTokenError(AuthError):
+    """The custom token is malformed or rejected (2)."""
+
+
+class CustomTokenMismatchError(AuthError):
+    """The custom token belongs to another project (3)."""
+
+
+class InvalidCredentialError(AuthError):
+    """The credential is malformed or expired; also wrong e-mail/password with e-mail privacy on (4)."""
+
+
+class UserDisabledError(AuthError):
+    """The account is disabled (5)."""
+
+
+class AccountExistsWithDifferentCredentialsError(AuthError):
+    """An account with this e-mail exists with another sign-in method (6)."""
+
+
+class OperationNotAllowedError(AuthError):
+    """The sign-in method is disabled for the project (7)."""
+
+
+class EmailAlreadyInUseError(AuthError):
+    """Another account already uses this e-mail address (8)."""
+
+
+class RequiresRecentLoginError(AuthError):
+    """The operation is sensitive and the last sign-in is too old (9)."""
+
+
+class CredentialAlreadyInUseError(AuthError):
+    """The credential is already linked to another account (10)."""
+
+
+class InvalidEmailError(AuthError):
+    """The e-mail address is malformed (11)."""
+
+
+class WrongPasswordError(AuthError):
+    """The password is wrong (12)."""
+
+
+class TooManyRequestsError(AuthError):
+    """Requests were blocked for unusual activity (13)."""
+
+
+class UserNotFoundError(AuthError):
+    """No account matches (14)."""
+
+
+class ProviderAlreadyLinkedError(AuthError):
+    """The provider is already linked to this account (15)."""
+
+
+class NoSuchProviderError(AuthError):
+    """The provider is not linked to this account (16)."""
+
+
+class InvalidUserTokenError(AuthError):
+    """The user's credential is no longer valid; sign in again (17)."""
+
+
+class UserTokenExpiredError(AuthError):
+    """The user's refresh token expired or was revoked; sign in again (18)."""
+
+
+class NetworkRequestFailedError(AuthError):
+    """The request did not reach the server or got no answer in time (19)."""
+
+
+class InvalidApiKeyError(AuthError):
+    """The API key is not valid (20)."""
+
+
+class AppNotAuthorizedError(AuthError):
+    """The app is not authorized for this project (21)."""
+
+
+class UserMismatchError(AuthError):
+    """The credential belongs to another user (22)."""
+
+
+class WeakPasswordError(AuthError):
+    """The password is too weak (23)."""
+
+
+class NoSignedInUserError(AuthError):
+    """The operation needs a signed-in user, and the snapshot's user is no longer signed in (24)."""
+
+
+class ExpiredActionCodeError(AuthError):
+    """The out-of-band action code expired (26)."""
+
+
+class InvalidActionCodeError(AuthError):
+    """The out-of-band action code is malformed or already used (27)."""
+
+
+class MissingEmailError(AuthError):
+    """An e-mail address is required (37)."""
+
+
+class MissingPasswordError(AuthError):
+    """A password is required (38)."""
+
+
+class QuotaExceededError(AuthError):
+    """The project's quota is exceeded (39)."""
+
+
+class InvalidContinueUriError(AuthError):
+    """The continue URL is invalid (48)."""
+
+
+class MissingContinueUriError(AuthError):
+    """A continue URL is required (49)."""
+
+
+class CancelledError(AuthError):
+    """The operation was cancelled, e.g. by :meth:`hearth.App.close` while in flight (58).
+
+    Not :class:`asyncio.CancelledError`: awaiting a cancelled Hearth future raises this ordinary
+    exception and does not cancel the awaiting task.
+    """
+
+
+class AdminRestrictedOperationError(AuthError):
+    """The operation is restricted to administrators (73)."""
+
+
+class UnverifiedEmailError(AuthError):
+    """The operation needs a verified e-mail address (74)."""
+
+
+class EmailChangeNeedsVerificationError(AuthError):
+    """Changing the e-mail address needs verification first (78)."""
+
+
+class InvalidArgumentError(AuthError, ValueError):
+    """Hearth rejected an argument (1000). Also a :class:`ValueError`."""
+
+
+class InvalidHandleError(AuthError):
+    """A released or foreign handle reached Hearth (1001)."""
+
+
+class SecondFactorRequiredError(AuthError):
+    """The account needs a second factor to finish signing in (1002)."""
+
+
+class WouldDeadlockError(AuthError, RuntimeError):
+    """A blocking call was made on Hearth's loop thread (1004), e.g. ``Future.result()`` inside a
+    listener or done-callback while that future is still pending."""
+
+
+class AppDestroyedError(AuthError):
+    """The app that owns this object is closed (1005)."""
+
+
+class LoopFailureError(AuthError):
+    """libuv or libcurl could not be set up (1006)."""
+
+
+class PersistenceFailureError(AuthError):
+    """The session could not be saved or erased (1007)."""
+
+
+_CLASSES: Dict[int, Type[AuthError]] = {
+    ErrorCode.UNIMPLEMENTED: UnimplementedError,
+    ErrorCode.INVALID_CUSTOM_TOKEN: InvalidCustomTokenError,
+    ErrorCode.CUSTOM_TOKEN_MISMATCH: CustomTokenMismatchError,
+    ErrorCode.INVALID_CREDENTIAL: InvalidCredentialError,
+    ErrorCode.USER_DISABLED: UserDisabledError,
+    ErrorCode.ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIALS: AccountExistsWithDifferentCredentialsError,
+    ErrorCode.OPERATION_NOT_ALLOWED: OperationNotAllowedError,
+    ErrorCode.EMAIL_ALREADY_IN_USE: EmailAlreadyInUseError,
+    ErrorCode.REQUIRES_RECENT_LOGIN: RequiresRecentLoginError,
+    ErrorCode.CREDENTIAL_ALREADY_IN_USE: CredentialAlreadyInUseError,
+    ErrorCode.INVALID_EMAIL: InvalidEmailError,
+    ErrorCode.WRONG_PASSWORD: WrongPasswordError,
+    ErrorCode.TOO_MANY_REQUESTS: TooManyRequestsError,
+    ErrorCode.USER_NOT_FOUND: UserNotFoundError,
+    ErrorCode.PROVIDER_ALREADY_LINKED: ProviderAlreadyLinkedError,
+    ErrorCode.NO_SUCH_PROVIDER: NoSuchProviderError,
+    ErrorCode.INVALID_USER_TOKEN: InvalidUserTokenError,
+    ErrorCode.USER_TOKEN_EXPIRED: UserTokenExpiredError,
+    ErrorCode.NETWORK_REQUEST_FAILED: NetworkRequestFailedError,
+    ErrorCode.INVALID_API_KEY: InvalidApiKeyError,
+    ErrorCode.APP_NOT_AUTHORIZED: AppNotAuthorizedError,
+    ErrorCode.USER_MISMATCH: UserMismatchError,
+    ErrorCode.WEAK_PASSWORD: WeakPasswordError,
+    ErrorCode.NO_SIGNED_IN_USER: NoSignedInUserError,
+    ErrorCode.EXPIRED_ACTION_CODE: ExpiredActionCodeError,
+    ErrorCode.INVALID_ACTION_CODE: InvalidActionCodeError,
+    ErrorCode.MISSING_EMAIL: MissingEmailError,
+    ErrorCode.MISSING_PASSWORD: MissingPasswordError,
+    ErrorCode.QUOTA_EXCEEDED: QuotaExceededError,
+    ErrorCode.INVALID_CONTINUE_URI: InvalidContinueUriError,
+    ErrorCode.MISSING_CONTINUE_URI: MissingContinueUriError,
+    ErrorCode.CANCELLED: CancelledError,
+    ErrorCode.ADMIN_RESTRICTED_OPERATION: AdminRestrictedOperationError,
+    ErrorCode.UNVERIFIED_EMAIL: UnverifiedEmailError,
+    ErrorCode.EMAIL_CHANGE_NEEDS_VERIFICATION: EmailChangeNeedsVerificationError,
+    ErrorCode.INVALID_ARGUMENT: InvalidArgumentError,
+    ErrorCode.INVALID_HANDLE: InvalidHandleError,
+    ErrorCode.SECOND_FACTOR_REQUIRED: SecondFactorRequiredError,
+    ErrorCode.WOULD_DEADLOCK: WouldDeadlockError,
+    ErrorCode.APP_DESTROYED: AppDestroyedError,
+    ErrorCode.LOOP_FAILURE: LoopFailureError,
+    ErrorCode.PERSISTENCE_FAILURE: PersistenceFailureError,
+}
+
+
+def exception_class(code: int) -> Type[AuthError]:
+    """The exception class raised for ``code`` (``AuthError`` itself when no subclass is specific)."""
+    return _CLASSES.get(int(code), AuthError)
+
+
+def error_from_code(code: int, message: Optional[str] = None) -> AuthError:
+    """A new exception of the class mapped from ``code``."""
+    return exception_class(code)(code, message or "")
+
+
+def raise_for_code(code: int, message: Optional[str] = None) -> None:
+    """Raises the mapped exception unless ``code`` is 0."""
+    if code != 0:
+        raise error_from_code(code, message)

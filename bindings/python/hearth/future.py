@@ -1,0 +1,235 @@
+"""``hearth.Future``: the pending or finished result of one operation."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import threading
+import time
+import weakref
+from typing import Any, Callable, Generator, Generic, List, Optional, Tuple, TypeVar
+
+from ._core import FUTURES, AppCore
+from ._lib import COMPLETION_CB, lib
+from ._support import call_logged, check_callable, check_seconds, decode, logger
+from .errors import AuthError, ErrorCode, InvalidHandleError, WouldDeadlockError, error_from_code
+
+__all__ = ["Future"]
+
+T = TypeVar("T")
+
+_COMPLETE = 0
+_PENDING = 1
+_INVALID = 2
+
+# hearth_future_wait is called in slices so that a blocked main thread still sees Ctrl-C.
+_WAIT_SLICE_MS = 200
+
+
+class Future(Generic[T]):
+    """The result of a Hearth operation, like :class:`concurrent.futures.Future`, and awaitable.
+
+    - ``result(timeout=None)`` blocks until the operation finishes and returns its value, or raises
+      its :class:`~hearth.AuthError` subclass; :class:`TimeoutError` when ``timeout`` seconds pass first.
+    - ``exception(timeout=None)`` is the same but returns the error instead of raising it.
+    - ``done()`` tells whether the operation finished.
+    - ``add_done_callback(fn)`` calls ``fn(future)`` once it finishes: on Hearth's loop thread, or at
+      once in the calling thread when it already has.
+    - ``await future`` inside a coroutine gives the value or raises the error, without blocking the
+      event loop.
+
+    The native future is released when this object is garbage-collected; the operation itself is not
+    cancelled by that. Closing the app cancels operations in flight: their futures fail with
+    :class:`~hearth.CancelledError` (and their done-callbacks run in the closing thread).
+    """
+
+    def __init__(self, handle: int, core: AppCore, convert: Callable[[int], T], owner: object) -> None:
+        self._handle = handle
+        self._core = core
+        self._convert = convert
+        # Keeps the App (and so its loop) alive as long as anyone can still ask for this result.
+        self._owner = owner
+        self._lock = threading.Lock()
+        self._callbacks: List[Callable[["Future[T]"], object]] = []
+        self._key: Optional[int] = None
+        self._fired = False
+        self._outcome: Optional[Tuple[bool, Any]] = None
+        # weakref.finalize runs at most once: the reference cannot be released twice. At interpreter
+        # exit the process frees everything; releasing there could race a still-running thread.
+        self._finalizer = weakref.finalize(self, lib.hearth_future_release, handle)
+        self._finalizer.atexit = False
+
+    # ------------------------------------------------------------------------------------------------
+    # Status
+    # ------------------------------------------------------------------------------------------------
+    def done(self) -> bool:
+        """True once the operation has finished (successfully or not)."""
+        return bool(lib.hearth_future_status(self._handle) != _PENDING)
+
+    def result(self, timeout: Optional[float] = None) -> T:
+        """The operation's value, waiting up to ``timeout`` seconds (``None``: as long as it takes).
+
+        Raises the operation's :class:`~hearth.AuthError` subclass if it failed, :class:`TimeoutError`
+        if it did not finish in time, and :class:`~hearth.WouldDeadlockError` when called on Hearth's
+        own loop thread (inside a callback) while still pending.
+        """
+        self._wait(timeout)
+        succeeded, value = self._settle()
+        if succeeded:
+            return value  # type: ignore[no-any-return]
+        raise value
+
+    def exception(self, timeout: Optional[float] = None) -> Optional[AuthError]:
+        """The operation's error, or ``None`` if it succeeded; waits like :meth:`result`."""
+        self._wait(timeout)
+        succeeded, value = self._settle()
+        return None if succeeded else value
+
+    @property
+    def error_code(self) -> Optional[int]:
+        """The error code once finished (0 on success, an :class:`~hearth.ErrorCode` otherwise);
+        ``None`` while pending."""
+        if not self.done():
+            return None
+        succeeded, value = self._settle()
+        return ErrorCode.NONE if succeeded else value.code
+
+    # ------------------------------------------------------------------------------------------------
+    # Callbacks and await
+    # ------------------------------------------------------------------------------------------------
+    def add_done_callback(self, fn: Callable[["Future[T]"], object]) -> None:
+        """Calls ``fn(self)`` once the operation finishes.
+
+        It runs on Hearth's loop thread (so it must not block on other pending futures; hand work to
+        your own thread or event loop instead), or immediately in the calling thread if the future
+        has already finished. Exceptions raised by ``fn`` are logged on the ``hearth`` logger.
+        """
+        check_callable(fn, "fn")
+        run_now = False
+        with self._lock:
+            if self._fired or (self._key is None and self.done()):
+                run_now = True
+            else:
+                self._callbacks.append(fn)
+                if self._key is None and not self._register_locked():
+                    run_now = True
+                    self._callbacks.remove(fn)
+        if run_now:
+            call_logged("Future done-callback", fn, self)
+
+    def _register_locked(self) -> bool:
+        key = FUTURES.add(self)
+        if not self._core.track_future(key):
+            FUTURES.pop(key)
+            return False
+        self._key = key
+        code = lib.hearth_future_on_completion(self._handle, _ON_COMPLETION, key)
+        if code != 0:
+            # The app is gone (or the handle is): no callback will come, and the outcome is final.
+            self._key = None
+            FUTURES.pop(key)
+            self._core.untrack_future(key)
+            return False
+        return True
+
+    def _fire(self) -> None:
+        """Runs the pending done-callbacks once: from the completion callback, or from App.close."""
+        with self._lock:
+            if self._fired:
+                return
+            self._fired = True
+            callbacks, self._callbacks = self._callbacks, []
+        for fn in callbacks:
+            call_logged("Future done-callback", fn, self)
+
+    def __await__(self) -> Generator[Any, None, T]:
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[T] = loop.create_future()
+
+        def settle() -> None:
+            if waiter.done():  # the awaiting task was cancelled
+                return
+            succeeded, value = self._settle()
+            if succeeded:
+                waiter.set_result(value)
+            else:
+                waiter.set_exception(value)
+
+        def hand_over(_: "Future[T]") -> None:
+            try:
+                loop.call_soon_threadsafe(settle)
+            except RuntimeError:
+                logger.debug("hearth: the event loop awaiting a future closed before it finished")
+
+        self.add_done_callback(hand_over)
+        return (yield from waiter.__await__())
+
+    # ------------------------------------------------------------------------------------------------
+    # Internals
+    # ------------------------------------------------------------------------------------------------
+    def _wait(self, timeout: Optional[float]) -> None:
+        deadline: Optional[float] = None
+        if timeout is not None:
+            deadline = time.monotonic() + max(0.0, check_seconds(timeout, "timeout"))
+        while lib.hearth_future_status(self._handle) == _PENDING:
+            slice_ms = _WAIT_SLICE_MS
+            if deadline is not None:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise TimeoutError(f"the operation did not finish within {timeout} s")
+                slice_ms = min(slice_ms, max(1, math.ceil(remaining * 1000)))
+            code = lib.hearth_future_wait(self._handle, slice_ms)
+            if code in (0, ErrorCode.TIMED_OUT):
+                continue
+            if code == ErrorCode.WOULD_DEADLOCK:
+                raise WouldDeadlockError(
+                    code,
+                    "Future.result() was called on Hearth's loop thread while the future is pending; "
+                    "use add_done_callback() or await instead",
+                )
+            raise error_from_code(code)
+
+    def _settle(self) -> Tuple[bool, Any]:
+        """(True, value) or (False, exception); computed once, after completion."""
+        with self._lock:
+            if self._outcome is None:
+                self._outcome = self._compute_outcome()
+            return self._outcome
+
+    def _compute_outcome(self) -> Tuple[bool, Any]:
+        status = lib.hearth_future_status(self._handle)
+        if status == _INVALID:
+            return False, InvalidHandleError(ErrorCode.INVALID_HANDLE, "the native future is invalid")
+        code = lib.hearth_future_error(self._handle)
+        if code != 0:
+            return False, error_from_code(code, decode(lib.hearth_future_error_message(self._handle)))
+        try:
+            return True, self._convert(self._handle)
+        except AuthError as error:
+            return False, error
+
+    def __repr__(self) -> str:
+        status = lib.hearth_future_status(self._handle)
+        if status == _PENDING:
+            return "<hearth.Future pending>"
+        if status == _INVALID:
+            return "<hearth.Future invalid>"
+        code = lib.hearth_future_error(self._handle)
+        if code == 0:
+            return "<hearth.Future finished>"
+        return f"<hearth.Future failed {error_from_code(code).name}>"
+
+
+def _on_completion(_handle: Optional[int], user_data: Optional[int]) -> None:
+    try:
+        future = FUTURES.pop(user_data)
+        if future is None:
+            return
+        future._core.untrack_future(user_data)
+        future._fire()
+    except BaseException:  # noqa: BLE001 - must not unwind into C
+        logger.exception("hearth: error while completing a future")
+
+
+# Module-level, so the C function pointer lives as long as the library can call it.
+_ON_COMPLETION = COMPLETION_CB(_on_completion)

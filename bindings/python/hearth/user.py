@@ -1,0 +1,321 @@
+"""Users (immutable snapshots with operations), their provider data and metadata, and auth results."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import weakref
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Callable, List, Mapping, Optional, Tuple, TypeVar, Union
+
+from ._lib import lib
+from ._support import KEEP, _Keep, decode, decode_optional, encode, logger
+from .errors import AuthError, ErrorCode, InvalidHandleError
+from .future import Future
+
+if TYPE_CHECKING:
+    from .app import App
+
+__all__ = ["User", "UserInfo", "UserMetadata", "AuthResult", "AdditionalUserInfo"]
+
+#: A profile field argument of :meth:`User.update_profile`: a new value, ``None``/``""`` to delete
+#: it, or :data:`hearth.KEEP` to leave it as it is.
+ProfileValue = Union[str, None, _Keep]
+
+R = TypeVar("R")
+
+
+class _OwnedUser:
+    """One ``hearth_user`` reference, released exactly once when the last snapshot using it goes."""
+
+    __slots__ = ("ptr", "_finalizer", "__weakref__")
+
+    def __init__(self, ptr: int) -> None:
+        self.ptr = ptr
+        self._finalizer = weakref.finalize(self, lib.hearth_user_release, ptr)
+        self._finalizer.atexit = False
+
+
+def _timestamp_to_datetime(milliseconds: int) -> Optional[datetime.datetime]:
+    if milliseconds <= 0:
+        return None
+    return datetime.datetime.fromtimestamp(milliseconds / 1000, tz=datetime.timezone.utc)
+
+
+@dataclass(frozen=True)
+class UserMetadata:
+    """When the account was created and last signed in, in milliseconds since the Unix epoch (UTC);
+    0 when unknown. :attr:`creation_time` / :attr:`last_sign_in_time` give aware datetimes."""
+
+    creation_timestamp: int
+    last_sign_in_timestamp: int
+
+    @property
+    def creation_time(self) -> Optional[datetime.datetime]:
+        """:attr:`creation_timestamp` as a UTC datetime, ``None`` when unknown."""
+        return _timestamp_to_datetime(self.creation_timestamp)
+
+    @property
+    def last_sign_in_time(self) -> Optional[datetime.datetime]:
+        """:attr:`last_sign_in_timestamp` as a UTC datetime, ``None`` when unknown."""
+        return _timestamp_to_datetime(self.last_sign_in_timestamp)
+
+
+@dataclass(frozen=True)
+class UserInfo:
+    """One provider linked to a user (e.g. ``provider_id == "password"``). Unset fields are ``None``."""
+
+    uid: Optional[str]
+    provider_id: str
+    email: Optional[str]
+    display_name: Optional[str]
+    photo_url: Optional[str]
+    phone_number: Optional[str]
+
+    @classmethod
+    def _from_borrowed(cls, ptr: int) -> "UserInfo":
+        return cls(
+            uid=decode_optional(lib.hearth_user_info_uid(ptr)),
+            provider_id=decode(lib.hearth_user_info_provider_id(ptr)),
+            email=decode_optional(lib.hearth_user_info_email(ptr)),
+            display_name=decode_optional(lib.hearth_user_info_display_name(ptr)),
+            photo_url=decode_optional(lib.hearth_user_info_photo_url(ptr)),
+            phone_number=decode_optional(lib.hearth_user_info_phone_number(ptr)),
+        )
+
+
+@dataclass(frozen=True)
+class User:
+    """An immutable snapshot of a user, as it was when taken; unset fields are ``None``.
+
+    Operations (:meth:`get_token`, :meth:`reload`, :meth:`update_profile`, ...) act on the *signed-in*
+    user with this snapshot's uid and fail with :class:`~hearth.NoSignedInUserError` once that user
+    is signed out. They do not change this snapshot: read :attr:`hearth.Auth.current_user` (or the
+    future's result, for :meth:`reload` and :meth:`update_profile`) to see the change.
+
+    The ``*_last_result`` methods return the most recent future of that operation for *any* user of
+    the same app, like the C++ SDK's, or ``None`` if it never ran.
+    """
+
+    uid: str
+    email: Optional[str]
+    display_name: Optional[str]
+    photo_url: Optional[str]
+    phone_number: Optional[str]
+    provider_id: str
+    is_anonymous: bool
+    is_email_verified: bool
+    metadata: UserMetadata
+    provider_data: Tuple[UserInfo, ...]
+    _handle: _OwnedUser = field(repr=False, compare=False)
+    _app: "App" = field(repr=False, compare=False)
+
+    @classmethod
+    def _from_owned(cls, ptr: int, app: "App") -> "User":
+        """A snapshot that takes over the new reference ``ptr``."""
+        handle = _OwnedUser(ptr)
+        count = lib.hearth_user_provider_data_count(ptr)
+        infos: List[UserInfo] = []
+        for index in range(count):
+            info = lib.hearth_user_provider_data_at(ptr, index)
+            if info:
+                infos.append(UserInfo._from_borrowed(info))
+        return cls(
+            uid=decode(lib.hearth_user_uid(ptr)),
+            email=decode_optional(lib.hearth_user_email(ptr)),
+            display_name=decode_optional(lib.hearth_user_display_name(ptr)),
+            photo_url=decode_optional(lib.hearth_user_photo_url(ptr)),
+            phone_number=decode_optional(lib.hearth_user_phone_number(ptr)),
+            provider_id=decode(lib.hearth_user_provider_id(ptr)),
+            is_anonymous=bool(lib.hearth_user_is_anonymous(ptr)),
+            is_email_verified=bool(lib.hearth_user_is_email_verified(ptr)),
+            metadata=UserMetadata(
+                creation_timestamp=int(lib.hearth_user_creation_timestamp(ptr)),
+                last_sign_in_timestamp=int(lib.hearth_user_last_sign_in_timestamp(ptr)),
+            ),
+            provider_data=tuple(infos),
+            _handle=handle,
+            _app=app,
+        )
+
+    @classmethod
+    def _from_borrowed(cls, ptr: Optional[int], app: "App") -> "User":
+        owned = lib.hearth_user_retain(ptr) if ptr else None
+        if not owned:
+            raise InvalidHandleError(ErrorCode.INVALID_HANDLE, "the operation returned no user")
+        return cls._from_owned(owned, app)
+
+    # ------------------------------------------------------------------------------------------------
+    # Operations
+    # ------------------------------------------------------------------------------------------------
+    def _start(self, function: Callable[..., Optional[int]], convert: Callable[[int], R], *args: Any) -> Future[R]:
+        ptr = function(self._handle.ptr, *args)
+        if not ptr:
+            raise InvalidHandleError(ErrorCode.INVALID_HANDLE, "the user handle was rejected")
+        return Future(ptr, self._app._core, convert, self._app)
+
+    def get_token(self, force_refresh: bool = False) -> Future[str]:
+        """The ID token (a JWT): the cached one unless it expires within 5 minutes or
+        ``force_refresh`` is true. Never log it."""
+        if not isinstance(force_refresh, bool):
+            raise TypeError(f"force_refresh must be a bool, not {type(force_refresh).__name__}")
+        return self._start(lib.hearth_user_get_token, to_string, int(force_refresh))
+
+    def reload(self) -> Future["User"]:
+        """Fetches the profile from the server; the result is the fresh snapshot."""
+        return self._start(lib.hearth_user_reload, user_converter(self._app))
+
+    def update_profile(self, display_name: ProfileValue = KEEP, photo_url: ProfileValue = KEEP) -> Future["User"]:
+        """Changes the display name and/or photo URL; the result is the updated snapshot.
+
+        For each field: a non-empty ``str`` sets it, ``None`` or ``""`` deletes it, and
+        :data:`hearth.KEEP` (the default) leaves it unchanged. So
+        ``user.update_profile(photo_url=None)`` removes the photo, and passing a field read from a
+        snapshot (where unset is ``None``) always reproduces that snapshot's state.
+        """
+        return self._start(
+            lib.hearth_user_update_user_profile,
+            user_converter(self._app),
+            _profile_argument(display_name, "display_name"),
+            _profile_argument(photo_url, "photo_url"),
+        )
+
+    def update_password(self, password: str) -> Future[None]:
+        """Sets a new password. May fail with :class:`~hearth.RequiresRecentLoginError`."""
+        return self._start(lib.hearth_user_update_password, to_none, encode(password, "password"))
+
+    def send_email_verification(self) -> Future[None]:
+        """Sends the address-verification e-mail to the user's e-mail address."""
+        return self._start(lib.hearth_user_send_email_verification, to_none)
+
+    def send_email_verification_before_updating_email(self, new_email: str) -> Future[None]:
+        """Sends a verification e-mail to ``new_email``; the address changes once it is verified."""
+        return self._start(
+            lib.hearth_user_send_email_verification_before_updating_email,
+            to_none,
+            encode(new_email, "new_email"),
+        )
+
+    def delete(self) -> Future[None]:
+        """Deletes the account and signs out."""
+        return self._start(lib.hearth_user_delete, to_none)
+
+    # ------------------------------------------------------------------------------------------------
+    # Last results (per app)
+    # ------------------------------------------------------------------------------------------------
+    def _last(self, function: Callable[[int], Optional[int]], convert: Callable[[int], R]) -> Optional[Future[R]]:
+        return self._app.auth._last_result(function, convert)
+
+    def get_token_last_result(self) -> Optional[Future[str]]:
+        return self._last(lib.hearth_user_get_token_last_result, to_string)
+
+    def reload_last_result(self) -> Optional[Future["User"]]:
+        return self._last(lib.hearth_user_reload_last_result, user_converter(self._app))
+
+    def update_profile_last_result(self) -> Optional[Future["User"]]:
+        return self._last(lib.hearth_user_update_user_profile_last_result, user_converter(self._app))
+
+    def update_password_last_result(self) -> Optional[Future[None]]:
+        return self._last(lib.hearth_user_update_password_last_result, to_none)
+
+    def send_email_verification_last_result(self) -> Optional[Future[None]]:
+        return self._last(lib.hearth_user_send_email_verification_last_result, to_none)
+
+    def send_email_verification_before_updating_email_last_result(self) -> Optional[Future[None]]:
+        return self._last(
+            lib.hearth_user_send_email_verification_before_updating_email_last_result, to_none
+        )
+
+    def delete_last_result(self) -> Optional[Future[None]]:
+        return self._last(lib.hearth_user_delete_last_result, to_none)
+
+
+@dataclass(frozen=True)
+class AdditionalUserInfo:
+    """What the sign-in said beyond the user: the provider used (``"password"``, ``"anonymous"``,
+    ``"custom"``, ...), the identity provider's user name and profile (empty for these providers),
+    and whether this sign-in created the account."""
+
+    provider_id: Optional[str]
+    user_name: Optional[str]
+    profile: Mapping[str, Any]
+    is_new_user: bool
+
+
+@dataclass(frozen=True)
+class AuthResult:
+    """The result of a sign-in: the signed-in :class:`User` and :class:`AdditionalUserInfo`."""
+
+    user: User
+    additional_user_info: AdditionalUserInfo
+
+
+# ---------------------------------------------------------------------------------------------------
+# Converters: a complete, successful native future -> its Python value
+# ---------------------------------------------------------------------------------------------------
+
+
+def _missing(kind: str) -> AuthError:
+    return AuthError(ErrorCode.FAILURE, f"the operation succeeded but returned no {kind}")
+
+
+def to_none(_future: int) -> None:
+    return None
+
+
+def to_string(future: int) -> str:
+    raw = lib.hearth_future_string(future)
+    if raw is None:
+        raise _missing("string")
+    return decode(raw)
+
+
+def to_strings(future: int) -> List[str]:
+    count = lib.hearth_future_string_count(future)
+    return [decode(lib.hearth_future_string_at(future, index)) for index in range(count)]
+
+
+def user_converter(app: "App") -> Callable[[int], User]:
+    def convert(future: int) -> User:
+        user = lib.hearth_future_user(future)
+        if not user:
+            raise _missing("user")
+        return User._from_borrowed(user, app)
+
+    return convert
+
+
+def _parse_profile(text: str) -> Mapping[str, Any]:
+    try:
+        value = json.loads(text) if text else {}
+    except ValueError:
+        logger.warning("hearth: the sign-in's provider profile is not valid JSON; ignoring it")
+        return MappingProxyType({})
+    return MappingProxyType(value if isinstance(value, dict) else {})
+
+
+def auth_result_converter(app: "App") -> Callable[[int], AuthResult]:
+    def convert(future: int) -> AuthResult:
+        result = lib.hearth_future_auth_result(future)
+        if not result:
+            raise _missing("auth result")
+        user = User._from_borrowed(lib.hearth_auth_result_user(result), app)
+        info = AdditionalUserInfo(
+            provider_id=decode_optional(lib.hearth_auth_result_provider_id(result)),
+            user_name=decode_optional(lib.hearth_auth_result_user_name(result)),
+            profile=_parse_profile(decode(lib.hearth_auth_result_profile_json(result))),
+            is_new_user=bool(lib.hearth_auth_result_is_new_user(result)),
+        )
+        return AuthResult(user=user, additional_user_info=info)
+
+    return convert
+
+
+def _profile_argument(value: object, name: str) -> Optional[bytes]:
+    if value is KEEP:
+        return None
+    if value is None:
+        return b""
+    return encode(value, name)
+

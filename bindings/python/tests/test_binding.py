@@ -1,0 +1,233 @@
+"""The binding itself: it declares the whole C header, maps every error code, loads the library (or
+says clearly why not) and documents itself."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import pydoc
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Dict, List
+
+import hearth
+from hearth import _lib
+
+HEADER = Path(__file__).resolve().parents[3] / "include" / "hearth.h"
+PACKAGE_DIR = Path(hearth.__file__).resolve().parent  # the imported package
+SOURCE_DIR = Path(__file__).resolve().parents[1]  # bindings/python: what `pip install` builds
+
+
+def header_functions() -> Dict[str, int]:
+    """Every exported function of hearth.h with its parameter count."""
+    text = re.sub(r"/\*.*?\*/", "", HEADER.read_text(), flags=re.S)
+    functions: Dict[str, int] = {}
+    for match in re.finditer(r"HEARTH_EXPORT\s+[^;(]*?\b(hearth_\w+)\s*\(", text, flags=re.S):
+        depth, commas, index = 1, 0, match.end()
+        while depth:  # parameters may hold function pointer types: count top-level commas only
+            char = text[index]
+            depth += {"(": 1, ")": -1}.get(char, 0)
+            commas += char == "," and depth == 1
+            index += 1
+        parameters = text[match.end():index - 1].strip()
+        functions[match.group(1)] = 0 if parameters in ("", "void") else commas + 1
+    return functions
+
+
+def header_error_codes() -> Dict[str, int]:
+    enum = re.search(r"typedef enum hearth_error \{(.*?)\} hearth_error;", HEADER.read_text(), flags=re.S)
+    assert enum is not None
+    return {name: int(value) for name, value in re.findall(r"HEARTH_ERROR_(\w+)\s*=\s*(-?\d+)", enum.group(1))}
+
+
+class TestDeclarations:
+    def test_every_function_of_the_header_is_declared_with_its_arity(self) -> None:
+        functions = header_functions()
+        assert len(functions) > 90
+
+        declared = {name: len(argtypes) for name, (_, argtypes) in _lib.DECLARATIONS.items()}
+
+        assert declared == functions
+
+    def test_every_handle_result_is_a_pointer_not_an_int(self) -> None:
+        text = re.sub(r"/\*.*?\*/", "", HEADER.read_text(), flags=re.S)
+        pointer_results = set(re.findall(r"HEARTH_EXPORT\s+(?:const\s+)?\w+\s*\*\s*(hearth_\w+)\s*\(", text))
+        assert pointer_results
+
+        for name in pointer_results:
+            restype = _lib.DECLARATIONS[name][0]
+            assert restype in (ctypes.c_void_p, ctypes.c_char_p), f"{name} returns {restype}"
+
+    def test_the_loaded_library_has_the_declared_signatures(self) -> None:
+        for name, (restype, argtypes) in _lib.DECLARATIONS.items():
+            function = getattr(_lib.lib, name)
+            assert function.restype is restype, name
+            assert list(function.argtypes) == list(argtypes), name
+
+    def test_the_options_struct_fits_the_library(self) -> None:
+        buffer = ctypes.create_string_buffer(4096)
+        _lib.lib.hearth_app_options_init(buffer)
+        options = _lib.AppOptions.from_buffer(buffer)
+        assert options.struct_size == ctypes.sizeof(_lib.AppOptions)
+        assert options.persistence == 0  # HEARTH_PERSISTENCE_FILE by default
+        assert options.request_timeout_ms in (0, 30000)
+
+
+class TestErrors:
+    def test_error_code_has_every_code_of_the_header(self) -> None:
+        assert {code.name: int(code) for code in hearth.ErrorCode} == header_error_codes()
+
+    def test_every_code_maps_to_an_auth_error_carrying_it(self) -> None:
+        for code in hearth.ErrorCode:
+            if code == hearth.ErrorCode.NONE:
+                continue
+            error = hearth.error_from_code(code, "detail")
+            assert isinstance(error, hearth.AuthError)
+            assert error.code == code and isinstance(error.code, int)
+            assert error.name == code.name
+            assert error.message == "detail"
+            assert str(error) == f"{code.name}: detail"
+
+    def test_the_required_conditions_have_their_own_classes(self) -> None:
+        expected = {
+            "INVALID_CREDENTIAL": hearth.InvalidCredentialError,
+            "WRONG_PASSWORD": hearth.WrongPasswordError,
+            "USER_NOT_FOUND": hearth.UserNotFoundError,
+            "EMAIL_ALREADY_IN_USE": hearth.EmailAlreadyInUseError,
+            "WEAK_PASSWORD": hearth.WeakPasswordError,
+            "INVALID_EMAIL": hearth.InvalidEmailError,
+            "USER_DISABLED": hearth.UserDisabledError,
+            "NETWORK_REQUEST_FAILED": hearth.NetworkRequestFailedError,
+            "TOO_MANY_REQUESTS": hearth.TooManyRequestsError,
+            "REQUIRES_RECENT_LOGIN": hearth.RequiresRecentLoginError,
+            "CREDENTIAL_ALREADY_IN_USE": hearth.CredentialAlreadyInUseError,
+            "INVALID_CUSTOM_TOKEN": hearth.InvalidCustomTokenError,
+            "NO_SIGNED_IN_USER": hearth.NoSignedInUserError,
+            "CANCELLED": hearth.CancelledError,
+            "INVALID_ARGUMENT": hearth.InvalidArgumentError,
+            "USER_TOKEN_EXPIRED": hearth.UserTokenExpiredError,
+            "INVALID_USER_TOKEN": hearth.InvalidUserTokenError,
+            "OPERATION_NOT_ALLOWED": hearth.OperationNotAllowedError,
+            "MISSING_EMAIL": hearth.MissingEmailError,
+            "MISSING_PASSWORD": hearth.MissingPasswordError,
+            "APP_DESTROYED": hearth.AppDestroyedError,
+            "WOULD_DEADLOCK": hearth.WouldDeadlockError,
+        }
+        for name, cls in expected.items():
+            code = hearth.ErrorCode[name]
+            assert hearth.exception_class(code) is cls
+            assert type(hearth.error_from_code(code)) is cls
+            assert issubclass(cls, hearth.AuthError)
+
+    def test_an_error_without_detail_uses_the_generic_sentence(self) -> None:
+        error = hearth.AuthError(hearth.ErrorCode.WEAK_PASSWORD)
+        assert error.message
+        assert error.message == hearth._native.hearth_error_message(23).decode()
+
+    def test_an_unknown_code_keeps_its_number(self) -> None:
+        error = hearth.error_from_code(4242, "odd")
+        assert type(error) is hearth.AuthError
+        assert error.code == 4242
+        assert error.name == "UNKNOWN"
+
+    def test_invalid_argument_is_also_a_value_error(self) -> None:
+        assert issubclass(hearth.InvalidArgumentError, ValueError)
+
+
+class TestLoading:
+    def run_import(self, env: Dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-c", "import hearth"], env=env, cwd=cwd,
+                              capture_output=True, text=True, timeout=60)
+
+    def clean_env(self, pythonpath: Path) -> Dict[str, str]:
+        env = {key: value for key, value in os.environ.items() if key != "HEARTH_LIBRARY"}
+        env["PYTHONPATH"] = str(pythonpath)
+        return env
+
+    def test_a_missing_library_is_an_import_error_that_says_what_to_do(self, tmp_path: Path) -> None:
+        shutil.copytree(PACKAGE_DIR, tmp_path / "hearth", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+
+        completed = self.run_import(self.clean_env(tmp_path), tmp_path)
+
+        assert completed.returncode != 0
+        assert "ImportError" in completed.stderr
+        assert "HEARTH_LIBRARY" in completed.stderr
+        assert "libhearth.so" in completed.stderr
+
+    def test_a_wrong_library_path_is_an_import_error_naming_it(self, tmp_path: Path) -> None:
+        env = self.clean_env(PACKAGE_DIR.parent)
+        env["HEARTH_LIBRARY"] = str(tmp_path / "nope.so")
+
+        completed = self.run_import(env, tmp_path)
+
+        assert completed.returncode != 0
+        assert "ImportError" in completed.stderr and "nope.so" in completed.stderr
+
+    def test_a_library_next_to_the_package_is_found_without_the_variable(self, tmp_path: Path) -> None:
+        shutil.copytree(PACKAGE_DIR, tmp_path / "hearth", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+        shutil.copy(hearth.library_path(), tmp_path / "hearth" / "libhearth.so")
+        env = self.clean_env(tmp_path)
+
+        completed = subprocess.run(
+            [sys.executable, "-c", "import hearth; print(hearth.library_path())"],
+            env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+
+        assert completed.returncode == 0, completed.stderr
+        assert completed.stdout.strip() == str((tmp_path / "hearth" / "libhearth.so").resolve())
+
+
+class TestPackaging:
+    def test_pip_installs_the_typed_package_with_a_bundled_library(self, tmp_path: Path) -> None:
+        # Built from a copy: pip builds in-tree and would leave build/ and *.egg-info in the sources.
+        source = tmp_path / "source"
+        source.mkdir()
+        shutil.copytree(SOURCE_DIR / "hearth", source / "hearth",
+                        ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+        for name in ("pyproject.toml", "README.md"):
+            shutil.copy(SOURCE_DIR / name, source / name)
+        shutil.copy(hearth.library_path(), source / "hearth" / "libhearth.so")
+        target = tmp_path / "site"
+
+        installed = subprocess.run(
+            [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target), str(source)],
+            capture_output=True, text=True, timeout=300)
+
+        assert installed.returncode == 0, installed.stderr
+        assert (target / "hearth" / "py.typed").is_file()
+        assert (target / "hearth" / "libhearth.so").is_file()
+        env = {key: value for key, value in os.environ.items() if key != "HEARTH_LIBRARY"}
+        env["PYTHONPATH"] = str(target)
+        script = ("import hearth\n"
+                  "app = hearth.App(api_key='k', persistence='none')\n"
+                  "print(hearth.library_path()); app.close()\n")
+        used = subprocess.run([sys.executable, "-c", script], env=env, cwd=tmp_path,
+                              capture_output=True, text=True, timeout=60)
+        assert used.returncode == 0, used.stderr
+        assert used.stdout.strip() == str((target / "hearth" / "libhearth.so").resolve())
+
+
+class TestDocumentation:
+    def test_help_shows_a_quick_start(self) -> None:
+        text = pydoc.plain(pydoc.render_doc(hearth))
+        assert "Quick start" in text
+        assert "hearth.App(" in text
+        assert "result()" in text and "await" in text
+
+    def test_the_package_is_typed(self) -> None:
+        assert (PACKAGE_DIR / "py.typed").is_file()
+
+    def test_public_names_are_exported(self) -> None:
+        missing: List[str] = [name for name in hearth.__all__ if not hasattr(hearth, name)]
+        assert missing == []
+
+    def test_keep_is_a_readable_singleton(self) -> None:
+        assert repr(hearth.KEEP) == "hearth.KEEP"
+        assert type(hearth.KEEP)() is hearth.KEEP
+
+    def test_nothing_secret_appears_in_reprs(self) -> None:
+        credential = hearth.EmailAuthProvider.credential("ada@example.com", "s3cret-pass")
+        assert "s3cret-pass" not in repr(credential)
+        assert credential.is_valid
