@@ -1,0 +1,16 @@
+/// Email rules of the reference: anything shaped `x@y` is valid (false positives are fine for tests),
+/// and addresses are compared in lower case.
+enum EmailAddress {
+    static func isValid(_ email: String) -> Bool {
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        return parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty
+            && !email.contains("\n")
+    }
+
+    static func canonical(_ email: String) -> String { email.lowercased() }
+}
+
+/// Phone numbers: the reference only requires a leading "+".
+enum PhoneNumber {
+    static func isValid(_ number: String) -> Bool { number.hasPrefix("+") }
+}

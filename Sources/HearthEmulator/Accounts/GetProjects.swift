@@ -1,0 +1,11 @@
+/// `GET v1/projects`: the project config clients read for authorized domains.
+enum GetProjects {
+    struct Response: Encodable {
+        var projectId: String
+        var authorizedDomains = ["localhost"]
+    }
+
+    static let operation = Operation("identitytoolkit.getProjects") { project, _ throws(ApiError) in
+        JSONReply(Response(projectId: project.projectNumber))
+    }
+}

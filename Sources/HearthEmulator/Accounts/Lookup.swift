@@ -1,0 +1,59 @@
+/// `accounts:lookup`: the account of an `idToken`, or for admins the accounts matching any of the
+/// given ids, emails, phone numbers or linked identities. `users` is omitted when nothing matches.
+enum Lookup {
+    static let schema = RequestSchema([
+        "delegatedProjectNumber": .int64, "email": .array(.string),
+        "federatedUserId": .array(.message(RequestSchema(["providerId": .string, "rawId": .string]))),
+        "idToken": .string, "initialEmail": .array(.string), "localId": .array(.string),
+        "phoneNumber": .array(.string), "targetProjectId": .string, "tenantId": .string,
+    ])
+
+    struct FederatedUserId: Decodable {
+        var providerId: String?
+        var rawId: String?
+    }
+
+    struct Request: Decodable {
+        var idToken: String?
+        var localId: [String]?
+        var email: [String]?
+        var phoneNumber: [String]?
+        var initialEmail: [String]?
+        var federatedUserId: [FederatedUserId]?
+    }
+
+    struct Response: Encodable {
+        let kind = "identitytoolkit#GetAccountInfoResponse"
+        var users: [UserRecord]?
+    }
+
+    static let operation = Operation("identitytoolkit.accounts.lookup", body: .json(schema), handler: handle)
+    static let adminOperation = Operation(
+        "identitytoolkit.projects.accounts.lookup", body: .json(schema), handler: handle)
+
+    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> JSONReply {
+        let body = try request.decodeBody(as: Request.self)
+        var users: [UserRecord] = []
+        if request.isAdmin {
+            if body.initialEmail != nil {
+                throw .notImplemented("Lookup by initialEmail is not implemented.")
+            }
+            var seen = Set<String>()
+            func add(_ user: UserRecord?) {
+                if let user, seen.insert(user.localId).inserted { users.append(user) }
+            }
+            for localId in body.localId ?? [] { add(project.user(localId: localId)) }
+            for email in body.email ?? [] { add(project.user(email: email)) }
+            for phone in body.phoneNumber ?? [] { add(project.user(phoneNumber: phone)) }
+            for id in body.federatedUserId ?? [] {
+                guard let providerId = id.providerId, !providerId.isEmpty,
+                      let rawId = id.rawId, !rawId.isEmpty else { continue }
+                add(project.user(providerId: providerId, rawId: rawId))
+            }
+        } else {
+            let idToken = try requiredText(body.idToken, "MISSING_ID_TOKEN")
+            users.append(try IdTokenVerifier.verify(idToken, in: project, log: request.environment.log).user)
+        }
+        return JSONReply(Response(users: users.isEmpty ? nil : users))
+    }
+}

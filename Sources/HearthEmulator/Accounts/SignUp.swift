@@ -1,0 +1,128 @@
+/// `accounts:signUp` (and the admin `projects/{p}/accounts`): anonymous accounts, email/password
+/// accounts, linking email/password to the account of an `idToken`, and admin account creation.
+enum SignUp {
+    static let schema = RequestSchema([
+        "captchaChallenge": .string, "captchaResponse": .string, "clientType": .enumeration(ClientType.names),
+        "disabled": .bool, "displayName": .string, "email": .string, "emailVerified": .bool,
+        "idToken": .string, "instanceId": .string, "localId": .string,
+        "mfaInfo": .array(.message(RequestSchema(["displayName": .string, "phoneInfo": .string]))),
+        "password": .string, "phoneNumber": .string, "photoUrl": .string,
+        "recaptchaVersion": .enumeration(ClientType.recaptchaVersions), "targetProjectId": .string,
+        "tenantId": .string, "returnSecureToken": .bool,
+    ])
+
+    struct Request: Decodable {
+        var email: String?
+        var password: String?
+        var displayName: String?
+        var idToken: String?
+        var localId: String?
+        var photoUrl: String?
+        var phoneNumber: String?
+        var emailVerified: Bool?
+        var disabled: Bool?
+        var mfaInfo: [JSONValue]?
+    }
+
+    struct Response: Encodable {
+        let kind = "identitytoolkit#SignupNewUserResponse"
+        var localId: String
+        var displayName: String?
+        var email: String?
+        var idToken: String?
+        var refreshToken: String?
+        var expiresIn: String?
+    }
+
+    static let operation = Operation("identitytoolkit.accounts.signUp", body: .json(schema), handler: handle)
+    static let adminOperation = Operation("identitytoolkit.projects.accounts", body: .json(schema), handler: handle)
+
+    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> JSONReply {
+        let body = try request.decodeBody(as: Request.self)
+        let env = request.environment
+        let now = env.clock.milliseconds
+        var provider: String?
+        // Fields to apply, as closures over the record so create and link share them.
+        var changes: [(inout UserRecord) -> Void] = [{ $0.lastLoginAt = String(now) }]
+
+        if request.isAdmin {
+            if body.idToken != nil, body.localId != nil { throw .badRequest("UNEXPECTED_PARAMETER : User ID") }
+            if let localId = body.localId { try require(project.user(localId: localId) == nil, "DUPLICATE_LOCAL_ID") }
+            let (displayName, photoUrl, verified) = (body.displayName, body.photoUrl, body.emailVerified ?? false)
+            changes.append { $0.displayName = displayName; $0.photoUrl = photoUrl; $0.emailVerified = verified }
+            if let phone = body.phoneNumber, !phone.isEmpty {
+                try require(PhoneNumber.isValid(phone), "INVALID_PHONE_NUMBER : Invalid format.")
+                try require(project.user(phoneNumber: phone) == nil, "PHONE_NUMBER_EXISTS")
+                changes.append { $0.phoneNumber = phone }
+            }
+            if body.disabled == true { changes.append { $0.disabled = true } }
+            if body.mfaInfo?.isEmpty == false {
+                throw .notImplemented("mfaInfo is not implemented in hearth-emulator yet.")
+            }
+        } else {
+            try require(body.localId == nil, "UNEXPECTED_PARAMETER : User ID")
+            if nonEmpty(body.idToken) || nonEmpty(body.password) || nonEmpty(body.email) {
+                try require(nonEmpty(body.email), "MISSING_EMAIL")
+                try require(nonEmpty(body.password), "MISSING_PASSWORD")
+                provider = ProviderID.password
+                // Linking keeps the profile unless a new display name is given.
+                if let displayName = body.displayName { changes.append { $0.displayName = displayName } }
+                changes.append { $0.emailVerified = false }
+            } else {
+                provider = ProviderID.anonymous
+            }
+        }
+
+        // An empty email with a provider is an error, not an anonymous sign-up.
+        if let email = body.email, !email.isEmpty || provider != nil {
+            try require(EmailAddress.isValid(email), "INVALID_EMAIL")
+            let canonical = EmailAddress.canonical(email)
+            try require(project.user(email: canonical) == nil, "EMAIL_EXISTS")
+            changes.append { $0.email = canonical }
+        }
+        if let password = body.password, !password.isEmpty {
+            try PasswordHash.requireStrong(password)
+            let clock = env.clock
+            let validSince = String(clock.seconds)
+            changes.append {
+                PasswordHash.set(password, on: &$0, clock: clock)
+                $0.validSince = validSince
+            }
+        }
+
+        var linkTarget: UserRecord?
+        if let idToken = body.idToken, !idToken.isEmpty {
+            linkTarget = try IdTokenVerifier.verify(idToken, in: project, log: env.log).user
+        }
+        let apply: (inout UserRecord) -> Void = { record in for change in changes { change(&record) } }
+
+        let user: UserRecord
+        if let linkTarget {
+            user = project.updateUser(linkTarget, apply)
+        } else {
+            let localId = body.localId ?? project.generateLocalId()
+            guard let created = project.createUser(localId: localId, { record in
+                record.createdAt = String(now)
+                apply(&record)
+            }) else { throw .badRequest("DUPLICATE_LOCAL_ID") }
+            user = created
+        }
+
+        var response = Response(localId: user.localId, displayName: user.displayName, email: user.email)
+        if let provider {
+            let tokens = TokenIssuer.issue(for: user, signInProvider: provider, in: &project, clock: env.clock)
+            response.idToken = tokens.idToken
+            response.refreshToken = tokens.refreshToken
+            response.expiresIn = tokens.expiresIn
+        }
+        return JSONReply(response)
+    }
+
+    private static func nonEmpty(_ text: String?) -> Bool { !(text ?? "").isEmpty }
+}
+
+/// Enum values shared by several request messages.
+enum ClientType {
+    static let names = ["CLIENT_TYPE_UNSPECIFIED", "CLIENT_TYPE_WEB", "CLIENT_TYPE_ANDROID", "CLIENT_TYPE_IOS"]
+    static let recaptchaVersions = ["RECAPTCHA_VERSION_UNSPECIFIED", "RECAPTCHA_ENTERPRISE"]
+}

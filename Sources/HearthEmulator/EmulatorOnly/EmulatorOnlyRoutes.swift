@@ -1,0 +1,13 @@
+/// Routes that exist only in the emulator, for tests and tools; no authentication.
+enum EmulatorOnlyRoutes {
+    static let project = "/emulator/v1/projects/{targetProjectId}"
+
+    static let routes: [Route] = [
+        Route(.get, "/", Readiness.operation),
+        Route(.get, "/emulator/action", ActionLink.operation),
+        Route(.delete, "\(project)/accounts", DeleteAllAccounts.operation),
+        Route(.get, "\(project)/oobCodes", ListOobCodes.operation),
+        Route(.get, "\(project)/config", EmulatorConfig.getOperation),
+        Route(.patch, "\(project)/config", EmulatorConfig.updateOperation),
+    ]
+}

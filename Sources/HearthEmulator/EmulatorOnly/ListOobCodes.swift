@@ -1,0 +1,10 @@
+/// `GET /emulator/v1/projects/{p}/oobCodes`: the links the emulator would have emailed, oldest first.
+enum ListOobCodes {
+    struct Response: Encodable {
+        var oobCodes: [OobCodeRecord]
+    }
+
+    static let operation = Operation("emulator.projects.oobCodes.list", access: .open) { project, _ throws(ApiError) in
+        JSONReply(Response(oobCodes: project.oobCodes.all))
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Turns bytes into JSON values and Encodable values into bytes, the same way everywhere.
+enum JSONCoding {
+    /// Responses: Foundation's encoder does not keep declaration order, so keys are sorted to make
+    /// the output stable. `JSONValue`s (tokens, envelopes) keep their own order.
+    static func encode<T: Encodable>(_ value: T) -> [UInt8] {
+        if let json = value as? JSONValue { return JSONWriter.bytes(json) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        do {
+            return Array(try encoder.encode(value))
+        } catch {
+            // Every value the emulator encodes is a plain struct of strings, numbers and arrays;
+            // reaching here is a bug, answered as a 500 rather than a crash.
+            return Array(#"{"error":{"code":500,"message":"INTERNAL_ERROR : response encoding failed","status":"INTERNAL"}}"#.utf8)
+        }
+    }
+
+    static func text(_ value: JSONValue) -> String {
+        String(decoding: encode(value), as: UTF8.self)
+    }
+
+    enum ParseFailure: Error {
+        case invalidUTF8
+        case malformed(String)
+    }
+
+    /// Parses a request body. Invalid UTF-8 is reported as such rather than as a generic syntax error.
+    static func parse(_ bytes: [UInt8]) throws(ParseFailure) -> JSONValue {
+        guard String(validating: bytes, as: UTF8.self) != nil else { throw .invalidUTF8 }
+        do {
+            return try JSONParser.parse(bytes)
+        } catch {
+            throw .malformed(error.message)
+        }
+    }
+
+    /// Decodes a typed request from an already validated JSON object.
+    static func decode<T: Decodable>(_ type: T.Type, from object: JSONObject) throws(ApiError) -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(encode(JSONValue.object(object))))
+        } catch {
+            throw .invalidArgument("Invalid JSON payload received. \(error)")
+        }
+    }
+}

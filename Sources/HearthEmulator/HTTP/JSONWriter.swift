@@ -1,0 +1,65 @@
+/// Serializes a `JSONValue` keeping object keys in insertion order, so tokens and error envelopes
+/// read like the reference's (and the same every time).
+enum JSONWriter {
+    static func bytes(_ value: JSONValue) -> [UInt8] {
+        var out: [UInt8] = []
+        write(value, into: &out)
+        return out
+    }
+
+    private static func write(_ value: JSONValue, into out: inout [UInt8]) {
+        switch value {
+        case .null:
+            out.append(contentsOf: "null".utf8)
+        case .bool(let b):
+            out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .number(let n):
+            if let i = value.integerValue {
+                out.append(contentsOf: String(i).utf8)
+            } else if n.isFinite {
+                out.append(contentsOf: "\(n)".utf8)
+            } else {
+                out.append(contentsOf: "null".utf8)
+            }
+        case .string(let s):
+            writeString(s, into: &out)
+        case .array(let items):
+            out.append(UInt8(ascii: "["))
+            for (index, item) in items.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                write(item, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let object):
+            out.append(UInt8(ascii: "{"))
+            for (index, entry) in object.entries.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                writeString(entry.key, into: &out)
+                out.append(UInt8(ascii: ":"))
+                write(entry.value, into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private static func writeString(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in s.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
+            case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
+            case 0x0A: out.append(contentsOf: "\\n".utf8)
+            case 0x0D: out.append(contentsOf: "\\r".utf8)
+            case 0x09: out.append(contentsOf: "\\t".utf8)
+            case 0x00..<0x20:
+                out.append(contentsOf: "\\u00".utf8)
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0x0F)])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}

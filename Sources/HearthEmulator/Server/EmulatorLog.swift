@@ -1,0 +1,12 @@
+import Logging
+
+/// Human-readable messages on stderr. Request bodies, tokens and passwords are never logged; the
+/// action links the emulator "emails" are, because reading them from the log is how a developer
+/// follows them (as with Firebase's emulator).
+struct EmulatorLog: Sendable {
+    let logger: Logger
+
+    func info(_ message: String) { logger.info("\(message)") }
+    func warning(_ message: String) { logger.warning("\(message)") }
+    func debug(_ message: String) { logger.debug("\(message)") }
+}

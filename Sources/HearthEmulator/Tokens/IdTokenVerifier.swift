@@ -1,0 +1,32 @@
+/// Checks an ID token sent back by a client. Signatures and `exp` are not checked (tokens of the
+/// emulator never expire with time), but revocation is: see `verify`.
+enum IdTokenVerifier {
+    struct Verified: Sendable {
+        var user: UserRecord
+        var signInProvider: String?
+        var claims: JSONObject
+    }
+
+    /// INVALID_ID_TOKEN when undecodable; USER_NOT_FOUND when the account is gone; TOKEN_EXPIRED when
+    /// issued before the account's `validSince` (password or email change); USER_DISABLED.
+    static func verify(_ token: String, in project: ProjectState, log: EmulatorLog) throws(ApiError) -> Verified {
+        guard let decoded = UnsignedJWT.decode(token), let claims = decoded.payload.objectValue else {
+            throw .badRequest("INVALID_ID_TOKEN")
+        }
+        if decoded.header["alg"]?.stringValue != "none" {
+            log.warning("Received a signed JWT. hearth-emulator does not validate JWTs and IS NOT SECURE")
+        }
+        let firebase = claims["firebase"]?.objectValue
+        if firebase?["tenant"]?.stringValue != nil {
+            throw .badRequest("((Parsed token that belongs to tenant in a non-tenant project.))")
+        }
+        guard let localId = claims["user_id"]?.stringValue, let user = project.user(localId: localId) else {
+            throw .badRequest("USER_NOT_FOUND")
+        }
+        if let validSince = user.validSince.flatMap(Double.init) {
+            try require((claims["iat"]?.numberValue ?? -.infinity) >= validSince, "TOKEN_EXPIRED")
+        }
+        try require(!user.isDisabled, "USER_DISABLED")
+        return Verified(user: user, signInProvider: firebase?["sign_in_provider"]?.stringValue, claims: claims)
+    }
+}

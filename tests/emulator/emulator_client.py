@@ -1,0 +1,163 @@
+"""A small HTTP client for hearth-emulator's REST surface, shared by the tests."""
+from __future__ import annotations
+
+import base64
+import json
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import requests
+
+PROJECT_ID = os.environ.get("HEARTH_PROJECT", "demo-hearth")
+API_KEY = "fake-api-key"
+IDENTITY = "/identitytoolkit.googleapis.com/v1"
+SECURE_TOKEN = "/securetoken.googleapis.com/v1/token"
+ADMIN = f"{IDENTITY}/projects/{PROJECT_ID}"
+EMULATOR = f"/emulator/v1/projects/{PROJECT_ID}"
+CUSTOM_TOKEN_AUDIENCE = (
+    "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit"
+)
+
+
+def emulator_url() -> str:
+    url = os.environ.get("HEARTH_EMULATOR_URL", "")
+    if not url:
+        raise RuntimeError(
+            "HEARTH_EMULATOR_URL is not set: run the suite through scripts/with-emulator "
+            "(make test-emulator) so it talks to a running hearth-emulator"
+        )
+    return url.rstrip("/")
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def b64url_decode(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def decode_jwt(token: str) -> tuple[dict, dict, str]:
+    """Header, payload and signature of a JWT, without verification."""
+    header, payload, signature = token.split(".")
+    return json.loads(b64url_decode(header)), json.loads(b64url_decode(payload)), signature
+
+
+def make_jwt(payload: dict, header: dict | None = None, signature: str = "") -> str:
+    header = header or {"alg": "none", "typ": "JWT"}
+    return f"{b64url(json.dumps(header).encode())}.{b64url(json.dumps(payload).encode())}.{signature}"
+
+
+@dataclass
+class User:
+    local_id: str
+    id_token: str
+    refresh_token: str
+    email: str | None = None
+    password: str | None = None
+
+
+class Emulator:
+    def __init__(self, base_url: str):
+        self.base_url = base_url
+        self.session = requests.Session()
+        self.oob_baseline: set[str] = set()
+
+    # --- raw HTTP -------------------------------------------------------------------------
+    def request(self, method: str, path: str, *, key: bool = True, admin: bool = False,
+                json_body: Any = None, data: Any = None, headers: dict | None = None,
+                params: dict | None = None) -> requests.Response:
+        params = dict(params or {})
+        if key:
+            params["key"] = API_KEY
+        headers = dict(headers or {})
+        if admin:
+            headers["Authorization"] = "Bearer owner"
+        return self.session.request(method, self.base_url + path, params=params, json=json_body,
+                                    data=data, headers=headers, timeout=30)
+
+    def post(self, path: str, body: Any = None, **kwargs) -> requests.Response:
+        if body is None:
+            body = {}
+        return self.request("POST", path, json_body=body, **kwargs)
+
+    def identity(self, method: str, body: Any = None, **kwargs) -> requests.Response:
+        """POST /identitytoolkit.googleapis.com/v1/accounts:<method> with an API key."""
+        return self.post(f"{IDENTITY}/accounts:{method}", body, **kwargs)
+
+    def admin(self, method: str, body: Any = None, **kwargs) -> requests.Response:
+        """POST /identitytoolkit.googleapis.com/v1/projects/<p>/accounts<method> as the admin."""
+        return self.post(f"{ADMIN}/accounts{method}", body, key=False, admin=True, **kwargs)
+
+    # --- flows ----------------------------------------------------------------------------
+    def ok(self, response: requests.Response) -> dict:
+        assert response.status_code == 200, f"{response.status_code}: {response.text}"
+        return response.json()
+
+    def sign_up_anonymously(self) -> User:
+        body = self.ok(self.identity("signUp", {"returnSecureToken": True}))
+        return User(body["localId"], body["idToken"], body["refreshToken"])
+
+    def sign_up(self, email: str, password: str = "secret-password", **extra) -> User:
+        body = self.ok(self.identity("signUp", {"email": email, "password": password,
+                                                "returnSecureToken": True, **extra}))
+        return User(body["localId"], body["idToken"], body["refreshToken"], body["email"], password)
+
+    def sign_in(self, email: str, password: str) -> User:
+        body = self.ok(self.identity("signInWithPassword", {"email": email, "password": password,
+                                                            "returnSecureToken": True}))
+        return User(body["localId"], body["idToken"], body["refreshToken"], body["email"], password)
+
+    def lookup(self, id_token: str) -> dict:
+        return self.ok(self.identity("lookup", {"idToken": id_token}))["users"][0]
+
+    def refresh(self, refresh_token: str) -> requests.Response:
+        return self.post(SECURE_TOKEN, {"grant_type": "refresh_token", "refresh_token": refresh_token})
+
+    def oob_codes(self) -> list[dict]:
+        """Every code the emulator holds, oldest first (wiping accounts keeps codes)."""
+        return self.ok(self.request("GET", f"{EMULATOR}/oobCodes", key=False))["oobCodes"]
+
+    def new_oob_codes(self) -> list[dict]:
+        """Codes issued since the last wipe."""
+        return [c for c in self.oob_codes() if c["oobCode"] not in self.oob_baseline]
+
+    def set_config(self, **config) -> dict:
+        return self.ok(self.request("PATCH", f"{EMULATOR}/config", key=False, json_body=config))
+
+    def wipe(self) -> None:
+        self.ok(self.request("DELETE", f"{EMULATOR}/accounts", key=False))
+        self.set_config(signIn={"allowDuplicateEmails": False},
+                        emailPrivacyConfig={"enableImprovedEmailPrivacy": False})
+        self.oob_baseline = {c["oobCode"] for c in self.oob_codes()}
+
+
+def assert_error(response: requests.Response, message: str, status: int = 400) -> dict:
+    """Asserts Google's error envelope with exactly this message."""
+    assert response.status_code == status, f"{response.status_code}: {response.text}"
+    assert response.headers["Content-Type"].startswith("application/json")
+    error = response.json()["error"]
+    assert error["code"] == status
+    assert error["message"] == message, error
+    if status != 401:  # 401 items say "Invalid Credentials", as Google's do
+        assert error["errors"][0]["message"] == message
+    assert error["errors"][0].get("domain") == "global" or status in (404, 501)
+    return error
+
+
+def assert_bad_request(response: requests.Response, message: str) -> None:
+    """A plain Firebase 400: `{"error":{"code":400,"message":M,"errors":[{M,"invalid","global"}]}}`."""
+    error = assert_error(response, message)
+    assert error["errors"] == [{"message": message, "reason": "invalid", "domain": "global"}]
+    assert "status" not in error
+
+
+def assert_invalid_argument(response: requests.Response, message_prefix: str, reason: str = "invalid") -> str:
+    assert response.status_code == 400, response.text
+    error = response.json()["error"]
+    assert error["code"] == 400
+    assert error["status"] == "INVALID_ARGUMENT"
+    assert error["message"].startswith(message_prefix), error["message"]
+    assert error["errors"][0]["reason"] == reason
+    return error["message"]

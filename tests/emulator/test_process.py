@@ -1,0 +1,127 @@
+"""The hearth-emulator process: command line, readiness line, free ports and clean shutdown.
+These tests start their own emulator processes (HEARTH_EMULATOR_BIN, else .build/release)."""
+import os
+import pathlib
+import signal
+import socket
+import subprocess
+import time
+
+import pytest
+import requests
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def binary() -> str:
+    path = os.environ.get("HEARTH_EMULATOR_BIN") or str(REPO / ".build/release/hearth-emulator")
+    if not os.access(path, os.X_OK):
+        pytest.fail(f"hearth-emulator binary not found at {path}: build it (make build) or set HEARTH_EMULATOR_BIN")
+    return path
+
+
+class Running:
+    def __init__(self, binary, *args):
+        self.process = subprocess.Popen([binary, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.line = self.process.stdout.readline()
+
+    @property
+    def url(self) -> str:
+        prefix = "hearth-emulator listening on "
+        assert self.line.startswith(prefix), self.line
+        return self.line[len(prefix):].strip()
+
+    def stop(self, sig) -> tuple[int, str, str]:
+        self.process.send_signal(sig)
+        out, err = self.process.communicate(timeout=15)
+        return self.process.returncode, out, err
+
+
+@pytest.fixture()
+def launch(binary):
+    started = []
+
+    def start(*args):
+        running = Running(binary, *args)
+        started.append(running)
+        return running
+
+    yield start
+    for running in started:
+        if running.process.poll() is None:
+            running.process.kill()
+            running.process.wait(timeout=10)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_port_zero_prints_one_line_with_the_bound_port_and_stops_cleanly(launch, sig):
+    running = launch("--host", "127.0.0.1", "--port", "0", "--project", "proc-test")
+    url = running.url
+    assert url.startswith("http://127.0.0.1:")
+    port = int(url.rsplit(":", 1)[1])
+    assert port > 0
+    assert requests.get(url + "/", timeout=5).json()["authEmulator"]["ready"] is True
+    # API-key requests act on the --project given.
+    signed = requests.post(url + "/identitytoolkit.googleapis.com/v1/accounts:signUp", params={"key": "k"},
+                           json={}, timeout=5).json()
+    assert signed["idToken"]
+    code, out, err = running.stop(sig)
+    assert code == 0, err
+    assert out == "", "the readiness line must be the only output on stdout"
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+
+
+def test_project_flag_sets_the_token_audience(launch):
+    import json, base64
+    running = launch("--port", "0", "--project", "my-proj")
+    body = requests.post(running.url + "/identitytoolkit.googleapis.com/v1/accounts:signUp", params={"key": "k"},
+                         json={}, timeout=5).json()
+    payload = body["idToken"].split(".")[1]
+    claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    assert claims["aud"] == "my-proj"
+    assert claims["iss"] == "https://securetoken.google.com/my-proj"
+    running.stop(signal.SIGTERM)
+
+
+def test_flags_accept_equals_form(launch):
+    running = launch("--port=0", "--host=127.0.0.1")
+    assert running.url.startswith("http://127.0.0.1:")
+    assert running.stop(signal.SIGINT)[0] == 0
+
+
+def test_help_prints_usage_and_exits_zero(binary):
+    result = subprocess.run([binary, "--help"], capture_output=True, text=True, timeout=10)
+    assert result.returncode == 0
+    assert "--port" in result.stdout and "--project" in result.stdout and "--host" in result.stdout
+
+
+@pytest.mark.parametrize("args", [["--port", "70000"], ["--port", "abc"], ["--port"], ["--bogus"], ["--host", ""]])
+def test_bad_arguments_exit_2_with_usage(binary, args):
+    result = subprocess.run([binary, *args], capture_output=True, text=True, timeout=10)
+    assert result.returncode == 2
+    assert "usage: hearth-emulator" in result.stderr
+    assert result.stdout == ""
+
+
+def test_port_in_use_fails_with_a_message(binary):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run([binary, "--port", str(port)], capture_output=True, text=True, timeout=20)
+    assert result.returncode == 1
+    assert "hearth-emulator:" in result.stderr
+    assert "listening" not in result.stdout
+
+
+def test_shutdown_while_a_client_is_connected(launch):
+    running = launch("--port", "0")
+    session = requests.Session()
+    session.post(running.url + "/identitytoolkit.googleapis.com/v1/accounts:signUp", params={"key": "k"}, json={},
+                 timeout=5).raise_for_status()
+    started = time.time()
+    code, _, err = running.stop(signal.SIGTERM)
+    assert code == 0, err
+    assert time.time() - started < 15
