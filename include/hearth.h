@@ -9,9 +9,11 @@
  *   no threads; you drive it with uv_run, e.g. uv_run(loop, UV_RUN_NOWAIT) once per frame) or pass NULL
  *   and Hearth runs one loop thread of its own.
  * - Every function may be called from any thread.
- * - Every callback (future completion, listeners, storage save/erase) runs on the loop thread, from
- *   inside uv_run, and never inside the Hearth call that registered it. No Hearth lock is held while a
- *   callback runs, so callbacks may call any Hearth function.
+ * - Every callback (future completion, listeners) runs on the loop thread, from inside uv_run, and
+ *   never inside the Hearth call that registered it. Callbacks may call any Hearth function, including
+ *   on the same future, and may destroy the app. While a callback runs, a call from ANOTHER thread that
+ *   must guarantee "no callback after this returns" (hearth_future_release, listener removal,
+ *   hearth_app_destroy) waits for that callback to return; nothing else waits on callbacks.
  * - Idle Hearth handles are unref'd: an idle Hearth never keeps uv_run(UV_RUN_DEFAULT) alive. Work posted
  *   from another thread is picked up the next time the host runs its loop.
  *

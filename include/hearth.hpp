@@ -1,0 +1,1529 @@
+/*
+ * hearth.hpp — header-only C++17 wrapper over hearth.h whose usage matches the Firebase C++ SDK.
+ *
+ * Porting: code written against firebase::App / firebase::auth (v11+ API, User by value) compiles against
+ * hearth::App / hearth::auth with the namespace changed. Link with -lhearth -luv.
+ *
+ *   hearth::AppOptions options;
+ *   options.set_api_key("...");
+ *   hearth::App* app = hearth::App::Create(options);
+ *   hearth::auth::Auth* auth = hearth::auth::Auth::GetAuth(app);
+ *   auth->SignInAnonymously().OnCompletion([](const hearth::Future<hearth::auth::AuthResult>& f) {
+ *     if (f.error() == hearth::auth::kAuthErrorNone) printf("%s\n", f.result()->user.uid().c_str());
+ *   });
+ *   ...
+ *   delete app;   // also deletes its Auth
+ *
+ * Where Hearth differs from the Firebase C++ SDK (on purpose):
+ * - Threads. Every callback (OnCompletion, listeners, SessionStorage::Save/Erase) runs on the app's loop
+ *   thread, never inside the call that registered it: a callback set on a finished future runs on the
+ *   next loop turn. No lock is held while a callback runs, so callbacks may call any Hearth function,
+ *   including blocking-free operations on the same Auth (the C++ SDK deadlocks there).
+ * - User is an immutable snapshot. It does not follow later sign-ins; call Auth::current_user() again to
+ *   see changes (profile updates, reloads, sign-out). Operations on a snapshot act on the signed-in user
+ *   with the same uid and fail with kAuthErrorNoSignedInUser when that user is gone. Operations on an
+ *   invalid User return an invalid Future (error() == -1), as in the C++ SDK.
+ * - A callback given to OnCompletion runs even when every copy of the Future has been destroyed (as the
+ *   C++ SDK does through its LastResult references); it is dropped, without running, when the App is
+ *   deleted first. Copies of one Future share one callback slot; a Future from *LastResult() has its own.
+ * - Futures, Users and Credentials may outlive the App (a Future cancelled by deleting the App completes
+ *   with kAuthErrorCancelled).
+ * - Extras: App options for the libuv loop, persistence and timeouts; Future::Wait; is_new_user in
+ *   AdditionalUserInfo; Hearth's own error codes (kAuthErrorInvalidArgument and up, from 1000).
+ * - Exceptions thrown by callbacks cannot cross the C ABI: they are caught and dropped.
+ */
+#ifndef HEARTH_HPP
+#define HEARTH_HPP
+
+#include "hearth.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace hearth {
+
+class App;
+class FutureBase;
+template <typename T>
+class Future;
+
+namespace auth {
+class Auth;
+class User;
+class AuthStateListener;
+class IdTokenListener;
+}  // namespace auth
+
+/// Status of a Future, with firebase::FutureStatus's values.
+enum FutureStatus {
+  kFutureStatusComplete = HEARTH_FUTURE_COMPLETE,
+  kFutureStatusPending = HEARTH_FUTURE_PENDING,
+  kFutureStatusInvalid = HEARTH_FUTURE_INVALID
+};
+
+/// Result of Auth::GetAuth, as firebase::InitResult.
+enum InitResult { kInitResultSuccess = 0, kInitResultFailedMissingDependency };
+
+/// Future::Wait's "no timeout".
+constexpr int64_t kWaitTimeoutInfinite = -1;
+
+/// Name of the app created without a name.
+constexpr const char* kDefaultAppName = "[DEFAULT]";
+
+// -------------------------------------------------------------------------------------------------
+// Internals shared by the public types. Not part of the API.
+// -------------------------------------------------------------------------------------------------
+namespace detail {
+
+// Marks constructors that take ownership of a C reference.
+struct AdoptTag {};
+constexpr AdoptTag kAdopt{};
+
+inline std::string CopyString(const char* text) { return text ? std::string(text) : std::string(); }
+
+inline void* IdToPointer(uint64_t id) { return reinterpret_cast<void*>(static_cast<uintptr_t>(id)); }
+inline uint64_t PointerToId(void* pointer) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(pointer)); }
+
+// What users and futures need of their app after the App object may be gone: the C handles, cleared
+// (under the mutex) before the app is destroyed.
+struct AppCore {
+  std::mutex mutex;
+  hearth_app* app = nullptr;
+  hearth_auth* auth = nullptr;
+};
+using AppCorePtr = std::shared_ptr<AppCore>;
+
+// Builds the typed result of a finished future (specialized per result type further down).
+template <typename T>
+struct FutureReader;
+
+// One C future reference shared by all copies of a Future, plus its lazily built typed result.
+class FutureHandle {
+ public:
+  using Reader = std::shared_ptr<const void> (*)(const hearth_future*, const AppCorePtr&);
+
+  FutureHandle(hearth_future* future, AppCorePtr core, Reader reader)
+      : future_(future), core_(std::move(core)), reader_(reader) {}
+  ~FutureHandle() { hearth_future_release(future_); }
+  FutureHandle(const FutureHandle&) = delete;
+  FutureHandle& operator=(const FutureHandle&) = delete;
+
+  hearth_future* future() const { return future_; }
+  const AppCore* core() const { return core_.get(); }
+
+  // The typed result once the future is complete (a default value when it failed), else nullptr.
+  const void* Result() {
+    if (hearth_future_status(future_) != HEARTH_FUTURE_COMPLETE) return nullptr;
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!result_ && reader_) result_ = reader_(future_, core_);
+    return result_.get();
+  }
+
+  // The completion registration in this reference's slot (0: none). Atomic so that a firing callback
+  // never takes a lock another thread may hold while calling into Hearth.
+  std::atomic<uint64_t> callback_id{0};
+  // Serializes OnCompletion calls on copies of one Future (never taken by a firing callback).
+  std::mutex callback_mutex;
+
+ private:
+  hearth_future* const future_;
+  const AppCorePtr core_;
+  const Reader reader_;
+  std::mutex mutex_;
+  std::shared_ptr<const void> result_;
+};
+using FutureHandlePtr = std::shared_ptr<FutureHandle>;
+
+// Completion callbacks waiting for their future. The C callback's user_data is only an id into this
+// table, so a callback that fires after its registration was replaced or dropped finds nothing and
+// touches no freed memory. A registration keeps its future reference alive until it fires, is replaced,
+// or its app is deleted (hearth_app_destroy promises no callback runs after it, so the app's
+// registrations are dropped then; nothing leaks when a callback never fires).
+struct PendingCompletion {
+  FutureHandlePtr handle;
+  std::function<void(const FutureHandlePtr&)> invoke;
+};
+
+class CompletionRegistry {
+ public:
+  uint64_t Add(PendingCompletion pending) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const uint64_t id = next_id_++;
+    pending_.emplace(id, std::move(pending));
+    return id;
+  }
+
+  bool Take(uint64_t id, PendingCompletion* out) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = pending_.find(id);
+    if (it == pending_.end()) return false;
+    *out = std::move(it->second);
+    pending_.erase(it);
+    return true;
+  }
+
+  // Destroys the registration outside the lock: its captures may run arbitrary destructors.
+  void Cancel(uint64_t id) {
+    PendingCompletion doomed;
+    Take(id, &doomed);
+  }
+
+  void DropApp(const AppCore* core) {
+    std::vector<PendingCompletion> doomed;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      for (auto it = pending_.begin(); it != pending_.end();) {
+        if (it->second.handle && it->second.handle->core() == core) {
+          doomed.push_back(std::move(it->second));
+          it = pending_.erase(it);
+        } else {
+          ++it;
+        }
+      }
+    }
+  }
+
+  // Registrations still waiting (diagnostics and tests).
+  size_t PendingCount() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return pending_.size();
+  }
+
+ private:
+  std::mutex mutex_;
+  uint64_t next_id_ = 1;
+  std::unordered_map<uint64_t, PendingCompletion> pending_;
+};
+
+// Intentionally never destroyed: a loop thread may still look ids up while static destructors run.
+inline CompletionRegistry& Completions() {
+  static CompletionRegistry* registry = new CompletionRegistry();
+  return *registry;
+}
+
+inline void OnFutureComplete(hearth_future* /*future*/, void* user_data) {
+  const uint64_t id = PointerToId(user_data);
+  PendingCompletion pending;
+  if (!Completions().Take(id, &pending)) return;
+  uint64_t expected = id;
+  pending.handle->callback_id.compare_exchange_strong(expected, 0);
+  try {
+    pending.invoke(pending.handle);
+  } catch (...) {
+    // An exception must not unwind into the C library's loop.
+  }
+}
+
+inline void SetCompletion(const FutureHandlePtr& handle, std::function<void(const FutureHandlePtr&)> invoke) {
+  if (!handle || !invoke) return;
+  const uint64_t id = Completions().Add(PendingCompletion{handle, std::move(invoke)});
+  uint64_t previous = 0;
+  int rc = 0;
+  {
+    // Held across the C call so that concurrent OnCompletion calls leave the slot and callback_id agreeing.
+    std::lock_guard<std::mutex> lock(handle->callback_mutex);
+    rc = hearth_future_on_completion(handle->future(), &OnFutureComplete, IdToPointer(id));
+    previous = handle->callback_id.exchange(rc == 0 ? id : 0);
+  }
+  if (previous != 0) Completions().Cancel(previous);
+  if (rc != 0) Completions().Cancel(id);
+}
+
+}  // namespace detail
+
+// -------------------------------------------------------------------------------------------------
+// Futures (firebase::FutureBase / firebase::Future<T>)
+// -------------------------------------------------------------------------------------------------
+
+/// Type-independent part of a Future: status, error, completion callbacks, release.
+/// Copies share one reference to the operation (and one callback slot); the reference is released when
+/// the last copy is destroyed or released.
+class FutureBase {
+ public:
+  typedef void (*CompletionCallback)(const FutureBase& result_data, void* user_data);
+
+  FutureBase() = default;
+  FutureBase(const FutureBase&) = default;
+  FutureBase& operator=(const FutureBase&) = default;
+  FutureBase(FutureBase&& other) noexcept : handle_(std::move(other.handle_)) {}
+  FutureBase& operator=(FutureBase&& other) noexcept {
+    handle_ = std::move(other.handle_);
+    return *this;
+  }
+  virtual ~FutureBase() = default;
+
+  /// Drops this copy's reference; this Future becomes invalid. The operation goes on, and a callback
+  /// set with OnCompletion still runs.
+  void Release() { handle_.reset(); }
+
+  FutureStatus status() const {
+    return handle_ ? static_cast<FutureStatus>(hearth_future_status(handle_->future())) : kFutureStatusInvalid;
+  }
+
+  /// The error code (an auth::AuthError value) once complete; 0 on success; -1 for an invalid Future.
+  int error() const { return handle_ ? hearth_future_error(handle_->future()) : -1; }
+
+  /// The error message: the server's detail where there is one; "" on success or while pending; nullptr
+  /// for an invalid Future. Valid as long as this Future (or a copy) is.
+  const char* error_message() const { return handle_ ? hearth_future_error_message(handle_->future()) : nullptr; }
+
+  /// The typed result as void*, nullptr until complete (and always for Future<void>).
+  const void* result_void() const { return handle_ ? handle_->Result() : nullptr; }
+
+  /// Sets the completion callback of this Future and its copies (a later call replaces an earlier one).
+  /// It runs once, on the loop thread, after the operation completes (on the next loop turn if it
+  /// already has). Nothing happens for an invalid Future.
+  void OnCompletion(CompletionCallback callback, void* user_data) const {
+    if (!callback) return;
+    detail::SetCompletion(handle_, [callback, user_data](const detail::FutureHandlePtr& handle) {
+      callback(FutureBase(handle), user_data);
+    });
+  }
+
+  void OnCompletion(std::function<void(const FutureBase&)> callback) const {
+    if (!callback) return;
+    detail::SetCompletion(handle_, [callback = std::move(callback)](const detail::FutureHandlePtr& handle) {
+      callback(FutureBase(handle));
+    });
+  }
+
+  /// Hearth extra: blocks until complete or until timeout_milliseconds pass (kWaitTimeoutInfinite = no
+  /// limit). True when complete. On the loop thread (inside a callback, or in the thread that runs a
+  /// host loop) it returns false at once instead of deadlocking.
+  bool Wait(int64_t timeout_milliseconds = kWaitTimeoutInfinite) const {
+    return handle_ && hearth_future_wait(handle_->future(), timeout_milliseconds) == 0;
+  }
+
+  /// True when both are copies of the same Future (or both invalid).
+  bool operator==(const FutureBase& other) const { return handle_ == other.handle_; }
+  bool operator!=(const FutureBase& other) const { return handle_ != other.handle_; }
+
+  /// The C handle (borrowed; valid as long as this Future), for mixing with hearth.h. NULL if invalid.
+  hearth_future* c_future() const { return handle_ ? handle_->future() : nullptr; }
+
+  /// Internal: wraps a shared C reference.
+  explicit FutureBase(detail::FutureHandlePtr handle) : handle_(std::move(handle)) {}
+
+ protected:
+  detail::FutureHandlePtr handle_;
+};
+
+/// The result of an asynchronous operation, as firebase::Future<T>.
+template <typename T>
+class Future : public FutureBase {
+ public:
+  typedef void (*TypedCompletionCallback)(const Future<T>& result_data, void* user_data);
+
+  Future() = default;
+  explicit Future(detail::FutureHandlePtr handle) : FutureBase(std::move(handle)) {}
+
+  /// The result, or nullptr until the operation is complete. A failed operation has a default result
+  /// (an invalid User, an empty string...). Valid as long as this Future (or a copy) is.
+  const T* result() const { return static_cast<const T*>(result_void()); }
+
+  void OnCompletion(TypedCompletionCallback callback, void* user_data) const {
+    if (!callback) return;
+    detail::SetCompletion(handle_, [callback, user_data](const detail::FutureHandlePtr& handle) {
+      callback(Future<T>(handle), user_data);
+    });
+  }
+
+  void OnCompletion(std::function<void(const Future<T>&)> callback) const {
+    if (!callback) return;
+    detail::SetCompletion(handle_, [callback = std::move(callback)](const detail::FutureHandlePtr& handle) {
+      callback(Future<T>(handle));
+    });
+  }
+
+  void OnCompletion(FutureBase::CompletionCallback callback, void* user_data) const {
+    FutureBase::OnCompletion(callback, user_data);
+  }
+};
+
+namespace detail {
+
+// Wraps a new C future reference (NULL gives an invalid Future).
+template <typename T>
+Future<T> AdoptFuture(hearth_future* future, const AppCorePtr& core) {
+  if (!future) return Future<T>();
+  FutureHandle* handle = nullptr;
+  try {
+    handle = new FutureHandle(future, core, &FutureReader<T>::Read);
+  } catch (...) {
+    hearth_future_release(future);
+    throw;
+  }
+  return Future<T>(FutureHandlePtr(handle));
+}
+
+template <>
+struct FutureReader<void> {
+  static std::shared_ptr<const void> Read(const hearth_future*, const AppCorePtr&) { return nullptr; }
+};
+
+template <>
+struct FutureReader<std::string> {
+  static std::shared_ptr<const void> Read(const hearth_future* future, const AppCorePtr&) {
+    return std::make_shared<const std::string>(CopyString(hearth_future_string(future)));
+  }
+};
+
+}  // namespace detail
+
+// -------------------------------------------------------------------------------------------------
+// App (firebase::App / firebase::AppOptions)
+// -------------------------------------------------------------------------------------------------
+
+/// Where the signed-in session is kept between runs.
+enum Persistence {
+  kPersistenceFile = HEARTH_PERSISTENCE_FILE,          ///< default: a 0600 JSON file
+  kPersistenceNone = HEARTH_PERSISTENCE_NONE,          ///< memory only
+  kPersistenceCallbacks = HEARTH_PERSISTENCE_CALLBACKS ///< a SessionStorage (set_session_storage)
+};
+
+/// Host storage for the session (engines with their own save data or keystore). Load runs on the
+/// thread that calls App::Create; Save and Erase run on the loop thread, except that Auth::SignOut
+/// erases on its caller's thread (so the sign-out is stored when it returns). Calls never overlap.
+/// Return false on failure. Must outlive every App that uses it.
+class SessionStorage {
+ public:
+  virtual ~SessionStorage() = default;
+  /// Stores the saved session in *data; leaves it empty when nothing is stored.
+  virtual bool Load(const std::string& key, std::string* data) = 0;
+  virtual bool Save(const std::string& key, const std::string& data) = 0;
+  virtual bool Erase(const std::string& key) = 0;
+};
+
+/// App configuration, as firebase::AppOptions, plus Hearth's loop, persistence and transport settings.
+class AppOptions {
+ public:
+  AppOptions() = default;
+
+  void set_api_key(const char* api_key) { api_key_ = detail::CopyString(api_key); }
+  const char* api_key() const { return api_key_.c_str(); }
+  void set_app_id(const char* app_id) { app_id_ = detail::CopyString(app_id); }
+  const char* app_id() const { return app_id_.c_str(); }
+  void set_project_id(const char* project_id) { project_id_ = detail::CopyString(project_id); }
+  const char* project_id() const { return project_id_.c_str(); }
+
+  /// Hearth extras.
+  void set_auth_domain(const char* auth_domain) { auth_domain_ = detail::CopyString(auth_domain); }
+  const char* auth_domain() const { return auth_domain_.c_str(); }
+  /// The app's name (default kDefaultAppName); App::Create's name argument overrides it.
+  void set_app_name(const char* app_name) { app_name_ = detail::CopyString(app_name); }
+  const char* app_name() const { return app_name_.c_str(); }
+  /// The host's libuv loop (the host runs it; Hearth creates no threads). nullptr: Hearth runs its own
+  /// loop thread.
+  void set_loop(struct uv_loop_s* loop) { loop_ = loop; }
+  struct uv_loop_s* loop() const { return loop_; }
+  void set_persistence(Persistence persistence) { persistence_ = persistence; }
+  Persistence persistence() const { return persistence_; }
+  /// kPersistenceFile: the directory (default $XDG_DATA_HOME/hearth or ~/.local/share/hearth).
+  void set_persistence_dir(const char* dir) { persistence_dir_ = detail::CopyString(dir); }
+  const char* persistence_dir() const { return persistence_dir_.c_str(); }
+  /// Selects kPersistenceCallbacks with this storage (nullptr selects kPersistenceNone).
+  void set_session_storage(SessionStorage* storage) {
+    session_storage_ = storage;
+    persistence_ = storage ? kPersistenceCallbacks : kPersistenceNone;
+  }
+  SessionStorage* session_storage() const { return session_storage_; }
+  /// Per HTTP request; 0 = 30000.
+  void set_request_timeout_ms(int64_t timeout_ms) { request_timeout_ms_ = timeout_ms; }
+  int64_t request_timeout_ms() const { return request_timeout_ms_; }
+  /// PEM bundle for TLS verification ("" = the system store).
+  void set_ca_bundle_path(const char* path) { ca_bundle_path_ = detail::CopyString(path); }
+  const char* ca_bundle_path() const { return ca_bundle_path_.c_str(); }
+
+ private:
+  std::string api_key_, app_id_, project_id_, auth_domain_, app_name_, persistence_dir_, ca_bundle_path_;
+  struct uv_loop_s* loop_ = nullptr;
+  Persistence persistence_ = kPersistenceFile;
+  SessionStorage* session_storage_ = nullptr;
+  int64_t request_timeout_ms_ = 0;
+};
+
+namespace detail {
+
+inline const char* OptionalString(const char* text) { return text && *text ? text : nullptr; }
+
+inline int StorageLoad(void* user_data, const char* key, hearth_storage_reply* reply) {
+  try {
+    std::string data;
+    if (!static_cast<SessionStorage*>(user_data)->Load(CopyString(key), &data)) return 1;
+    return data.empty() ? 0 : hearth_storage_reply_set(reply, data.data(), data.size());
+  } catch (...) {
+    return 1;
+  }
+}
+
+inline int StorageSave(void* user_data, const char* key, const char* data, size_t length) {
+  try {
+    const std::string bytes = data ? std::string(data, length) : std::string();
+    return static_cast<SessionStorage*>(user_data)->Save(CopyString(key), bytes) ? 0 : 1;
+  } catch (...) {
+    return 1;
+  }
+}
+
+inline int StorageErase(void* user_data, const char* key) {
+  try {
+    return static_cast<SessionStorage*>(user_data)->Erase(CopyString(key)) ? 0 : 1;
+  } catch (...) {
+    return 1;
+  }
+}
+
+// Live apps by name, for App::GetInstance. Never destroyed, like Completions().
+struct AppDirectory {
+  std::mutex mutex;
+  std::map<std::string, App*> apps;
+};
+inline AppDirectory& Apps() {
+  static AppDirectory* directory = new AppDirectory();
+  return *directory;
+}
+
+}  // namespace detail
+
+/// One configured app, as firebase::App. Create with App::Create, destroy with delete (which cancels its
+/// in-flight operations, deletes its Auth and returns without waiting on the network). With a host loop,
+/// run the loop once more after deleting the app, before uv_loop_close.
+class App {
+ public:
+  /// Creates an app; nullptr on failure (e.g. no API key, or an app with this name exists), with the
+  /// error code (an auth::AuthError value) in *error_out when given.
+  static App* Create(const AppOptions& options, const char* name = nullptr, int* error_out = nullptr);
+
+  /// The live app with this name (default kDefaultAppName), or nullptr.
+  static App* GetInstance(const char* name = nullptr) {
+    detail::AppDirectory& directory = detail::Apps();
+    std::lock_guard<std::mutex> lock(directory.mutex);
+    auto it = directory.apps.find(name ? name : kDefaultAppName);
+    return it == directory.apps.end() ? nullptr : it->second;
+  }
+
+  ~App();
+  App(const App&) = delete;
+  App& operator=(const App&) = delete;
+
+  const char* name() const { return name_.c_str(); }
+  const AppOptions& options() const { return options_; }
+
+  /// Hearth extras: the C handle (borrowed), and whether the calling thread is the app's loop thread.
+  hearth_app* c_app() const { return app_; }
+  bool is_loop_thread() const { return hearth_app_is_loop_thread(app_) == 1; }
+
+ private:
+  App(hearth_app* app, const AppOptions& options, std::string name)
+      : app_(app), options_(options), name_(std::move(name)), core_(std::make_shared<detail::AppCore>()) {
+    core_->app = app;
+    core_->auth = hearth_auth_get(app);
+  }
+
+  friend class auth::Auth;
+  hearth_app* const app_;
+  const AppOptions options_;
+  const std::string name_;
+  const detail::AppCorePtr core_;
+  std::mutex auth_mutex_;
+  auth::Auth* auth_ = nullptr;  // guarded by auth_mutex_
+};
+
+// -------------------------------------------------------------------------------------------------
+// Auth types (firebase::auth)
+// -------------------------------------------------------------------------------------------------
+namespace auth {
+
+/// Error codes: firebase::auth::AuthError's names and values, plus Hearth's own codes from 1000.
+enum AuthError {
+  kAuthErrorNone = HEARTH_ERROR_NONE,
+  kAuthErrorUnimplemented = HEARTH_ERROR_UNIMPLEMENTED,
+  kAuthErrorFailure = HEARTH_ERROR_FAILURE,
+  kAuthErrorInvalidCustomToken = HEARTH_ERROR_INVALID_CUSTOM_TOKEN,
+  kAuthErrorCustomTokenMismatch = HEARTH_ERROR_CUSTOM_TOKEN_MISMATCH,
+  kAuthErrorInvalidCredential = HEARTH_ERROR_INVALID_CREDENTIAL,
+  kAuthErrorUserDisabled = HEARTH_ERROR_USER_DISABLED,
+  kAuthErrorAccountExistsWithDifferentCredentials = HEARTH_ERROR_ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIALS,
+  kAuthErrorOperationNotAllowed = HEARTH_ERROR_OPERATION_NOT_ALLOWED,
+  kAuthErrorEmailAlreadyInUse = HEARTH_ERROR_EMAIL_ALREADY_IN_USE,
+  kAuthErrorRequiresRecentLogin = HEARTH_ERROR_REQUIRES_RECENT_LOGIN,
+  kAuthErrorCredentialAlreadyInUse = HEARTH_ERROR_CREDENTIAL_ALREADY_IN_USE,
+  kAuthErrorInvalidEmail = HEARTH_ERROR_INVALID_EMAIL,
+  kAuthErrorWrongPassword = HEARTH_ERROR_WRONG_PASSWORD,
+  kAuthErrorTooManyRequests = HEARTH_ERROR_TOO_MANY_REQUESTS,
+  kAuthErrorUserNotFound = HEARTH_ERROR_USER_NOT_FOUND,
+  kAuthErrorProviderAlreadyLinked = HEARTH_ERROR_PROVIDER_ALREADY_LINKED,
+  kAuthErrorNoSuchProvider = HEARTH_ERROR_NO_SUCH_PROVIDER,
+  kAuthErrorInvalidUserToken = HEARTH_ERROR_INVALID_USER_TOKEN,
+  kAuthErrorUserTokenExpired = HEARTH_ERROR_USER_TOKEN_EXPIRED,
+  kAuthErrorNetworkRequestFailed = HEARTH_ERROR_NETWORK_REQUEST_FAILED,
+  kAuthErrorInvalidApiKey = HEARTH_ERROR_INVALID_API_KEY,
+  kAuthErrorAppNotAuthorized = HEARTH_ERROR_APP_NOT_AUTHORIZED,
+  kAuthErrorUserMismatch = HEARTH_ERROR_USER_MISMATCH,
+  kAuthErrorWeakPassword = HEARTH_ERROR_WEAK_PASSWORD,
+  kAuthErrorNoSignedInUser = HEARTH_ERROR_NO_SIGNED_IN_USER,
+  kAuthErrorApiNotAvailable = HEARTH_ERROR_API_NOT_AVAILABLE,
+  kAuthErrorExpiredActionCode = HEARTH_ERROR_EXPIRED_ACTION_CODE,
+  kAuthErrorInvalidActionCode = HEARTH_ERROR_INVALID_ACTION_CODE,
+  kAuthErrorInvalidMessagePayload = HEARTH_ERROR_INVALID_MESSAGE_PAYLOAD,
+  kAuthErrorInvalidPhoneNumber = HEARTH_ERROR_INVALID_PHONE_NUMBER,
+  kAuthErrorMissingPhoneNumber = HEARTH_ERROR_MISSING_PHONE_NUMBER,
+  kAuthErrorInvalidRecipientEmail = HEARTH_ERROR_INVALID_RECIPIENT_EMAIL,
+  kAuthErrorInvalidSender = HEARTH_ERROR_INVALID_SENDER,
+  kAuthErrorInvalidVerificationCode = HEARTH_ERROR_INVALID_VERIFICATION_CODE,
+  kAuthErrorInvalidVerificationId = HEARTH_ERROR_INVALID_VERIFICATION_ID,
+  kAuthErrorMissingVerificationCode = HEARTH_ERROR_MISSING_VERIFICATION_CODE,
+  kAuthErrorMissingVerificationId = HEARTH_ERROR_MISSING_VERIFICATION_ID,
+  kAuthErrorMissingEmail = HEARTH_ERROR_MISSING_EMAIL,
+  kAuthErrorMissingPassword = HEARTH_ERROR_MISSING_PASSWORD,
+  kAuthErrorQuotaExceeded = HEARTH_ERROR_QUOTA_EXCEEDED,
+  kAuthErrorRetryPhoneAuth = HEARTH_ERROR_RETRY_PHONE_AUTH,
+  kAuthErrorSessionExpired = HEARTH_ERROR_SESSION_EXPIRED,
+  kAuthErrorAppNotVerified = HEARTH_ERROR_APP_NOT_VERIFIED,
+  kAuthErrorAppVerificationFailed = HEARTH_ERROR_APP_VERIFICATION_FAILED,
+  kAuthErrorCaptchaCheckFailed = HEARTH_ERROR_CAPTCHA_CHECK_FAILED,
+  kAuthErrorInvalidAppCredential = HEARTH_ERROR_INVALID_APP_CREDENTIAL,
+  kAuthErrorMissingAppCredential = HEARTH_ERROR_MISSING_APP_CREDENTIAL,
+  kAuthErrorInvalidClientId = HEARTH_ERROR_INVALID_CLIENT_ID,
+  kAuthErrorInvalidContinueUri = HEARTH_ERROR_INVALID_CONTINUE_URI,
+  kAuthErrorMissingContinueUri = HEARTH_ERROR_MISSING_CONTINUE_URI,
+  kAuthErrorKeychainError = HEARTH_ERROR_KEYCHAIN_ERROR,
+  kAuthErrorMissingAppToken = HEARTH_ERROR_MISSING_APP_TOKEN,
+  kAuthErrorMissingIosBundleId = HEARTH_ERROR_MISSING_IOS_BUNDLE_ID,
+  kAuthErrorNotificationNotForwarded = HEARTH_ERROR_NOTIFICATION_NOT_FORWARDED,
+  kAuthErrorUnauthorizedDomain = HEARTH_ERROR_UNAUTHORIZED_DOMAIN,
+  kAuthErrorWebContextAlreadyPresented = HEARTH_ERROR_WEB_CONTEXT_ALREADY_PRESENTED,
+  kAuthErrorWebContextCancelled = HEARTH_ERROR_WEB_CONTEXT_CANCELLED,
+  kAuthErrorDynamicLinkNotActivated = HEARTH_ERROR_DYNAMIC_LINK_NOT_ACTIVATED,
+  kAuthErrorCancelled = HEARTH_ERROR_CANCELLED,
+  kAuthErrorInvalidProviderId = HEARTH_ERROR_INVALID_PROVIDER_ID,
+  kAuthErrorWebInternalError = HEARTH_ERROR_WEB_INTERNAL_ERROR,
+  kAuthErrorWebStorateUnsupported = HEARTH_ERROR_WEB_STORAGE_UNSUPPORTED,  // sic, as in the C++ SDK
+  kAuthErrorWebStorageUnsupported = HEARTH_ERROR_WEB_STORAGE_UNSUPPORTED,
+  kAuthErrorTenantIdMismatch = HEARTH_ERROR_TENANT_ID_MISMATCH,
+  kAuthErrorUnsupportedTenantOperation = HEARTH_ERROR_UNSUPPORTED_TENANT_OPERATION,
+  kAuthErrorInvalidLinkDomain = HEARTH_ERROR_INVALID_LINK_DOMAIN,
+  kAuthErrorRejectedCredential = HEARTH_ERROR_REJECTED_CREDENTIAL,
+  kAuthErrorPhoneNumberNotFound = HEARTH_ERROR_PHONE_NUMBER_NOT_FOUND,
+  kAuthErrorInvalidTenantId = HEARTH_ERROR_INVALID_TENANT_ID,
+  kAuthErrorMissingClientIdentifier = HEARTH_ERROR_MISSING_CLIENT_IDENTIFIER,
+  kAuthErrorMissingMultiFactorSession = HEARTH_ERROR_MISSING_MULTI_FACTOR_SESSION,
+  kAuthErrorMissingMultiFactorInfo = HEARTH_ERROR_MISSING_MULTI_FACTOR_INFO,
+  kAuthErrorInvalidMultiFactorSession = HEARTH_ERROR_INVALID_MULTI_FACTOR_SESSION,
+  kAuthErrorMultiFactorInfoNotFound = HEARTH_ERROR_MULTI_FACTOR_INFO_NOT_FOUND,
+  kAuthErrorAdminRestrictedOperation = HEARTH_ERROR_ADMIN_RESTRICTED_OPERATION,
+  kAuthErrorUnverifiedEmail = HEARTH_ERROR_UNVERIFIED_EMAIL,
+  kAuthErrorSecondFactorAlreadyEnrolled = HEARTH_ERROR_SECOND_FACTOR_ALREADY_ENROLLED,
+  kAuthErrorMaximumSecondFactorCountExceeded = HEARTH_ERROR_MAXIMUM_SECOND_FACTOR_COUNT_EXCEEDED,
+  kAuthErrorUnsupportedFirstFactor = HEARTH_ERROR_UNSUPPORTED_FIRST_FACTOR,
+  kAuthErrorEmailChangeNeedsVerification = HEARTH_ERROR_EMAIL_CHANGE_NEEDS_VERIFICATION,
+  // Hearth's own codes.
+  kAuthErrorInvalidArgument = HEARTH_ERROR_INVALID_ARGUMENT,
+  kAuthErrorInvalidHandle = HEARTH_ERROR_INVALID_HANDLE,
+  kAuthErrorSecondFactorRequired = HEARTH_ERROR_SECOND_FACTOR_REQUIRED,
+  kAuthErrorTimedOut = HEARTH_ERROR_TIMED_OUT,
+  kAuthErrorWouldDeadlock = HEARTH_ERROR_WOULD_DEADLOCK,
+  kAuthErrorAppDestroyed = HEARTH_ERROR_APP_DESTROYED,
+  kAuthErrorLoopFailure = HEARTH_ERROR_LOOP_FAILURE,
+  kAuthErrorPersistenceFailure = HEARTH_ERROR_PERSISTENCE_FAILURE
+};
+
+/// The name of an error code ("HEARTH_ERROR_WRONG_PASSWORD") and a generic English sentence for it.
+inline const char* AuthErrorName(int error) { return hearth_error_name(error); }
+inline const char* AuthErrorMessage(int error) { return hearth_error_message(error); }
+
+/// A credential to sign in with, as firebase::auth::Credential. Copies share one immutable credential.
+class Credential {
+ public:
+  Credential() = default;
+  Credential(detail::AdoptTag, hearth_credential* credential) : credential_(credential) {}
+  Credential(const Credential& other) : credential_(other.credential_ ? hearth_credential_retain(other.credential_) : nullptr) {}
+  Credential(Credential&& other) noexcept : credential_(other.credential_) { other.credential_ = nullptr; }
+  Credential& operator=(const Credential& other) {
+    if (this != &other) {
+      hearth_credential* copy = other.credential_ ? hearth_credential_retain(other.credential_) : nullptr;
+      hearth_credential_release(credential_);
+      credential_ = copy;
+    }
+    return *this;
+  }
+  Credential& operator=(Credential&& other) noexcept {
+    if (this != &other) {
+      hearth_credential_release(credential_);
+      credential_ = other.credential_;
+      other.credential_ = nullptr;
+    }
+    return *this;
+  }
+  virtual ~Credential() { hearth_credential_release(credential_); }
+
+  /// The provider id ("password", ...); "" for an invalid credential.
+  std::string provider() const { return credential_ ? detail::CopyString(hearth_credential_provider(credential_)) : std::string(); }
+  bool is_valid() const { return credential_ && hearth_credential_is_valid(credential_) == 1; }
+
+  /// The C handle (borrowed), for mixing with hearth.h.
+  const hearth_credential* c_credential() const { return credential_; }
+
+ private:
+  hearth_credential* credential_ = nullptr;
+};
+
+/// Email and password credentials, as firebase::auth::EmailAuthProvider.
+class EmailAuthProvider {
+ public:
+  static constexpr const char* kProviderId = "password";
+  /// An invalid Credential when either argument is NULL or not valid UTF-8.
+  static Credential GetCredential(const char* email, const char* password) {
+    hearth_credential* credential = hearth_email_credential(email, password);
+    return credential ? Credential(detail::kAdopt, credential) : Credential();
+  }
+};
+
+/// One identity provider linked to a user (a value; firebase's UserInfoInterface).
+class UserInfoInterface {
+ public:
+  UserInfoInterface() = default;
+  UserInfoInterface(std::string uid, std::string email, std::string display_name, std::string photo_url,
+                    std::string provider_id, std::string phone_number)
+      : uid_(std::move(uid)), email_(std::move(email)), display_name_(std::move(display_name)),
+        photo_url_(std::move(photo_url)), provider_id_(std::move(provider_id)), phone_number_(std::move(phone_number)) {}
+  UserInfoInterface(const UserInfoInterface&) = default;
+  UserInfoInterface(UserInfoInterface&&) = default;
+  UserInfoInterface& operator=(const UserInfoInterface&) = default;
+  UserInfoInterface& operator=(UserInfoInterface&&) = default;
+  virtual ~UserInfoInterface() = default;
+
+  /// The user's id at the provider (rawId).
+  virtual std::string uid() const { return uid_; }
+  virtual std::string email() const { return email_; }
+  virtual std::string display_name() const { return display_name_; }
+  virtual std::string photo_url() const { return photo_url_; }
+  virtual std::string provider_id() const { return provider_id_; }
+  virtual std::string phone_number() const { return phone_number_; }
+
+ private:
+  std::string uid_, email_, display_name_, photo_url_, provider_id_, phone_number_;
+};
+
+/// Account timestamps, UTC milliseconds since the Unix epoch (0 when unknown).
+struct UserMetadata {
+  UserMetadata() : last_sign_in_timestamp(0), creation_timestamp(0) {}
+  uint64_t last_sign_in_timestamp;
+  uint64_t creation_timestamp;
+};
+
+/// A snapshot of a user (see the top of this file for how it differs from the C++ SDK's live handle).
+/// Default-constructed and signed-out Users are invalid: accessors give "", false, 0 and operations give
+/// invalid Futures.
+class User {
+ public:
+  /// Parameters of UpdateUserProfile: NULL leaves a field unchanged, "" deletes it.
+  struct UserProfile {
+    UserProfile() : display_name(nullptr), photo_url(nullptr) {}
+    const char* display_name;
+    const char* photo_url;
+  };
+
+  User() = default;
+  User(detail::AdoptTag, hearth_user* user, detail::AppCorePtr core) : user_(user), core_(std::move(core)) {}
+  User(const User& other) : user_(other.user_ ? hearth_user_retain(other.user_) : nullptr), core_(other.core_) {}
+  User(User&& other) noexcept : user_(other.user_), core_(std::move(other.core_)) { other.user_ = nullptr; }
+  User& operator=(const User& other) {
+    if (this != &other) {
+      hearth_user* copy = other.user_ ? hearth_user_retain(other.user_) : nullptr;
+      hearth_user_release(user_);
+      user_ = copy;
+      core_ = other.core_;
+    }
+    return *this;
+  }
+  User& operator=(User&& other) noexcept {
+    if (this != &other) {
+      hearth_user_release(user_);
+      user_ = other.user_;
+      other.user_ = nullptr;
+      core_ = std::move(other.core_);
+    }
+    return *this;
+  }
+  ~User() { hearth_user_release(user_); }
+
+  bool is_valid() const { return user_ != nullptr; }
+
+  std::string uid() const { return Text(hearth_user_uid); }
+  std::string email() const { return Text(hearth_user_email); }
+  std::string display_name() const { return Text(hearth_user_display_name); }
+  std::string photo_url() const { return Text(hearth_user_photo_url); }
+  /// "Firebase", as in the C++ SDK.
+  std::string provider_id() const { return Text(hearth_user_provider_id); }
+  std::string phone_number() const { return Text(hearth_user_phone_number); }
+  bool is_email_verified() const { return user_ && hearth_user_is_email_verified(user_) == 1; }
+  bool is_anonymous() const { return user_ && hearth_user_is_anonymous(user_) == 1; }
+
+  UserMetadata metadata() const {
+    UserMetadata metadata;
+    if (user_) {
+      metadata.last_sign_in_timestamp = hearth_user_last_sign_in_timestamp(user_);
+      metadata.creation_timestamp = hearth_user_creation_timestamp(user_);
+    }
+    return metadata;
+  }
+
+  std::vector<UserInfoInterface> provider_data() const {
+    std::vector<UserInfoInterface> providers;
+    const size_t count = user_ ? hearth_user_provider_data_count(user_) : 0;
+    for (size_t i = 0; i < count; ++i) {
+      const hearth_user_info* info = hearth_user_provider_data_at(user_, i);
+      if (!info) continue;
+      providers.emplace_back(detail::CopyString(hearth_user_info_uid(info)), detail::CopyString(hearth_user_info_email(info)),
+                             detail::CopyString(hearth_user_info_display_name(info)),
+                             detail::CopyString(hearth_user_info_photo_url(info)),
+                             detail::CopyString(hearth_user_info_provider_id(info)),
+                             detail::CopyString(hearth_user_info_phone_number(info)));
+    }
+    return providers;
+  }
+
+  /// The ID token: the cached one unless it expires within 5 minutes or force_refresh is set.
+  Future<std::string> GetToken(bool force_refresh) const {
+    return detail::AdoptFuture<std::string>(user_ ? hearth_user_get_token(user_, force_refresh ? 1 : 0) : nullptr, core_);
+  }
+  Future<std::string> GetTokenLastResult() const { return LastResult<std::string>(hearth_user_get_token_last_result); }
+
+  /// Reloads the profile from the server; take auth->current_user() afterwards to see it.
+  Future<void> Reload() const { return detail::AdoptFuture<void>(user_ ? hearth_user_reload(user_) : nullptr, core_); }
+  Future<void> ReloadLastResult() const { return LastResult<void>(hearth_user_reload_last_result); }
+
+  Future<void> UpdateUserProfile(const UserProfile& profile) const {
+    return detail::AdoptFuture<void>(
+        user_ ? hearth_user_update_user_profile(user_, profile.display_name, profile.photo_url) : nullptr, core_);
+  }
+  Future<void> UpdateUserProfileLastResult() const { return LastResult<void>(hearth_user_update_user_profile_last_result); }
+
+  Future<void> UpdatePassword(const char* password) const {
+    return detail::AdoptFuture<void>(user_ ? hearth_user_update_password(user_, password) : nullptr, core_);
+  }
+  Future<void> UpdatePasswordLastResult() const { return LastResult<void>(hearth_user_update_password_last_result); }
+
+  Future<void> SendEmailVerification() const {
+    return detail::AdoptFuture<void>(user_ ? hearth_user_send_email_verification(user_) : nullptr, core_);
+  }
+  Future<void> SendEmailVerificationLastResult() const {
+    return LastResult<void>(hearth_user_send_email_verification_last_result);
+  }
+
+  Future<void> SendEmailVerificationBeforeUpdatingEmail(const char* email) const {
+    return detail::AdoptFuture<void>(
+        user_ ? hearth_user_send_email_verification_before_updating_email(user_, email) : nullptr, core_);
+  }
+  Future<void> SendEmailVerificationBeforeUpdatingEmailLastResult() const {
+    return LastResult<void>(hearth_user_send_email_verification_before_updating_email_last_result);
+  }
+
+  /// Deletes the account and signs out.
+  Future<void> Delete() const { return detail::AdoptFuture<void>(user_ ? hearth_user_delete(user_) : nullptr, core_); }
+  Future<void> DeleteLastResult() const { return LastResult<void>(hearth_user_delete_last_result); }
+
+  /// Same validity and uid.
+  bool operator==(const User& other) const { return is_valid() == other.is_valid() && uid() == other.uid(); }
+  bool operator!=(const User& other) const { return !(*this == other); }
+
+  /// The C snapshot (borrowed), for mixing with hearth.h. NULL if invalid.
+  const hearth_user* c_user() const { return user_; }
+
+ private:
+  std::string Text(const char* (*field)(const hearth_user*)) const {
+    return user_ ? detail::CopyString(field(user_)) : std::string();
+  }
+
+  template <typename T>
+  Future<T> LastResult(hearth_future* (*last_result)(hearth_auth*)) const {
+    if (!core_) return Future<T>();
+    hearth_future* future = nullptr;
+    {
+      // The lock keeps the app from being destroyed during the call.
+      std::lock_guard<std::mutex> lock(core_->mutex);
+      if (core_->auth) future = last_result(core_->auth);
+    }
+    return detail::AdoptFuture<T>(future, core_);
+  }
+
+  hearth_user* user_ = nullptr;
+  detail::AppCorePtr core_;
+};
+
+using UserProfile = User::UserProfile;
+
+/// Data from the identity provider about a sign-in (firebase's AdditionalUserInfo, plus is_new_user and
+/// profile_json). profile maps the top-level fields of the IdP profile: strings unescaped, other values
+/// as their JSON text.
+struct AdditionalUserInfo {
+  std::string provider_id;
+  std::string user_name;
+  std::map<std::string, std::string> profile;
+  Credential updated_credential;
+  /// Hearth extras.
+  bool is_new_user = false;
+  std::string profile_json = "{}";
+};
+
+/// The result of a sign-in, as firebase::auth::AuthResult. `credential` is not filled by Hearth yet (as
+/// on the C++ SDK's desktop build).
+struct AuthResult {
+  AdditionalUserInfo additional_user_info;
+  Credential credential;
+  User user;
+};
+
+struct FetchProvidersResult {
+  std::vector<std::string> providers;
+};
+
+/// Told when the signed-in user changes (and once after being added). Runs on the loop thread. The
+/// destructor removes the listener from every Auth; delete a listener only when no callback of it can be
+/// running on another thread, or remove it first (removal waits for a running callback to return).
+class AuthStateListener {
+ public:
+  AuthStateListener() = default;
+  AuthStateListener(const AuthStateListener&) = delete;
+  AuthStateListener& operator=(const AuthStateListener&) = delete;
+  virtual ~AuthStateListener();
+  virtual void OnAuthStateChanged(Auth* auth) = 0;
+};
+
+/// Told when the ID token changes (sign-in, refresh, sign-out; and once after being added).
+class IdTokenListener {
+ public:
+  IdTokenListener() = default;
+  IdTokenListener(const IdTokenListener&) = delete;
+  IdTokenListener& operator=(const IdTokenListener&) = delete;
+  virtual ~IdTokenListener();
+  virtual void OnIdTokenChanged(Auth* auth) = 0;
+};
+
+/// The app's authentication, as firebase::auth::Auth. One per App; deleted with the App (or by delete,
+/// after which GetAuth makes a new one).
+class Auth {
+ public:
+  /// The app's Auth (created on first use). nullptr, and kInitResultFailedMissingDependency, for a null app.
+  static Auth* GetAuth(App* app, InitResult* init_result_out = nullptr);
+
+  ~Auth();
+  Auth(const Auth&) = delete;
+  Auth& operator=(const Auth&) = delete;
+
+  App& app() { return *app_; }
+
+  /// A snapshot of the signed-in user; invalid when signed out.
+  User current_user() const {
+    hearth_user* user = hearth_auth_current_user(auth_);
+    return user ? User(detail::kAdopt, user, core_) : User(detail::kAdopt, nullptr, core_);
+  }
+
+  /// Signs in a new anonymous user; completes with the current user if it is already anonymous.
+  Future<AuthResult> SignInAnonymously() { return Adopt<AuthResult>(hearth_auth_sign_in_anonymously(auth_)); }
+  Future<AuthResult> SignInAnonymouslyLastResult() const {
+    return Adopt<AuthResult>(hearth_auth_sign_in_anonymously_last_result(auth_));
+  }
+
+  Future<AuthResult> CreateUserWithEmailAndPassword(const char* email, const char* password) {
+    return Adopt<AuthResult>(hearth_auth_create_user_with_email_and_password(auth_, email, password));
+  }
+  Future<AuthResult> CreateUserWithEmailAndPasswordLastResult() const {
+    return Adopt<AuthResult>(hearth_auth_create_user_with_email_and_password_last_result(auth_));
+  }
+
+  Future<AuthResult> SignInWithEmailAndPassword(const char* email, const char* password) {
+    return Adopt<AuthResult>(hearth_auth_sign_in_with_email_and_password(auth_, email, password));
+  }
+  Future<AuthResult> SignInWithEmailAndPasswordLastResult() const {
+    return Adopt<AuthResult>(hearth_auth_sign_in_with_email_and_password_last_result(auth_));
+  }
+
+  Future<AuthResult> SignInWithCustomToken(const char* custom_token) {
+    return Adopt<AuthResult>(hearth_auth_sign_in_with_custom_token(auth_, custom_token));
+  }
+  Future<AuthResult> SignInWithCustomTokenLastResult() const {
+    return Adopt<AuthResult>(hearth_auth_sign_in_with_custom_token_last_result(auth_));
+  }
+
+  Future<User> SignInWithCredential(const Credential& credential) {
+    return Adopt<User>(hearth_auth_sign_in_with_credential(auth_, credential.c_credential()));
+  }
+  Future<User> SignInWithCredentialLastResult() const {
+    return Adopt<User>(hearth_auth_sign_in_with_credential_last_result(auth_));
+  }
+
+  Future<AuthResult> SignInAndRetrieveDataWithCredential(const Credential& credential) {
+    return Adopt<AuthResult>(hearth_auth_sign_in_and_retrieve_data_with_credential(auth_, credential.c_credential()));
+  }
+  Future<AuthResult> SignInAndRetrieveDataWithCredentialLastResult() const {
+    return Adopt<AuthResult>(hearth_auth_sign_in_and_retrieve_data_with_credential_last_result(auth_));
+  }
+
+  Future<void> SendPasswordResetEmail(const char* email) {
+    return Adopt<void>(hearth_auth_send_password_reset_email(auth_, email));
+  }
+  Future<void> SendPasswordResetEmailLastResult() const {
+    return Adopt<void>(hearth_auth_send_password_reset_email_last_result(auth_));
+  }
+
+  /// The sign-in methods of an email (empty under email enumeration protection).
+  Future<FetchProvidersResult> FetchProvidersForEmail(const char* email) {
+    return Adopt<FetchProvidersResult>(hearth_auth_fetch_providers_for_email(auth_, email));
+  }
+  Future<FetchProvidersResult> FetchProvidersForEmailLastResult() const {
+    return Adopt<FetchProvidersResult>(hearth_auth_fetch_providers_for_email_last_result(auth_));
+  }
+
+  /// Signs out (listeners are told on the loop thread) and erases the persisted session.
+  void SignOut() { hearth_auth_sign_out(auth_); }
+
+  /// The language code sent as X-Firebase-Locale; "" when none is set.
+  std::string language_code() const {
+    char* code = hearth_auth_language_code(auth_);
+    std::string result = detail::CopyString(code);
+    hearth_free(code);
+    return result;
+  }
+  /// NULL or "" clears it.
+  void set_language_code(const char* language_code) {
+    hearth_auth_set_language_code(auth_, language_code ? language_code : "");
+  }
+
+  /// Routes every endpoint (token refresh included) to the Auth emulator at http://host:port.
+  /// Hearth extra: returns kAuthErrorInvalidArgument for a port above 65535 or an invalid host.
+  AuthError UseEmulator(std::string host, uint32_t port) {
+    if (port > 65535) return kAuthErrorInvalidArgument;
+    return static_cast<AuthError>(hearth_auth_use_emulator(auth_, host.c_str(), static_cast<uint16_t>(port)));
+  }
+
+  /// Adding a listener twice has no effect. Removing waits for a running call of it on another thread.
+  void AddAuthStateListener(AuthStateListener* listener);
+  void RemoveAuthStateListener(AuthStateListener* listener);
+  void AddIdTokenListener(IdTokenListener* listener);
+  void RemoveIdTokenListener(IdTokenListener* listener);
+
+  /// The C handle (borrowed), for mixing with hearth.h.
+  hearth_auth* c_auth() const { return auth_; }
+
+ private:
+  friend class hearth::App;
+  Auth(App* app, detail::AppCorePtr core) : app_(app), core_(std::move(core)), auth_(core_->auth) {}
+
+  template <typename T>
+  Future<T> Adopt(hearth_future* future) const {
+    return detail::AdoptFuture<T>(future, core_);
+  }
+
+  App* app_;  // nullptr once the App has let go of this Auth
+  const detail::AppCorePtr core_;
+  hearth_auth* const auth_;
+};
+
+}  // namespace auth
+
+// -------------------------------------------------------------------------------------------------
+// Internals that need the auth types.
+// -------------------------------------------------------------------------------------------------
+namespace detail {
+
+// Minimal reader for one JSON object's top-level fields: strings are unescaped, any other value is kept
+// as its JSON text. Malformed input yields false (and the caller an empty map), never a crash.
+class FlatJsonObjectReader {
+ public:
+  explicit FlatJsonObjectReader(const std::string& text) : at_(text.data()), end_(text.data() + text.size()) {}
+
+  bool Read(std::map<std::string, std::string>* fields) {
+    SkipSpace();
+    if (!Consume('{')) return false;
+    SkipSpace();
+    if (!Consume('}')) {
+      for (;;) {
+        SkipSpace();
+        std::string key;
+        if (!ReadString(&key)) return false;
+        SkipSpace();
+        if (!Consume(':')) return false;
+        SkipSpace();
+        std::string value;
+        if (at_ < end_ && *at_ == '"') {
+          if (!ReadString(&value)) return false;
+        } else {
+          const char* start = at_;
+          if (!SkipNonString()) return false;
+          value.assign(start, at_);
+        }
+        (*fields)[key] = std::move(value);
+        SkipSpace();
+        if (Consume(',')) continue;
+        if (Consume('}')) break;
+        return false;
+      }
+    }
+    SkipSpace();
+    return at_ == end_;
+  }
+
+ private:
+  void SkipSpace() {
+    while (at_ < end_ && (*at_ == ' ' || *at_ == '\t' || *at_ == '\n' || *at_ == '\r')) ++at_;
+  }
+
+  bool Consume(char c) {
+    if (at_ < end_ && *at_ == c) {
+      ++at_;
+      return true;
+    }
+    return false;
+  }
+
+  static int HexValue(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  }
+
+  bool ReadHex4(uint32_t* value) {
+    if (end_ - at_ < 4) return false;
+    uint32_t result = 0;
+    for (int i = 0; i < 4; ++i) {
+      const int digit = HexValue(at_[i]);
+      if (digit < 0) return false;
+      result = (result << 4) | static_cast<uint32_t>(digit);
+    }
+    at_ += 4;
+    *value = result;
+    return true;
+  }
+
+  static void AppendUtf8(uint32_t code_point, std::string* out) {
+    if (code_point < 0x80) {
+      out->push_back(static_cast<char>(code_point));
+    } else if (code_point < 0x800) {
+      out->push_back(static_cast<char>(0xC0 | (code_point >> 6)));
+      out->push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
+    } else if (code_point < 0x10000) {
+      out->push_back(static_cast<char>(0xE0 | (code_point >> 12)));
+      out->push_back(static_cast<char>(0x80 | ((code_point >> 6) & 0x3F)));
+      out->push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
+    } else {
+      out->push_back(static_cast<char>(0xF0 | (code_point >> 18)));
+      out->push_back(static_cast<char>(0x80 | ((code_point >> 12) & 0x3F)));
+      out->push_back(static_cast<char>(0x80 | ((code_point >> 6) & 0x3F)));
+      out->push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
+    }
+  }
+
+  // Reads a string literal at at_; `out` may be nullptr to skip it.
+  bool ReadString(std::string* out) {
+    if (!Consume('"')) return false;
+    while (at_ < end_) {
+      const char c = *at_++;
+      if (c == '"') return true;
+      if (static_cast<unsigned char>(c) < 0x20) return false;
+      if (c != '\\') {
+        if (out) out->push_back(c);
+        continue;
+      }
+      if (at_ >= end_) return false;
+      const char escape = *at_++;
+      char plain = 0;
+      switch (escape) {
+        case '"': plain = '"'; break;
+        case '\\': plain = '\\'; break;
+        case '/': plain = '/'; break;
+        case 'b': plain = '\b'; break;
+        case 'f': plain = '\f'; break;
+        case 'n': plain = '\n'; break;
+        case 'r': plain = '\r'; break;
+        case 't': plain = '\t'; break;
+        case 'u': {
+          uint32_t code_point = 0;
+          if (!ReadHex4(&code_point)) return false;
+          if (code_point >= 0xDC00 && code_point <= 0xDFFF) return false;
+          if (code_point >= 0xD800 && code_point <= 0xDBFF) {
+            uint32_t low = 0;
+            if (!Consume('\\') || !Consume('u') || !ReadHex4(&low) || low < 0xDC00 || low > 0xDFFF) return false;
+            code_point = 0x10000 + ((code_point - 0xD800) << 10) + (low - 0xDC00);
+          }
+          if (out) AppendUtf8(code_point, out);
+          continue;
+        }
+        default:
+          return false;
+      }
+      if (out) out->push_back(plain);
+    }
+    return false;
+  }
+
+  // Skips a number, literal, object or array (nesting tracked without recursion).
+  bool SkipNonString() {
+    if (at_ >= end_) return false;
+    if (*at_ != '{' && *at_ != '[') {
+      const char* start = at_;
+      while (at_ < end_ && *at_ != ',' && *at_ != '}' && *at_ != ']' && *at_ != ' ' && *at_ != '\t' && *at_ != '\n' &&
+             *at_ != '\r') {
+        ++at_;
+      }
+      const char first = *start;
+      return at_ > start && (first == '-' || (first >= '0' && first <= '9') || first == 't' || first == 'f' || first == 'n');
+    }
+    std::vector<char> closers;
+    while (at_ < end_) {
+      const char c = *at_;
+      if (c == '"') {
+        if (!ReadString(nullptr)) return false;
+        continue;
+      }
+      ++at_;
+      if (c == '{') {
+        closers.push_back('}');
+      } else if (c == '[') {
+        closers.push_back(']');
+      } else if (c == '}' || c == ']') {
+        if (closers.empty() || closers.back() != c) return false;
+        closers.pop_back();
+        if (closers.empty()) return true;
+      }
+    }
+    return false;
+  }
+
+  const char* at_;
+  const char* end_;
+};
+
+inline std::map<std::string, std::string> ParseProfile(const std::string& json) {
+  std::map<std::string, std::string> fields;
+  if (!FlatJsonObjectReader(json).Read(&fields)) fields.clear();
+  return fields;
+}
+
+inline auth::User CopyUser(const hearth_user* user, const AppCorePtr& core) {
+  hearth_user* copy = user ? hearth_user_retain(user) : nullptr;
+  return auth::User(kAdopt, copy, core);
+}
+
+template <>
+struct FutureReader<auth::User> {
+  static std::shared_ptr<const void> Read(const hearth_future* future, const AppCorePtr& core) {
+    return std::make_shared<const auth::User>(CopyUser(hearth_future_user(future), core));
+  }
+};
+
+template <>
+struct FutureReader<auth::AuthResult> {
+  static std::shared_ptr<const void> Read(const hearth_future* future, const AppCorePtr& core) {
+    auto result = std::make_shared<auth::AuthResult>();
+    const hearth_auth_result* data = hearth_future_auth_result(future);
+    if (data) {
+      result->user = CopyUser(hearth_auth_result_user(data), core);
+      auth::AdditionalUserInfo& info = result->additional_user_info;
+      info.provider_id = CopyString(hearth_auth_result_provider_id(data));
+      info.user_name = CopyString(hearth_auth_result_user_name(data));
+      const char* profile = hearth_auth_result_profile_json(data);
+      info.profile_json = profile && *profile ? profile : "{}";
+      info.profile = ParseProfile(info.profile_json);
+      info.is_new_user = hearth_auth_result_is_new_user(data) == 1;
+    }
+    return std::shared_ptr<const auth::AuthResult>(std::move(result));
+  }
+};
+
+template <>
+struct FutureReader<auth::FetchProvidersResult> {
+  static std::shared_ptr<const void> Read(const hearth_future* future, const AppCorePtr&) {
+    auto result = std::make_shared<auth::FetchProvidersResult>();
+    const size_t count = hearth_future_string_count(future);
+    for (size_t i = 0; i < count; ++i) {
+      const char* provider = hearth_future_string_at(future, i);
+      if (provider) result->providers.emplace_back(provider);
+    }
+    return std::shared_ptr<const auth::FetchProvidersResult>(std::move(result));
+  }
+};
+
+// Listener registrations. As with futures, the C user_data is an id into this table. A call in progress
+// is counted so that removal can wait for it: after Remove* returns (outside the loop thread), the
+// listener is neither called nor running.
+class ListenerRegistry {
+ public:
+  enum class Kind { kAuthState, kIdToken };
+
+  struct Registration {
+    Kind kind;
+    void* listener;
+    auth::Auth* auth;
+    hearth_auth* c_auth;
+    hearth_app* c_app;
+    void (*notify)(void* listener, auth::Auth* auth);
+    uint64_t c_id = 0;
+    int calls_in_progress = 0;
+  };
+
+  void Add(Kind kind, void* listener, auth::Auth* auth, hearth_app* c_app,
+           void (*notify)(void* listener, auth::Auth* auth)) {
+    if (!listener || !auth) return;
+    std::shared_ptr<Registration> registration;
+    uint64_t id = 0;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      for (const auto& entry : registrations_) {
+        const Registration& r = *entry.second;
+        if (r.kind == kind && r.listener == listener && r.auth == auth) return;
+      }
+      registration = std::make_shared<Registration>(Registration{kind, listener, auth, auth->c_auth(), c_app, notify});
+      id = next_id_++;
+      registrations_.emplace(id, registration);
+    }
+    // No lock of ours is held while Hearth runs.
+    const uint64_t c_id = kind == Kind::kAuthState
+                              ? hearth_auth_add_auth_state_listener(registration->c_auth, &OnEvent, IdToPointer(id))
+                              : hearth_auth_add_id_token_listener(registration->c_auth, &OnEvent, IdToPointer(id));
+    bool removed_meanwhile = false;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      registration->c_id = c_id;
+      removed_meanwhile = registrations_.count(id) == 0;
+      if (c_id == 0) registrations_.erase(id);
+    }
+    // A Remove that ran during the C call left the C registration to us.
+    if (removed_meanwhile && c_id != 0) RemoveFromHearth(*registration, c_id);
+  }
+
+  // Removes the registrations matching kind (any kind when null), listener and auth (any when null).
+  void Remove(const Kind* kind, const void* listener, const auth::Auth* auth) {
+    std::vector<std::pair<std::shared_ptr<Registration>, uint64_t>> removed;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      for (auto it = registrations_.begin(); it != registrations_.end();) {
+        const Registration& r = *it->second;
+        if ((!kind || r.kind == *kind) && (!listener || r.listener == listener) && (!auth || r.auth == auth)) {
+          removed.emplace_back(it->second, it->second->c_id);  // c_id 0: Add is still in its C call
+          it = registrations_.erase(it);
+        } else {
+          ++it;
+        }
+      }
+    }
+    for (const auto& entry : removed) {
+      const Registration& registration = *entry.first;
+      if (entry.second != 0) RemoveFromHearth(registration, entry.second);
+      // On the loop thread a running call is our caller: waiting for it would deadlock.
+      if (hearth_app_is_loop_thread(registration.c_app) == 1) continue;
+      std::unique_lock<std::mutex> lock(mutex_);
+      idle_.wait(lock, [&registration] { return registration.calls_in_progress == 0; });
+    }
+  }
+
+ private:
+  static void OnEvent(hearth_auth* /*auth*/, void* user_data);
+
+  static void RemoveFromHearth(const Registration& registration, uint64_t c_id) {
+    if (registration.kind == Kind::kAuthState) {
+      hearth_auth_remove_auth_state_listener(registration.c_auth, c_id);
+    } else {
+      hearth_auth_remove_id_token_listener(registration.c_auth, c_id);
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable idle_;
+  uint64_t next_id_ = 1;
+  std::unordered_map<uint64_t, std::shared_ptr<Registration>> registrations_;
+
+  friend ListenerRegistry& Listeners();
+};
+
+inline ListenerRegistry& Listeners() {
+  static ListenerRegistry* registry = new ListenerRegistry();
+  return *registry;
+}
+
+inline void ListenerRegistry::OnEvent(hearth_auth* /*auth*/, void* user_data) {
+  ListenerRegistry& registry = Listeners();
+  std::shared_ptr<Registration> registration;
+  {
+    std::lock_guard<std::mutex> lock(registry.mutex_);
+    auto it = registry.registrations_.find(PointerToId(user_data));
+    if (it == registry.registrations_.end()) return;
+    registration = it->second;
+    ++registration->calls_in_progress;
+  }
+  try {
+    registration->notify(registration->listener, registration->auth);
+  } catch (...) {
+    // An exception must not unwind into the C library's loop.
+  }
+  {
+    std::lock_guard<std::mutex> lock(registry.mutex_);
+    --registration->calls_in_progress;
+  }
+  registry.idle_.notify_all();
+}
+
+inline void NotifyAuthState(void* listener, auth::Auth* auth) {
+  static_cast<auth::AuthStateListener*>(listener)->OnAuthStateChanged(auth);
+}
+inline void NotifyIdToken(void* listener, auth::Auth* auth) {
+  static_cast<auth::IdTokenListener*>(listener)->OnIdTokenChanged(auth);
+}
+
+}  // namespace detail
+
+// -------------------------------------------------------------------------------------------------
+// Out-of-line definitions.
+// -------------------------------------------------------------------------------------------------
+
+inline App* App::Create(const AppOptions& options, const char* name, int* error_out) {
+  if (error_out) *error_out = HEARTH_ERROR_NONE;
+  std::string app_name = name && *name ? name : (*options.app_name() ? options.app_name() : kDefaultAppName);
+  detail::AppDirectory& directory = detail::Apps();
+  {
+    // The name is reserved (mapped to nullptr) while the app is created, so two threads cannot create
+    // apps with the same name, and no lock is held while hearth_app_create runs SessionStorage::Load.
+    std::lock_guard<std::mutex> lock(directory.mutex);
+    if (directory.apps.count(app_name) != 0) {
+      if (error_out) *error_out = HEARTH_ERROR_INVALID_ARGUMENT;
+      return nullptr;
+    }
+    directory.apps.emplace(app_name, nullptr);
+  }
+  auto release_name = [&directory, &app_name] {
+    std::lock_guard<std::mutex> lock(directory.mutex);
+    directory.apps.erase(app_name);
+  };
+  hearth_app_options c_options;
+  hearth_app_options_init(&c_options);
+  c_options.api_key = options.api_key();
+  c_options.project_id = detail::OptionalString(options.project_id());
+  c_options.app_id = detail::OptionalString(options.app_id());
+  c_options.auth_domain = detail::OptionalString(options.auth_domain());
+  c_options.app_name = app_name.c_str();
+  c_options.loop = options.loop();
+  c_options.persistence = static_cast<int>(options.persistence());
+  c_options.persistence_dir = detail::OptionalString(options.persistence_dir());
+  if (options.persistence() == kPersistenceCallbacks && options.session_storage()) {
+    c_options.storage_load = &detail::StorageLoad;
+    c_options.storage_save = &detail::StorageSave;
+    c_options.storage_erase = &detail::StorageErase;
+    c_options.storage_user_data = options.session_storage();
+  }
+  c_options.request_timeout_ms = options.request_timeout_ms();
+  c_options.ca_bundle_path = detail::OptionalString(options.ca_bundle_path());
+  hearth_app* c_app = nullptr;
+  const int rc = hearth_app_create(&c_options, &c_app);
+  if (rc != HEARTH_ERROR_NONE || !c_app) {
+    if (c_app) hearth_app_destroy(c_app);
+    release_name();
+    if (error_out) *error_out = rc != HEARTH_ERROR_NONE ? rc : HEARTH_ERROR_FAILURE;
+    return nullptr;
+  }
+  App* app = nullptr;
+  try {
+    app = new App(c_app, options, app_name);
+  } catch (...) {
+    hearth_app_destroy(c_app);
+    release_name();
+    throw;
+  }
+  std::lock_guard<std::mutex> lock(directory.mutex);
+  directory.apps[app_name] = app;
+  return app;
+}
+
+inline App::~App() {
+  {
+    detail::AppDirectory& directory = detail::Apps();
+    std::lock_guard<std::mutex> lock(directory.mutex);
+    auto it = directory.apps.find(name_);
+    if (it != directory.apps.end() && it->second == this) directory.apps.erase(it);
+  }
+  auth::Auth* auth = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(auth_mutex_);
+    auth = auth_;
+    auth_ = nullptr;
+  }
+  delete auth;  // removes its listeners while the app is alive
+  {
+    std::lock_guard<std::mutex> lock(core_->mutex);
+    core_->app = nullptr;
+    core_->auth = nullptr;
+  }
+  hearth_app_destroy(app_);
+  // No callback of this app runs any more: completion callbacks still waiting never will.
+  detail::Completions().DropApp(core_.get());
+}
+
+namespace auth {
+
+inline Auth* Auth::GetAuth(App* app, InitResult* init_result_out) {
+  if (!app || !app->core_->auth) {
+    if (init_result_out) *init_result_out = kInitResultFailedMissingDependency;
+    return nullptr;
+  }
+  std::lock_guard<std::mutex> lock(app->auth_mutex_);
+  if (!app->auth_) app->auth_ = new Auth(app, app->core_);
+  if (init_result_out) *init_result_out = kInitResultSuccess;
+  return app->auth_;
+}
+
+inline Auth::~Auth() {
+  detail::Listeners().Remove(nullptr, nullptr, this);
+  if (app_) {
+    std::lock_guard<std::mutex> lock(app_->auth_mutex_);
+    if (app_->auth_ == this) app_->auth_ = nullptr;
+  }
+}
+
+inline void Auth::AddAuthStateListener(AuthStateListener* listener) {
+  detail::Listeners().Add(detail::ListenerRegistry::Kind::kAuthState, listener, this, app_->c_app(),
+                          &detail::NotifyAuthState);
+}
+
+inline void Auth::RemoveAuthStateListener(AuthStateListener* listener) {
+  if (!listener) return;
+  const auto kind = detail::ListenerRegistry::Kind::kAuthState;
+  detail::Listeners().Remove(&kind, listener, this);
+}
+
+inline void Auth::AddIdTokenListener(IdTokenListener* listener) {
+  detail::Listeners().Add(detail::ListenerRegistry::Kind::kIdToken, listener, this, app_->c_app(),
+                          &detail::NotifyIdToken);
+}
+
+inline void Auth::RemoveIdTokenListener(IdTokenListener* listener) {
+  if (!listener) return;
+  const auto kind = detail::ListenerRegistry::Kind::kIdToken;
+  detail::Listeners().Remove(&kind, listener, this);
+}
+
+inline AuthStateListener::~AuthStateListener() {
+  const auto kind = detail::ListenerRegistry::Kind::kAuthState;
+  detail::Listeners().Remove(&kind, this, nullptr);
+}
+
+inline IdTokenListener::~IdTokenListener() {
+  const auto kind = detail::ListenerRegistry::Kind::kIdToken;
+  detail::Listeners().Remove(&kind, this, nullptr);
+}
+
+}  // namespace auth
+}  // namespace hearth
+
+#endif  // HEARTH_HPP
