@@ -259,7 +259,7 @@ public final class Auth: @unchecked Sendable {
 
     /// Completes every pending future as cancelled (any thread, during destroy).
     func cancelPending() {
-        for future in operations.drainPending() {
+        for future in operations.drainAll() {
             future.complete(.failure(AuthError(code: .cancelled, message: "The app was destroyed.")))
         }
         authStateListeners.removeAll()

@@ -38,12 +38,15 @@ final class OperationTracker: @unchecked Sendable {
         state.withLock { $0.last[operation] }
     }
 
-    /// Takes every pending future out (for cancellation).
-    func drainPending() -> [FutureState] {
+    /// Forgets every future (the app is going away) and returns the pending ones for cancellation.
+    /// Last results must go too: a finished future holds user snapshots, which hold the Auth, so
+    /// keeping them would make the Auth own itself.
+    func drainAll() -> [FutureState] {
         state.withLock { s in
-            let all = Array(s.pending.values)
+            let pending = Array(s.pending.values)
             s.pending.removeAll()
-            return all
+            s.last.removeAll()
+            return pending
         }
     }
 }
