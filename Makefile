@@ -7,7 +7,7 @@ CXX ?= c++
 RELEASE := .build/release
 LIB := $(RELEASE)/libhearth.so
 EMULATOR := $(RELEASE)/hearth-emulator
-OUT := build
+OUT := out
 CFLAGS_T := -std=c11 -Wall -Wextra -Werror -g -Iinclude -pthread
 CXXFLAGS_T := -std=c++17 -Wall -Wextra -Werror -g -Iinclude -pthread
 LDFLAGS_T := -L$(RELEASE) -Wl,-rpath,$(abspath $(RELEASE)) -lhearth $(shell pkg-config --libs libuv 2>/dev/null || echo -luv)

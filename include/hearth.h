@@ -14,8 +14,12 @@
  *   on the same future, and may destroy the app. While a callback runs, a call from ANOTHER thread that
  *   must guarantee "no callback after this returns" (hearth_future_release, listener removal,
  *   hearth_app_destroy) waits for that callback to return; nothing else waits on callbacks.
- * - Idle Hearth handles are unref'd: an idle Hearth never keeps uv_run(UV_RUN_DEFAULT) alive. Work posted
- *   from another thread is picked up the next time the host runs its loop.
+ * - Idle Hearth handles are unref'd: an idle Hearth never keeps uv_run(UV_RUN_DEFAULT) alive. Calls made
+ *   on the loop thread and requests in flight keep the loop alive until they are done. Work posted from
+ *   ANOTHER thread (an operation, or hearth_app_destroy) wakes the loop but cannot ref it (libuv's
+ *   uv_ref is not thread-safe): it runs during the host's next uv_run while the loop is alive — because
+ *   of the host's own ref'd handles (a game engine's loop usually has some), or Hearth's requests in
+ *   flight. On a loop that holds nothing else, call Hearth from the loop thread.
  *
  * Ownership
  * ---------
@@ -206,7 +210,7 @@ typedef struct hearth_app_options {
   const char *project_id;        /* optional */
   const char *app_id;            /* optional: sent as X-Firebase-GMPID */
   const char *auth_domain;       /* optional: for provider sign-in (later) */
-  const char *app_name;          /* optional: default "[DEFAULT]" */
+  const char *app_name;          /* optional, not "": default "[DEFAULT]" */
   struct uv_loop_s *loop;        /* NULL: Hearth runs its own loop thread */
   int persistence;               /* a hearth_persistence value */
   const char *persistence_dir;   /* FILE: directory; NULL = $XDG_DATA_HOME/hearth or ~/.local/share/hearth */

@@ -48,7 +48,8 @@ public func abi_app_create(_ options: UnsafePointer<hearth_app_options>?,
         configuration.projectId = try HostString.optional(reader.field(\.project_id, default: nil), "project_id")
         configuration.appId = try HostString.optional(reader.field(\.app_id, default: nil), "app_id")
         configuration.authDomain = try HostString.optional(reader.field(\.auth_domain, default: nil), "auth_domain")
-        if let name = try HostString.optional(reader.field(\.app_name, default: nil), "app_name"), !name.isEmpty {
+        if let name = try HostString.optional(reader.field(\.app_name, default: nil), "app_name") {
+            guard !name.isEmpty else { return AuthErrorCode.invalidArgument.rawValue }
             configuration.appName = name
         }
         let timeout = reader.field(\.request_timeout_ms, default: 0)

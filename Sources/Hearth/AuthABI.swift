@@ -103,8 +103,9 @@ public func abi_auth_sign_in_with_custom_token(_ a: OpaquePointer?, _ token: Uns
 }
 
 private func credentialArgument(_ c: OpaquePointer?) throws(HostString.Problem) -> Credential {
+    guard let c else { throw .null("credential") }
     guard let handle = HandleRegistry.shared.object(UnsafeRawPointer(c), as: CredentialHandle.self) else {
-        throw .null("credential (NULL or released)")
+        throw .invalidHandle("credential")
     }
     return handle.credential
 }

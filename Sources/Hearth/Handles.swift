@@ -78,6 +78,8 @@ enum HostString {
     enum Problem: Error {
         case null(String)
         case invalidUTF8(String)
+        case empty(String)
+        case invalidHandle(String)
     }
 
     static func required(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(Problem) -> String {
@@ -98,6 +100,9 @@ extension HostString.Problem {
         switch self {
         case .null(let name): return AuthError(code: .invalidArgument, message: "\(name) must not be NULL.")
         case .invalidUTF8(let name): return AuthError(code: .invalidArgument, message: "\(name) is not valid UTF-8.")
+        case .empty(let name): return AuthError(code: .invalidArgument, message: "\(name) must not be empty.")
+        case .invalidHandle(let name):
+            return AuthError(code: .invalidHandle, message: "\(name) is not a live handle (released or foreign).")
         }
     }
 }

@@ -142,7 +142,7 @@ public struct SHA256: Sendable {
 }
 
 /// Lowercase hexadecimal text of bytes.
-enum Hex {
+private enum Hex {
     static func lowercase(_ bytes: some Sequence<UInt8>) -> String {
         var out: [UInt8] = []
         for byte in bytes {
