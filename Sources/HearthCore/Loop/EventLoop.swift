@@ -1,0 +1,356 @@
+import CLibUV
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The one `uv_loop_t` an app lives on, and the only way other threads reach it.
+///
+/// All mutable Hearth state of an app is confined to the loop thread; other threads hand work over
+/// with `execute`. Two modes:
+///
+/// - **Owned** (`makeOwned`): Hearth runs the loop on a thread of its own until `shutdown`.
+/// - **Borrowed** (`borrowing`): the host runs its loop (`uv_run(loop, UV_RUN_NOWAIT)` once per frame
+///   is enough) and Hearth creates no threads. Hearth's handles are unref'd while idle, so an idle
+///   Hearth never keeps `uv_run(UV_RUN_DEFAULT)` alive.
+///
+///   libuv's rule behind the consequences: `uv_run`, in every mode including `UV_RUN_NOWAIT`,
+///   returns at once without doing anything when the loop has no ref'd active handle.
+///   - Work posted *on the loop thread* refs Hearth's async handle until it has run, so the host's
+///     next `uv_run` (even `UV_RUN_DEFAULT`) runs it. Requests in flight ref the transport's handles.
+///   - Work posted *from another thread* wakes the loop but cannot ref it (`uv_ref` is not
+///     thread-safe); the same holds for `shutdown` called off the loop thread, and for Hearth's
+///     unref'd timers (e.g. a proactive token refresh). They run during the host's next `uv_run`
+///     while the loop is alive for any reason: the host's own handles, or Hearth's while requests
+///     are in flight or loop-thread work is queued.
+///   - A host whose loop holds nothing else and that runs it with `UV_RUN_NOWAIT` per frame should
+///     borrow with `idleHandlesKeepLoopAlive: true` (then `uv_run(UV_RUN_DEFAULT)` no longer
+///     returns while Hearth lives), or call Hearth only on its loop thread.
+///
+/// Lifetime: the loop (and, in owned mode, its thread) lives until `shutdown`; call it exactly when
+/// the app goes away. The object itself stays valid afterwards (calls are refused or ignored).
+public final class EventLoop: @unchecked Sendable {
+    public let isOwned: Bool
+    /// Whether Hearth's async handle and timers stay ref'd while idle: always in owned mode; in
+    /// borrowed mode only if the host asked for it.
+    public let idleHandlesKeepLoopAlive: Bool
+    public let uvLoop: UnsafeMutablePointer<uv_loop_t>
+
+    private let async: UnsafeMutablePointer<uv_async_t>
+    private let lock = ConditionLock()
+
+    // Guarded by `lock`.
+    private var queue: [() -> Void] = []
+    private var phase: Phase = .running
+    /// A shutdown asked for off the loop thread, performed by the next async callback.
+    private var requestedShutdown: ShutdownRequest?
+    private var loopThread: uv_thread_t?
+    /// Owned mode: the loop thread has left `uv_run` for good (set just before it exits).
+    private var threadFinished = false
+    /// Owned mode: someone has joined or detached the loop thread (exactly one may).
+    private var threadReleased = false
+    /// Owned mode: `uv_loop_close` succeeded, so `deinit` may free the loop's memory.
+    private var loopClosed = false
+
+    // Loop thread only.
+    private var handles: [ObjectIdentifier: any LoopOwnedHandle] = [:]
+    private var handlesClosed = false
+
+    private enum Phase { case running, stopping, stopped }
+    private struct ShutdownRequest { let final: (() -> Void)? }
+
+    private init(isOwned: Bool, idleHandlesKeepLoopAlive: Bool, uvLoop: UnsafeMutablePointer<uv_loop_t>,
+                 async: UnsafeMutablePointer<uv_async_t>) {
+        self.isOwned = isOwned
+        self.idleHandlesKeepLoopAlive = idleHandlesKeepLoopAlive
+        self.uvLoop = uvLoop
+        self.async = async
+    }
+
+    deinit {
+        if isOwned && loopClosed { UVHandle.free(uvLoop) }
+    }
+
+    // MARK: Creation
+
+    /// Starts Hearth's own loop thread. Returns once that thread is running and identified.
+    public static func makeOwned() throws -> EventLoop {
+        let uvLoop = UVHandle.allocate(uv_loop_t.self)
+        let rc = uv_loop_init(uvLoop)
+        guard rc == 0 else {
+            UVHandle.free(uvLoop)
+            throw LoopError(operation: "uv_loop_init", code: rc)
+        }
+        let async: UnsafeMutablePointer<uv_async_t>
+        do {
+            async = try makeAsyncHandle(on: uvLoop)
+        } catch {
+            uv_loop_close(uvLoop)
+            UVHandle.free(uvLoop)
+            throw error
+        }
+        let loop = EventLoop(isOwned: true, idleHandlesKeepLoopAlive: true, uvLoop: uvLoop, async: async)
+        UVHandle.retain(loop, in: async)
+
+        var thread = uv_thread_t()
+        let context = Unmanaged.passRetained(loop).toOpaque()
+        let started = uv_thread_create(&thread, { context in
+            guard let context else { return }
+            Unmanaged<EventLoop>.fromOpaque(context).takeRetainedValue().runOwnedThread()
+        }, context)
+        guard started == 0 else {
+            Unmanaged<EventLoop>.fromOpaque(context).release()
+            // Nobody runs this loop yet: close the async handle and let one turn finish the close.
+            UVHandle.close(async)
+            uv_run(uvLoop, UV_RUN_NOWAIT)
+            loop.loopClosed = uv_loop_close(uvLoop) == 0
+            throw LoopError(operation: "uv_thread_create", code: started)
+        }
+        // The thread records its own id; nobody may compare thread ids before it has.
+        loop.lock.wait { loop.loopThread != nil }
+        return loop
+    }
+
+    /// Attaches to a loop the host runs; idle Hearth never keeps it alive. Call on the thread that
+    /// runs `uvLoop`; creates no threads.
+    public static func borrowing(_ uvLoop: UnsafeMutablePointer<uv_loop_t>) throws -> EventLoop {
+        try borrowing(uvLoop, idleHandlesKeepLoopAlive: false)
+    }
+
+    /// Attaches to a loop the host runs. Call on the thread that runs `uvLoop`; creates no threads.
+    /// - Parameter idleHandlesKeepLoopAlive: false (the design's default): idle Hearth never keeps
+    ///   the host's loop alive. true: Hearth's async handle and timers stay ref'd, for hosts whose
+    ///   loop holds nothing else (see the type's notes).
+    public static func borrowing(_ uvLoop: UnsafeMutablePointer<uv_loop_t>,
+                                 idleHandlesKeepLoopAlive: Bool) throws -> EventLoop {
+        let async = try makeAsyncHandle(on: uvLoop)
+        let loop = EventLoop(isOwned: false, idleHandlesKeepLoopAlive: idleHandlesKeepLoopAlive,
+                             uvLoop: uvLoop, async: async)
+        UVHandle.retain(loop, in: async)
+        UVHandle.setKeepsLoopAlive(async, idleHandlesKeepLoopAlive)
+        loop.loopThread = uv_thread_self()
+        return loop
+    }
+
+    private static func makeAsyncHandle(on uvLoop: UnsafeMutablePointer<uv_loop_t>) throws -> UnsafeMutablePointer<uv_async_t> {
+        let async = UVHandle.allocate(uv_async_t.self)
+        let rc = uv_async_init(uvLoop, async) { async in
+            guard let loop = UVHandle.owner(EventLoop.self, of: async) else { return }
+            loop.noteCallbackThread()
+            loop.runPostedWork()
+        }
+        guard rc == 0 else {
+            UVHandle.free(async)
+            throw LoopError(operation: "uv_async_init", code: rc)
+        }
+        return async
+    }
+
+    // MARK: Threads
+
+    /// Thread-safe. Owned: whether this is Hearth's loop thread (false once it has exited).
+    /// Borrowed: whether this is the thread that last ran one of Hearth's callbacks (initially the
+    /// thread that called `borrowing`).
+    public var isLoopThread: Bool {
+        var current = uv_thread_self()
+        return lock.withLock {
+            guard var thread = loopThread, !threadFinished else { return false }
+            return uv_thread_equal(&thread, &current) != 0
+        }
+    }
+
+    /// Every Hearth uv callback reports here first, so a host that moves its loop to another
+    /// thread is followed.
+    func noteCallbackThread() {
+        guard !isOwned else { return }
+        let current = uv_thread_self()
+        lock.withLock { loopThread = current }
+    }
+
+    private func runOwnedThread() {
+        let current = uv_thread_self()
+        lock.broadcast { loopThread = current }
+        // The async handle is ref'd in owned mode, so uv_run only returns once shutdown has closed
+        // every handle (or someone called uv_stop on our loop: then carry on).
+        while lock.withLock({ phase != .stopped }) {
+            uv_run(uvLoop, UV_RUN_DEFAULT)
+        }
+        // Finish close callbacks still pending if uv_stop cut the last turn short.
+        uv_run(uvLoop, UV_RUN_NOWAIT)
+        let closed = uv_loop_close(uvLoop) == 0
+        lock.broadcast {
+            loopClosed = closed
+            threadFinished = true
+        }
+    }
+
+    // MARK: Work
+
+    /// Queues `work` to run on the loop thread, in FIFO order, always on a later loop turn (never
+    /// inline, even when called on the loop thread). Any thread.
+    /// - Returns: false, and drops `work`, once shutdown has begun.
+    @discardableResult
+    public func execute(_ work: @escaping () -> Void) -> Bool {
+        let onLoopThread = isLoopThread
+        let accepted = lock.withLock { () -> Bool in
+            guard phase == .running else { return false }
+            queue.append(work)
+            // Under the lock: shutdown closes the handle only after leaving `.running`.
+            uv_async_send(async)
+            return true
+        }
+        // Work queued on a borrowed loop's own thread keeps the host's uv_run going until it has
+        // run; the async callback unrefs again once the queue is empty.
+        if accepted && !idleHandlesKeepLoopAlive && onLoopThread { UVHandle.setKeepsLoopAlive(async, true) }
+        return accepted
+    }
+
+    private func runPostedWork() {
+        let (shutdown, batch) = lock.withLock { () -> (ShutdownRequest?, [() -> Void]) in
+            if let request = requestedShutdown {
+                requestedShutdown = nil
+                return (request, [])
+            }
+            let batch = queue
+            queue = []
+            return (nil, batch)
+        }
+        if let shutdown {
+            performShutdown(final: shutdown.final, initiatedOnLoopThread: false)
+            return
+        }
+        // Work queued while this batch runs waits for the next turn (the send re-armed the async).
+        for work in batch {
+            guard lock.withLock({ phase == .running }) else { return }
+            work()
+        }
+        if !idleHandlesKeepLoopAlive && lock.withLock({ phase == .running && queue.isEmpty }) {
+            UVHandle.setKeepsLoopAlive(async, false)
+        }
+    }
+
+    // MARK: Handles
+
+    /// A new unref'd timer. Loop thread only. After shutdown the timer is inert.
+    public func makeTimer() -> LoopTimer {
+        guard !handlesClosed else { return LoopTimer(inertOn: self) }
+        let timer = LoopTimer(loop: self)
+        register(timer)
+        return timer
+    }
+
+    /// A new unref'd poll for `socket`, or nil after shutdown or if libuv refuses the descriptor.
+    /// Loop thread only.
+    func makePoll(socket: Int32) -> LoopPoll? {
+        guard !handlesClosed, let poll = LoopPoll(loop: self, socket: socket) else { return nil }
+        register(poll)
+        return poll
+    }
+
+    private func register(_ handle: any LoopOwnedHandle) {
+        handles[ObjectIdentifier(handle)] = handle
+    }
+
+    func unregister(_ handle: any LoopOwnedHandle) {
+        handles[ObjectIdentifier(handle)] = nil
+    }
+
+    // MARK: Shutdown
+
+    /// Stops accepting work, drops queued work, runs `final` on the loop thread (if given), then
+    /// closes every Hearth uv handle (async, timers, polls); each handle's owner stays alive until
+    /// its close callback. Any thread; idempotent: only the first call's `final` runs.
+    ///
+    /// - Owned loop, called off the loop thread: runs `final` and the closes on the loop thread,
+    ///   stops the loop, joins the thread, then returns.
+    /// - Owned loop, called on the loop thread (inside a callback): runs `final` and the closes
+    ///   inline; the thread exits once the current callback returns, and is detached.
+    /// - Borrowed loop, called on the loop thread: runs `final` and the closes inline. The host must
+    ///   run its loop once more (to deliver the close callbacks) before `uv_loop_close`.
+    /// - Borrowed loop, called off the loop thread: posts the request and returns at once; it is
+    ///   carried out during the host's next `uv_run` that polls (see the type's notes).
+    ///
+    /// Never waits on the network. After it returns (owned) or after `final` ran (borrowed), no
+    /// Hearth work or callback runs on this loop again.
+    public func shutdown(final: (() -> Void)? = nil) {
+        if isLoopThread {
+            shutdownOnLoopThread(final: final)
+        } else {
+            shutdownOffLoopThread(final: final)
+        }
+    }
+
+    private func shutdownOnLoopThread(final: (() -> Void)?) {
+        var dropped: [() -> Void] = []
+        let (initiated, pending) = lock.withLock { () -> (Bool, ShutdownRequest?) in
+            switch phase {
+            case .running:
+                phase = .stopping
+                swap(&dropped, &queue)
+                return (true, nil)
+            case .stopping:
+                // Requested off-loop but not yet carried out: do it now, with that call's `final`.
+                let pending = requestedShutdown
+                requestedShutdown = nil
+                return (false, pending)
+            case .stopped:
+                return (false, nil)
+            }
+        }
+        dropped.removeAll()
+        if initiated {
+            performShutdown(final: final, initiatedOnLoopThread: true)
+        } else if let pending {
+            performShutdown(final: pending.final, initiatedOnLoopThread: false)
+        }
+    }
+
+    private func shutdownOffLoopThread(final: (() -> Void)?) {
+        var dropped: [() -> Void] = []
+        lock.withLock {
+            guard phase == .running else { return }
+            phase = .stopping
+            requestedShutdown = ShutdownRequest(final: final)
+            swap(&dropped, &queue)
+            uv_async_send(async)
+        }
+        dropped.removeAll()
+        guard isOwned else { return }
+        lock.wait { threadFinished }
+        let mustJoin = lock.withLock { () -> Bool in
+            defer { threadReleased = true }
+            return !threadReleased
+        }
+        if mustJoin, var thread = lock.withLock({ loopThread }) {
+            uv_thread_join(&thread)
+        }
+    }
+
+    /// Loop thread only, once.
+    private func performShutdown(final: (() -> Void)?, initiatedOnLoopThread: Bool) {
+        final?()
+        closeAllHandles()
+        lock.broadcast { phase = .stopped }
+        guard isOwned else { return }
+        uv_stop(uvLoop)
+        if initiatedOnLoopThread {
+            // Nobody off-loop is waiting to join: the thread cleans up after itself.
+            let detach = lock.withLock { () -> Bool in
+                defer { threadReleased = true }
+                return !threadReleased
+            }
+            if detach { pthread_detach(pthread_self()) }
+        }
+    }
+
+    private func closeAllHandles() {
+        handlesClosed = true
+        // Closing unregisters, so iterate over a copy.
+        for handle in Array(handles.values) { handle.close() }
+        handles.removeAll()
+        UVHandle.close(async)
+    }
+}

@@ -1,0 +1,98 @@
+import CCurl
+import CHearthShims
+
+/// One curl easy handle and the error buffer curl writes into, which must live exactly as long.
+/// Reused across requests (see `CurlEasyPool`); loop thread only.
+final class CurlEasy {
+    /// The `CURL *`.
+    let handle: UnsafeMutableRawPointer
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+
+    init?() {
+        guard let handle = curl_easy_init() else { return nil }
+        self.handle = handle
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+        _ = hearth_curl_easy_setopt_ptr(handle, CURLOPT_ERRORBUFFER, errorBuffer)
+    }
+
+    /// Only once the handle is out of any multi.
+    deinit {
+        curl_easy_cleanup(handle)
+        errorBuffer.deallocate()
+    }
+
+    /// Back to curl's defaults, dropping the previous request's options and copied body (which may
+    /// hold credentials) while keeping the handle's caches. Re-attaches the error buffer.
+    func reset() {
+        curl_easy_reset(handle)
+        errorBuffer[0] = 0
+        _ = hearth_curl_easy_setopt_ptr(handle, CURLOPT_ERRORBUFFER, errorBuffer)
+    }
+
+    /// curl's detailed message for the last failure, if it wrote one.
+    var errorMessage: String? {
+        errorBuffer[0] == 0 ? nil : String(cString: errorBuffer)
+    }
+
+    var responseCode: Int {
+        var code = 0
+        guard hearth_curl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code) == CURLE_OK else { return 0 }
+        return code
+    }
+
+    /// The response's Content-Type, copied (curl's pointer dies with the next transfer).
+    var contentType: String? {
+        var value: UnsafeMutableRawPointer?
+        guard hearth_curl_easy_getinfo_ptr(handle, CURLINFO_CONTENT_TYPE, &value) == CURLE_OK,
+              let value else { return nil }
+        return String(cString: value.assumingMemoryBound(to: CChar.self))
+    }
+
+    func set(_ option: CURLoption, _ value: Int) -> CURLcode {
+        hearth_curl_easy_setopt_long(handle, option, value)
+    }
+
+    /// String options: curl copies the string during the call.
+    func set(_ option: CURLoption, _ value: String) -> CURLcode {
+        value.withCString { hearth_curl_easy_setopt_ptr(handle, option, $0) }
+    }
+
+    func set(_ option: CURLoption, pointer: UnsafeRawPointer?) -> CURLcode {
+        hearth_curl_easy_setopt_ptr(handle, option, pointer)
+    }
+
+    func set(_ option: CURLoption, offset: Int64) -> CURLcode {
+        hearth_curl_easy_setopt_off_t(handle, option, curl_off_t(offset))
+    }
+
+    func set(_ option: CURLoption, writer: hearth_curl_write_cb) -> CURLcode {
+        hearth_curl_easy_setopt_write_cb(handle, option, writer)
+    }
+}
+
+/// Idle easy handles kept for the next requests: reusing them keeps their DNS and TLS session
+/// caches warm (connections themselves are cached by the multi handle). Loop thread only.
+struct CurlEasyPool {
+    private var idle: [CurlEasy] = []
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    /// An idle handle, or a new one; nil only if curl cannot allocate.
+    mutating func take() -> CurlEasy? {
+        idle.popLast() ?? CurlEasy()
+    }
+
+    /// Takes back a handle that is out of the multi; beyond capacity it is freed.
+    mutating func give(_ easy: CurlEasy) {
+        easy.reset()
+        if idle.count < capacity { idle.append(easy) }
+    }
+
+    mutating func drain() {
+        idle.removeAll()
+    }
+}

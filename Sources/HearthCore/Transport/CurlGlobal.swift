@@ -1,0 +1,23 @@
+import CCurl
+
+/// `curl_global_init` must run once per process before any other curl call, and is not safe to
+/// race. A Swift global is initialised exactly once, thread-safely, on first use.
+private let curlGlobalInitResult: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+
+enum CurlGlobal {
+    /// Initialises libcurl on first call; later calls return the first call's outcome.
+    static func ensureInitialised() throws {
+        let rc = curlGlobalInitResult
+        guard rc == CURLE_OK else {
+            throw TransportSetupError.curl("curl_global_init failed: \(String(cString: curl_easy_strerror(rc)))")
+        }
+    }
+}
+
+/// Why a transport could not be created.
+public enum TransportSetupError: Error, Equatable, Sendable {
+    /// libcurl could not be initialised (its own text).
+    case curl(String)
+    /// An option is unusable, e.g. a CA bundle path that cannot be read.
+    case invalidOption(String)
+}

@@ -1,0 +1,174 @@
+import CCurl
+import CHearthShims
+import CLibUV
+
+/// libcurl's multi-socket engine, driven by an `EventLoop`: one `LoopPoll` per socket curl asks
+/// to watch, one `LoopTimer` for curl's timeouts. Loop thread only.
+///
+/// Rules that keep this sound (each one was a crash somewhere):
+/// - curl's socket and timer callbacks only (re)arm polls and the timer; `curl_multi_socket_action`
+///   is called only from the loop's poll and timer callbacks, never from inside curl.
+/// - Per-socket state is the `LoopPoll` object, handed to curl with `curl_multi_assign` and found
+///   again by identity, never by descriptor (curl may close a socket and get the same number back
+///   before the old poll's close callback has run).
+/// - Finished transfers are drained completely from `curl_multi_info_read` before anyone is told,
+///   because whoever is told may add requests or close everything.
+final class CurlMulti {
+    /// A transfer curl reports as done: its easy handle and curl's result code.
+    typealias Finished = (easy: UnsafeMutableRawPointer, code: CURLcode)
+
+    private let loop: EventLoop
+    /// The `CURLM *`; nil once closed.
+    private var multi: UnsafeMutableRawPointer?
+    private var sockets: [ObjectIdentifier: LoopPoll] = [:]
+    private var timer: LoopTimer?
+    private let onFinished: ([Finished]) -> Void
+
+    /// Whether the polls and the timer keep `uv_run(UV_RUN_DEFAULT)` alive. The transport sets
+    /// this while requests are in flight (a host running its loop until idle must see them
+    /// finish) and clears it when idle (cached keep-alive connections must not pin the loop).
+    var keepsLoopAlive = false {
+        didSet {
+            guard keepsLoopAlive != oldValue else { return }
+            timer?.keepsLoopAlive = keepsLoopAlive
+            for poll in sockets.values { poll.keepsLoopAlive = keepsLoopAlive }
+        }
+    }
+
+    init(loop: EventLoop, onFinished: @escaping ([Finished]) -> Void) throws {
+        guard let multi = curl_multi_init() else { throw TransportSetupError.curl("curl_multi_init failed") }
+        self.loop = loop
+        self.multi = multi
+        self.onFinished = onFinished
+        // Unretained: curl calls back only during curl_multi_* calls made through this object.
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        hearth_curl_multi_setopt_socket_cb(multi) { _, socket, what, context, socketContext in
+            guard let context else { return -1 }
+            return Unmanaged<CurlMulti>.fromOpaque(context).takeUnretainedValue()
+                .socketChanged(socket, what: what, poll: socketContext)
+        }
+        hearth_curl_multi_setopt_ptr(multi, CURLMOPT_SOCKETDATA, context)
+        hearth_curl_multi_setopt_timer_cb(multi) { _, timeoutMs, context in
+            guard let context else { return -1 }
+            return Unmanaged<CurlMulti>.fromOpaque(context).takeUnretainedValue().timerChanged(timeoutMs)
+        }
+        hearth_curl_multi_setopt_ptr(multi, CURLMOPT_TIMERDATA, context)
+    }
+
+    /// Off the loop thread (the transport was dropped without `close` after the loop shut down):
+    /// free curl's state without touching any uv handle; the loop closes those itself.
+    deinit {
+        guard let multi else { return }
+        hearth_curl_multi_setopt_socket_cb(multi, nil)
+        hearth_curl_multi_setopt_timer_cb(multi, nil)
+        curl_multi_cleanup(multi)
+    }
+
+    func add(_ easy: UnsafeMutableRawPointer) -> CURLMcode {
+        guard let multi else { return CURLM_BAD_HANDLE }
+        return curl_multi_add_handle(multi, easy)
+    }
+
+    func remove(_ easy: UnsafeMutableRawPointer) {
+        guard let multi else { return }
+        curl_multi_remove_handle(multi, easy)
+    }
+
+    /// Stops curl from calling into the loop, for teardown off the loop thread.
+    func detachFromLoop() {
+        guard let multi else { return }
+        hearth_curl_multi_setopt_socket_cb(multi, nil)
+        hearth_curl_multi_setopt_timer_cb(multi, nil)
+    }
+
+    /// Closes cached connections and every poll and the timer. Remove all easy handles first.
+    func close() {
+        guard let multi else { return }
+        // curl may report sockets as removed while it closes its connection cache.
+        curl_multi_cleanup(multi)
+        self.multi = nil
+        for poll in sockets.values { poll.close() }
+        sockets.removeAll()
+        timer?.close()
+        timer = nil
+    }
+
+    // MARK: Called by curl (arm only)
+
+    private func socketChanged(_ socket: curl_socket_t, what: Int32, poll context: UnsafeMutableRawPointer?) -> Int32 {
+        if what == CURL_POLL_REMOVE {
+            if let context {
+                let poll = Unmanaged<LoopPoll>.fromOpaque(context).takeUnretainedValue()
+                sockets[ObjectIdentifier(poll)] = nil
+                poll.close()
+            }
+            return 0
+        }
+        let poll: LoopPoll
+        if let context {
+            poll = Unmanaged<LoopPoll>.fromOpaque(context).takeUnretainedValue()
+        } else {
+            guard let multi, let created = loop.makePoll(socket: socket) else { return -1 }
+            created.keepsLoopAlive = keepsLoopAlive
+            // Unretained: `sockets` owns the poll until curl reports the socket removed or we close.
+            sockets[ObjectIdentifier(created)] = created
+            curl_multi_assign(multi, socket, Unmanaged.passUnretained(created).toOpaque())
+            poll = created
+        }
+        var events: Int32 = 0
+        if what & CURL_POLL_IN != 0 { events |= Int32(UV_READABLE.rawValue) }
+        if what & CURL_POLL_OUT != 0 { events |= Int32(UV_WRITABLE.rawValue) }
+        let started = poll.start(events: events) { [weak self] status, ready in
+            self?.socketReady(socket, status: status, events: ready)
+        }
+        return started ? 0 : -1
+    }
+
+    private func timerChanged(_ timeoutMs: Int) -> Int32 {
+        let timer = self.timer ?? makeTimer()
+        if timeoutMs < 0 {
+            timer.stop()
+        } else {
+            timer.start(afterMs: UInt64(timeoutMs)) { [weak self] in self?.timerFired() }
+        }
+        return 0
+    }
+
+    private func makeTimer() -> LoopTimer {
+        let timer = loop.makeTimer()
+        timer.keepsLoopAlive = keepsLoopAlive
+        self.timer = timer
+        return timer
+    }
+
+    // MARK: Called by the loop (drive curl)
+
+    private func socketReady(_ socket: curl_socket_t, status: Int32, events: Int32) {
+        var flags: Int32 = 0
+        if status < 0 {
+            flags = CURL_CSELECT_ERR
+        } else {
+            if events & Int32(UV_READABLE.rawValue) != 0 { flags |= CURL_CSELECT_IN }
+            if events & Int32(UV_WRITABLE.rawValue) != 0 { flags |= CURL_CSELECT_OUT }
+        }
+        drive(socket: socket, flags: flags)
+    }
+
+    private func timerFired() {
+        drive(socket: CURL_SOCKET_TIMEOUT, flags: 0)
+    }
+
+    private func drive(socket: curl_socket_t, flags: Int32) {
+        guard let multi else { return }
+        var running: Int32 = 0
+        curl_multi_socket_action(multi, socket, flags, &running)
+        var finished: [Finished] = []
+        var queued: Int32 = 0
+        while let message = curl_multi_info_read(multi, &queued) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+            finished.append((easy, message.pointee.data.result))
+        }
+        // Last use of self's curl state in this turn: the receiver may close or release us.
+        if !finished.isEmpty { onFinished(finished) }
+    }
+}

@@ -1,0 +1,185 @@
+import CCurl
+import CHearthShims
+
+/// One request on its way through curl: the configured easy handle, the header list curl reads
+/// during the transfer, the response body as it arrives, and who to tell. Loop thread only.
+final class CurlTransfer {
+    let id: RequestID
+    let easy: CurlEasy
+    let completion: (Result<HTTPResponse, TransportError>) -> Void
+    private let maxBodyBytes: Int
+    /// curl reads the list during the transfer, so it is freed only after the handle left the multi.
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var body: [UInt8] = []
+    private var bodyTooLarge = false
+
+    /// Configures `easy` for `request`; throws `.network` for a request that cannot be sent as
+    /// given (bad method, header or URL characters, curl refusing an option).
+    init(id: RequestID, easy: CurlEasy, request: HTTPRequest, options: CurlTransport.Options,
+         completion: @escaping (Result<HTTPResponse, TransportError>) -> Void) throws(TransportError) {
+        self.id = id
+        self.easy = easy
+        self.completion = completion
+        self.maxBodyBytes = options.maxResponseBytes
+        do {
+            try configure(request: request, options: options)
+        } catch {
+            releaseResources()
+            throw error
+        }
+    }
+
+    deinit {
+        releaseResources()
+    }
+
+    /// Frees what curl no longer needs; call once the easy handle is out of the multi.
+    func releaseResources() {
+        if let headerList { curl_slist_free_all(headerList) }
+        headerList = nil
+    }
+
+    /// The outcome, read from the easy handle before it is reused.
+    func result(for code: CURLcode) -> Result<HTTPResponse, TransportError> {
+        switch code {
+        case CURLE_OK:
+            return .success(HTTPResponse(status: easy.responseCode, body: body, contentType: easy.contentType))
+        case CURLE_OPERATION_TIMEDOUT:
+            return .failure(.timedOut(message(for: code)))
+        case CURLE_WRITE_ERROR where bodyTooLarge:
+            return .failure(.network("response body larger than \(maxBodyBytes) bytes"))
+        default:
+            return .failure(.network(message(for: code)))
+        }
+    }
+
+    private func message(for code: CURLcode) -> String {
+        easy.errorMessage ?? String(cString: curl_easy_strerror(code))
+    }
+
+    /// Called by curl's write callback with each chunk of the body; returning less than `count`
+    /// makes curl abort with CURLE_WRITE_ERROR.
+    fileprivate func append(_ bytes: UnsafeRawBufferPointer) -> Int {
+        guard body.count + bytes.count <= maxBodyBytes else {
+            bodyTooLarge = true
+            return 0
+        }
+        body.append(contentsOf: bytes)
+        return bytes.count
+    }
+
+    // MARK: Configuration
+
+    private func configure(request: HTTPRequest, options: CurlTransport.Options) throws(TransportError) {
+        try RequestValidation.check(request)
+        let timeoutMs = request.timeoutMs.flatMap { $0 > 0 ? $0 : nil } ?? options.defaultTimeoutMs
+        try apply(easy.set(CURLOPT_URL, request.url), "URL")
+        // Only HTTP(S), also after redirects (which are not followed anyway).
+        try apply(easy.set(CURLOPT_PROTOCOLS_STR, "http,https"), "allowed protocols")
+        try apply(easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https"), "allowed protocols")
+        // The threaded resolver and timeouts must not use signals in a host's process.
+        try apply(easy.set(CURLOPT_NOSIGNAL, 1), "NOSIGNAL")
+        // TLS verification is curl's default; state it so no later change can silently drop it.
+        try apply(easy.set(CURLOPT_SSL_VERIFYPEER, 1), "TLS peer verification")
+        try apply(easy.set(CURLOPT_SSL_VERIFYHOST, 2), "TLS host verification")
+        if let caBundlePath = options.caBundlePath {
+            try apply(easy.set(CURLOPT_CAINFO, caBundlePath), "CA bundle")
+        }
+        if let userAgent = options.userAgent {
+            try apply(easy.set(CURLOPT_USERAGENT, userAgent), "user agent")
+        }
+        try apply(easy.set(CURLOPT_TIMEOUT_MS, timeoutMs), "timeout")
+        try apply(easy.set(CURLOPT_WRITEFUNCTION, writer: { data, size, count, context in
+            guard let context else { return 0 }
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+            return transfer.append(UnsafeRawBufferPointer(start: data, count: size * count))
+        }), "body writer")
+        // Unretained: the transport holds this transfer while its handle is in the multi.
+        try apply(easy.set(CURLOPT_WRITEDATA, pointer: Unmanaged.passUnretained(self).toOpaque()), "body writer")
+        try configureHeaders(request.headers)
+        try configureMethodAndBody(method: request.method, body: request.body)
+    }
+
+    private func configureHeaders(_ headers: [(name: String, value: String)]) throws(TransportError) {
+        var lines = headers.map { header in
+            // "Name:" would make curl drop the header; "Name;" sends it empty.
+            header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)"
+        }
+        // curl sends "Expect: 100-continue" for bodies above 1 MiB and waits for the server's
+        // go-ahead; an empty Expect turns that off.
+        if !headers.contains(where: { $0.name.lowercased() == "expect" }) { lines.append("Expect:") }
+        for line in lines {
+            guard let appended = line.withCString({ curl_slist_append(headerList, $0) }) else {
+                throw .network("out of memory building request headers")
+            }
+            headerList = appended
+        }
+        try apply(easy.set(CURLOPT_HTTPHEADER, pointer: headerList), "headers")
+    }
+
+    private func configureMethodAndBody(method: String, body: [UInt8]) throws(TransportError) {
+        switch method {
+        case "GET" where body.isEmpty:
+            try apply(easy.set(CURLOPT_HTTPGET, 1), "method")
+        case "HEAD" where body.isEmpty:
+            try apply(easy.set(CURLOPT_NOBODY, 1), "method")
+        default:
+            if method == "POST" || !body.isEmpty {
+                // The size first: COPYPOSTFIELDS copies exactly that many bytes (binary-safe), so the
+                // body need not outlive this call.
+                try apply(easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(body.count)), "body size")
+                let rc = body.withUnsafeBytes { bytes in
+                    // An empty array has no storage; curl still needs a valid pointer.
+                    bytes.baseAddress.map { easy.set(CURLOPT_COPYPOSTFIELDS, pointer: $0) }
+                        ?? easy.set(CURLOPT_COPYPOSTFIELDS, "")
+                }
+                try apply(rc, "body")
+            }
+            if method != "POST" {
+                try apply(easy.set(CURLOPT_CUSTOMREQUEST, method), "method")
+            }
+        }
+    }
+
+    private func apply(_ code: CURLcode, _ what: String) throws(TransportError) {
+        guard code == CURLE_OK else {
+            throw .network("cannot set request \(what): \(String(cString: curl_easy_strerror(code)))")
+        }
+    }
+}
+
+/// Rejects requests that would be sent as something other than what they say: characters that
+/// end a header line or a C string early would let one field smuggle in another.
+enum RequestValidation {
+    static func check(_ request: HTTPRequest) throws(TransportError) {
+        guard !request.method.isEmpty, request.method.utf8.allSatisfy(isTokenByte) else {
+            throw .network("invalid HTTP method")
+        }
+        guard !request.url.isEmpty, !request.url.utf8.contains(where: isControlByte) else {
+            throw .network("invalid URL")
+        }
+        for header in request.headers {
+            guard !header.name.isEmpty, header.name.utf8.allSatisfy(isTokenByte) else {
+                throw .network("invalid header name")
+            }
+            guard !header.value.utf8.contains(where: { isControlByte($0) && $0 != UInt8(ascii: "\t") }) else {
+                throw .network("invalid value for header \(header.name)")
+            }
+        }
+    }
+
+    /// RFC 9110 token characters.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+
+    private static func isControlByte(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x7F
+    }
+}

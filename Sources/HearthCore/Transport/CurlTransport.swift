@@ -1,0 +1,203 @@
+import CCurl
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The production `HTTPTransport`: libcurl's multi-socket API driven by an `EventLoop`.
+///
+/// - Threading: `send`, `cancel` and `close` on the loop thread only; every completion runs on the
+///   loop thread, exactly once (unless `close` voids it), never inside `send` or `cancel`.
+/// - Connections: keep-alive. The multi handle caches connections and a small pool of easy handles
+///   is reused, so sequential requests to one host share one TCP connection.
+/// - Timeouts: each request has a total time limit (`HTTPRequest.timeoutMs`, else
+///   `Options.defaultTimeoutMs`); when it passes the request fails with `.timedOut`.
+/// - Security: only `http` and `https` URLs; TLS peer and host verification are always on
+///   (`Options.caBundlePath` adds trust, never removes checks).
+/// - Threads: a URL whose host is an IP literal (`http://127.0.0.1:9099/...`) needs no name
+///   resolution, so no thread is created. A host name is resolved by curl's threaded resolver,
+///   which runs one short-lived thread per lookup, even on a host's borrowed loop.
+/// - Loop liveness: while requests are in flight the transport's polls and timer are ref'd, so a
+///   host running `uv_run(UV_RUN_DEFAULT)` sees them complete; when idle (idle keep-alive
+///   connections included) they are unref'd and never keep the host's loop running.
+public final class CurlTransport: HTTPTransport {
+    public struct Options {
+        /// Total time allowed for one request when it sets no `timeoutMs` of its own (a request's
+        /// non-positive `timeoutMs` also falls back to this). Must be positive.
+        public var defaultTimeoutMs: Int = 30_000
+        /// A PEM file of extra trusted CA certificates (e.g. a test server's); nil uses the system's.
+        public var caBundlePath: String? = nil
+        /// The User-Agent header; nil sends none.
+        public var userAgent: String? = nil
+        /// Larger response bodies fail with `.network` instead of filling memory.
+        public var maxResponseBytes: Int = 64 << 20
+        /// How many idle easy handles to keep for reuse.
+        public var idleHandlePoolSize: Int = 8
+
+        public init() {}
+    }
+
+    private let loop: EventLoop
+    private let options: Options
+    private var multi: CurlMulti?
+    private var pool: CurlEasyPool
+    private var inFlight: [RequestID: CurlTransfer] = [:]
+    private var idsByEasy: [UnsafeMutableRawPointer: RequestID] = [:]
+    private var lastID: UInt64 = 0
+    private var isClosed = false
+    /// Bumped by `close`: completions scheduled before it are dropped, later ones are delivered.
+    private var generation: UInt64 = 0
+
+    /// Any thread (no loop calls happen before the first `send`).
+    public init(loop: EventLoop, options: Options) throws {
+        try CurlGlobal.ensureInitialised()
+        guard options.defaultTimeoutMs > 0 else {
+            throw TransportSetupError.invalidOption("defaultTimeoutMs must be positive")
+        }
+        guard options.maxResponseBytes > 0, options.idleHandlePoolSize >= 0 else {
+            throw TransportSetupError.invalidOption("maxResponseBytes must be positive and idleHandlePoolSize not negative")
+        }
+        if let path = options.caBundlePath, access(path, R_OK) != 0 {
+            throw TransportSetupError.invalidOption("CA bundle is not readable: \(path)")
+        }
+        self.loop = loop
+        self.options = options
+        self.pool = CurlEasyPool(capacity: options.idleHandlePoolSize)
+        self.multi = try CurlMulti(loop: loop) { [weak self] finished in
+            self?.transfersFinished(finished)
+        }
+    }
+
+    /// Dropping an open transport closes it: inline on the loop thread, else posted to the loop.
+    /// If the loop has already shut down (its handles are closed), only curl's state is freed here.
+    deinit {
+        guard !isClosed else { return }
+        let multi = self.multi
+        let transfers = Array(inFlight.values)
+        var pool = self.pool
+        if loop.isLoopThread {
+            Self.release(transfers, pool: &pool, multi: multi, onLoop: true)
+            return
+        }
+        let posted = loop.execute {
+            Self.release(transfers, pool: &pool, multi: multi, onLoop: true)
+        }
+        if !posted {
+            Self.release(transfers, pool: &pool, multi: multi, onLoop: false)
+        }
+    }
+
+    // MARK: HTTPTransport
+
+    @discardableResult
+    public func send(_ request: HTTPRequest,
+                     completion: @escaping (Result<HTTPResponse, TransportError>) -> Void) -> RequestID {
+        lastID += 1
+        let id = RequestID(lastID)
+        guard !isClosed, let multi else {
+            deliverLater(.failure(.cancelled), to: completion)
+            return id
+        }
+        guard let easy = pool.take() else {
+            deliverLater(.failure(.network("cannot allocate a curl handle")), to: completion)
+            return id
+        }
+        let transfer: CurlTransfer
+        do {
+            transfer = try CurlTransfer(id: id, easy: easy, request: request, options: options, completion: completion)
+        } catch {
+            pool.give(easy)
+            deliverLater(.failure(error), to: completion)
+            return id
+        }
+        let added = multi.add(easy.handle)
+        guard added == CURLM_OK else {
+            transfer.releaseResources()
+            pool.give(easy)
+            deliverLater(.failure(.network(String(cString: curl_multi_strerror(added)))), to: completion)
+            return id
+        }
+        inFlight[id] = transfer
+        idsByEasy[easy.handle] = id
+        multi.keepsLoopAlive = true
+        return id
+    }
+
+    public func cancel(_ id: RequestID) {
+        guard let transfer = inFlight.removeValue(forKey: id) else { return }
+        retire(transfer)
+        multi?.keepsLoopAlive = !inFlight.isEmpty
+        deliverLater(.failure(.cancelled), to: transfer.completion)
+    }
+
+    /// Loop thread. Aborts every in-flight transfer without calling its completion, frees curl's
+    /// handles and connections, closes the polls and timer. Later `send`s fail with `.cancelled`,
+    /// delivered asynchronously. Idempotent.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        generation &+= 1
+        let transfers = Array(inFlight.values)
+        inFlight.removeAll()
+        idsByEasy.removeAll()
+        Self.release(transfers, pool: &pool, multi: multi, onLoop: true)
+        multi = nil
+    }
+
+    /// Requests sent and not yet completed or cancelled.
+    public var inFlightCount: Int { inFlight.count }
+
+    // MARK: Completion
+
+    private func transfersFinished(_ finished: [CurlMulti.Finished]) {
+        var completed: [(completion: (Result<HTTPResponse, TransportError>) -> Void,
+                         result: Result<HTTPResponse, TransportError>)] = []
+        for (easy, code) in finished {
+            guard let id = idsByEasy[easy], let transfer = inFlight.removeValue(forKey: id) else { continue }
+            let result = transfer.result(for: code)
+            retire(transfer)
+            completed.append((transfer.completion, result))
+        }
+        multi?.keepsLoopAlive = !inFlight.isEmpty
+        // Everything is settled before anyone is told: a completion may send, cancel or close.
+        let generation = self.generation
+        for (completion, result) in completed {
+            guard self.generation == generation else { return }
+            completion(result)
+        }
+    }
+
+    /// Takes a transfer out of curl and recycles its handle.
+    private func retire(_ transfer: CurlTransfer) {
+        idsByEasy[transfer.easy.handle] = nil
+        multi?.remove(transfer.easy.handle)
+        transfer.releaseResources()
+        pool.give(transfer.easy)
+    }
+
+    /// Completions are never run inside the call that caused them.
+    private func deliverLater(_ result: Result<HTTPResponse, TransportError>,
+                              to completion: @escaping (Result<HTTPResponse, TransportError>) -> Void) {
+        let generation = self.generation
+        loop.execute { [weak self] in
+            guard let self, self.generation == generation else { return }
+            completion(result)
+        }
+    }
+
+    /// Frees transfers, idle handles and the multi. On the loop thread uv handles close normally;
+    /// off it curl is first detached from the loop so nothing touches uv from the wrong thread.
+    private static func release(_ transfers: [CurlTransfer], pool: inout CurlEasyPool, multi: CurlMulti?,
+                                onLoop: Bool) {
+        if !onLoop { multi?.detachFromLoop() }
+        for transfer in transfers {
+            multi?.remove(transfer.easy.handle)
+            transfer.releaseResources()
+        }
+        pool.drain()
+        if onLoop { multi?.close() }
+    }
+}

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Loopback HTTP/1.1 server for HearthCore's transport tests.
+
+Binds 127.0.0.1 on a free port, prints the port on the first line of stdout, and serves until its
+stdin closes (so it never outlives the test process). Keep-alive, TCP_NODELAY and a deep accept
+queue: without them Python stalls at ~20 concurrent connections and looks like a client bug.
+
+Routes (any method):
+  /echo            200 application/json: method, path, headers, body, and this connection's serial
+  /status/<code>   <code> text/plain, body "status <code>"
+  /delay?ms=N      waits N ms, then 200 application/json {"delayed": N, "connection": serial}
+  /stall?ms=N      waits N ms, then closes the connection without responding
+  /bytes?n=N       200 application/octet-stream with N bytes
+
+  --tls CERT KEY   serve HTTPS with that certificate chain and key.
+"""
+import argparse
+import itertools
+import json
+import os
+import socket
+import ssl
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlparse
+
+_serials = itertools.count(1)
+_serials_lock = threading.Lock()
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def setup(self):
+        super().setup()
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        with _serials_lock:
+            self.connection_serial = next(_serials)
+
+    def log_message(self, format, *args):
+        pass
+
+    def do_GET(self):
+        self.route()
+
+    do_POST = do_PUT = do_DELETE = do_PATCH = do_HEAD = do_GET
+
+    def route(self):
+        url = urlparse(self.path)
+        query = parse_qs(url.query)
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        if url.path == "/echo":
+            payload = {
+                "method": self.command,
+                "path": self.path,
+                "headers": [[name, value] for name, value in self.headers.items()],
+                "body": body.decode("utf-8", "replace"),
+                "bodyLength": len(body),
+                "connection": self.connection_serial,
+            }
+            self.respond(200, "application/json", json.dumps(payload).encode())
+        elif url.path.startswith("/status/"):
+            code = int(url.path.rsplit("/", 1)[1])
+            self.respond(code, "text/plain", f"status {code}".encode())
+        elif url.path == "/delay":
+            ms = int(query.get("ms", ["0"])[0])
+            time.sleep(ms / 1000)
+            payload = {"delayed": ms, "connection": self.connection_serial}
+            self.respond(200, "application/json", json.dumps(payload).encode())
+        elif url.path == "/stall":
+            time.sleep(int(query.get("ms", ["0"])[0]) / 1000)
+            self.close_connection = True
+        elif url.path == "/bytes":
+            self.respond(200, "application/octet-stream", b"x" * int(query.get("n", ["0"])[0]))
+        else:
+            self.respond(404, "text/plain", b"no such route")
+
+    def respond(self, code, content_type, body):
+        try:
+            self.send_response(code)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 1024
+    allow_reuse_address = True
+
+
+def exit_when_stdin_closes():
+    sys.stdin.buffer.read()
+    os._exit(0)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"))
+    args = parser.parse_args()
+    server = Server(("127.0.0.1", 0), Handler)
+    if args.tls:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(args.tls[0], args.tls[1])
+        # Handshake in the handler thread, so a client that rejects the certificate cannot stall accept().
+        server.socket = context.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
+    threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
+    print(server.server_address[1], flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,490 @@
+import CLibUV
+import Foundation
+import XCTest
+@testable import HearthCore
+
+typealias TransportResult = Result<HTTPResponse, TransportError>
+
+/// `CurlTransport` on an owned loop against the loopback test server.
+final class TransportCurlTests: XCTestCase {
+    private var server: TestHTTPServer!
+    private var loop: EventLoop!
+    private var transport: CurlTransport!
+
+    override func setUpWithError() throws {
+        server = try TestHTTPServer()
+        loop = try EventLoop.makeOwned()
+        transport = try CurlTransport(loop: loop, options: .init())
+    }
+
+    override func tearDown() {
+        let transport = self.transport
+        loop.shutdown(final: { transport?.close() })
+        self.transport = nil
+        loop = nil
+        server.stop()
+        server = nil
+    }
+
+    // MARK: Helpers
+
+    /// Runs `body` on the loop thread and waits for it.
+    @discardableResult
+    private func onLoop<T>(_ body: @escaping () -> T) -> T? {
+        let result = Recorder<T>()
+        let done = DispatchSemaphore(value: 0)
+        loop.execute {
+            result.append(body())
+            done.signal()
+        }
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success, "loop did not run the work")
+        return result.values.first
+    }
+
+    /// Sends one request and waits for its completion.
+    private func send(_ request: HTTPRequest, using transport: CurlTransport? = nil,
+                      timeout: Double = 10) -> TransportResult? {
+        let transport = transport ?? self.transport!
+        let results = Recorder<TransportResult>()
+        let done = DispatchSemaphore(value: 0)
+        loop.execute {
+            transport.send(request) { result in
+                results.append(result)
+                done.signal()
+            }
+        }
+        XCTAssertEqual(done.wait(timeout: .now() + timeout), .success, "request did not complete")
+        return results.values.first
+    }
+
+    private func response(_ result: TransportResult?, file: StaticString = #filePath, line: UInt = #line) -> HTTPResponse? {
+        guard case .success(let response)? = result else {
+            XCTFail("expected a response, got \(String(describing: result))", file: file, line: line)
+            return nil
+        }
+        return response
+    }
+
+    private func echo(_ response: HTTPResponse?) -> [String: Any] {
+        guard let body = response?.body,
+              let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else { return [:] }
+        return object
+    }
+
+    private func headerNames(_ echo: [String: Any]) -> [String] {
+        ((echo["headers"] as? [[String]]) ?? []).compactMap { $0.first?.lowercased() }
+    }
+
+    private func headerValue(_ name: String, in echo: [String: Any]) -> String? {
+        ((echo["headers"] as? [[String]]) ?? []).first { $0.first?.lowercased() == name.lowercased() }?.last
+    }
+
+    // MARK: Round trips
+
+    func testPostRoundTripCarriesBodyHeadersStatusAndContentType() {
+        let body = Array(#"{"hello":"wörld"}"#.utf8)
+        let result = send(HTTPRequest(method: "POST", url: server.url("/echo?key=abc"),
+                                      headers: [("Content-Type", "application/json"), ("X-Client-Version", "hearth/1")],
+                                      body: body))
+        let reply = response(result)
+        XCTAssertEqual(reply?.status, 200)
+        XCTAssertEqual(reply?.contentType, "application/json")
+        let echoed = echo(reply)
+        XCTAssertEqual(echoed["method"] as? String, "POST")
+        XCTAssertEqual(echoed["path"] as? String, "/echo?key=abc")
+        XCTAssertEqual(echoed["body"] as? String, #"{"hello":"wörld"}"#)
+        XCTAssertEqual(headerValue("Content-Type", in: echoed), "application/json")
+        XCTAssertEqual(headerValue("X-Client-Version", in: echoed), "hearth/1")
+        XCTAssertFalse(headerNames(echoed).contains("expect"))
+    }
+
+    func testMethodsAndBodiesAreSentAsGiven() {
+        let get = echo(response(send(HTTPRequest(method: "GET", url: server.url("/echo")))))
+        XCTAssertEqual(get["method"] as? String, "GET")
+        XCTAssertEqual(get["bodyLength"] as? Int, 0)
+        let put = echo(response(send(HTTPRequest(method: "PUT", url: server.url("/echo"), body: Array("abc".utf8)))))
+        XCTAssertEqual(put["method"] as? String, "PUT")
+        XCTAssertEqual(put["body"] as? String, "abc")
+        let delete = echo(response(send(HTTPRequest(method: "DELETE", url: server.url("/echo")))))
+        XCTAssertEqual(delete["method"] as? String, "DELETE")
+        let emptyPost = echo(response(send(HTTPRequest(method: "POST", url: server.url("/echo")))))
+        XCTAssertEqual(emptyPost["method"] as? String, "POST")
+        XCTAssertEqual(emptyPost["bodyLength"] as? Int, 0)
+    }
+
+    func testAnEmptyHeaderValueIsSentNotDropped() {
+        let echoed = echo(response(send(HTTPRequest(url: server.url("/echo"), headers: [("X-Empty", "")]))))
+        XCTAssertEqual(headerValue("X-Empty", in: echoed), "")
+    }
+
+    func testNon2xxStatusesAreResponsesNotErrors() {
+        for status in [400, 404, 500, 503] {
+            let reply = response(send(HTTPRequest(method: "GET", url: server.url("/status/\(status)"))))
+            XCTAssertEqual(reply?.status, status)
+            XCTAssertEqual(reply?.body, Array("status \(status)".utf8))
+            XCTAssertEqual(reply?.contentType, "text/plain")
+        }
+    }
+
+    func testALargeBodyIsSentWithoutWaitingFor100Continue() {
+        let body = [UInt8](repeating: UInt8(ascii: "a"), count: 2 << 20)
+        let started = Date()
+        let echoed = echo(response(send(HTTPRequest(url: server.url("/echo"), body: body))))
+        XCTAssertEqual(echoed["bodyLength"] as? Int, body.count)
+        XCTAssertFalse(headerNames(echoed).contains("expect"))
+        // curl waits up to 1 s for a 100 Continue that an empty Expect header avoids.
+        XCTAssertLessThan(Date().timeIntervalSince(started), 0.9)
+    }
+
+    func testUserAgentIsSentWhenConfigured() throws {
+        var options = CurlTransport.Options()
+        options.userAgent = "hearth-tests/1.0"
+        let custom = try CurlTransport(loop: loop, options: options)
+        let echoed = echo(response(send(HTTPRequest(url: server.url("/echo")), using: custom)))
+        XCTAssertEqual(headerValue("User-Agent", in: echoed), "hearth-tests/1.0")
+        onLoop { custom.close() }
+    }
+
+    // MARK: Failures
+
+    func testConnectionRefusedFailsWithANetworkError() {
+        let result = send(HTTPRequest(url: "http://127.0.0.1:\(unusedLoopbackPort())/echo"))
+        guard case .failure(.network(let message))? = result else {
+            return XCTFail("expected .network, got \(String(describing: result))")
+        }
+        XCTAssertFalse(message.isEmpty)
+    }
+
+    func testAStalledServerTimesOutWithinTheRequestTimeout() {
+        let started = Date()
+        let result = send(HTTPRequest(method: "GET", url: server.url("/stall?ms=5000"), timeoutMs: 300))
+        let elapsed = Date().timeIntervalSince(started)
+        guard case .failure(.timedOut(let message))? = result else {
+            return XCTFail("expected .timedOut, got \(String(describing: result))")
+        }
+        XCTAssertFalse(message.isEmpty)
+        XCTAssertGreaterThanOrEqual(elapsed, 0.29)
+        XCTAssertLessThan(elapsed, 2.5)
+    }
+
+    func testTheDefaultTimeoutAppliesWhenARequestSetsNone() throws {
+        var options = CurlTransport.Options()
+        options.defaultTimeoutMs = 300
+        let quick = try CurlTransport(loop: loop, options: options)
+        let started = Date()
+        let result = send(HTTPRequest(method: "GET", url: server.url("/stall?ms=5000")), using: quick)
+        guard case .failure(.timedOut)? = result else {
+            return XCTFail("expected .timedOut, got \(String(describing: result))")
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2.5)
+        onLoop { quick.close() }
+    }
+
+    func testOnlyHTTPAndHTTPSURLsAreFetched() {
+        for url in ["file:///etc/hostname", "ftp://127.0.0.1:\(server.port)/", "gopher://127.0.0.1:\(server.port)/",
+                    "not a url"] {
+            let result = send(HTTPRequest(method: "GET", url: url))
+            guard case .failure(.network)? = result else {
+                XCTFail("\(url): expected .network, got \(String(describing: result))")
+                continue
+            }
+        }
+    }
+
+    func testRequestsThatWouldSmuggleHeaderLinesAreRejected() {
+        let requests = [
+            HTTPRequest(url: server.url("/echo"), headers: [("X-Test", "a\r\nX-Injected: 1")]),
+            HTTPRequest(url: server.url("/echo"), headers: [("X Bad", "1")]),
+            HTTPRequest(url: server.url("/echo"), headers: [("", "1")]),
+            HTTPRequest(method: "GET /other HTTP/1.1\r\n", url: server.url("/echo")),
+            HTTPRequest(method: "", url: server.url("/echo")),
+            HTTPRequest(url: server.url("/echo\r\nX-Injected: 1")),
+            HTTPRequest(url: server.url("/echo\u{0}ignored")),
+        ]
+        for request in requests {
+            guard case .failure(.network)? = send(request) else {
+                XCTFail("\(request.method) \(request.url) \(request.headers): expected .network")
+                continue
+            }
+        }
+    }
+
+    func testAResponseLargerThanTheLimitFailsWithANetworkError() throws {
+        var options = CurlTransport.Options()
+        options.maxResponseBytes = 1_000
+        let limited = try CurlTransport(loop: loop, options: options)
+        let result = send(HTTPRequest(method: "GET", url: server.url("/bytes?n=5000")), using: limited)
+        guard case .failure(.network(let message))? = result else {
+            return XCTFail("expected .network, got \(String(describing: result))")
+        }
+        XCTAssertTrue(message.contains("1000"), message)
+        XCTAssertEqual(response(send(HTTPRequest(method: "GET", url: server.url("/bytes?n=1000")), using: limited))?.body.count,
+                       1_000)
+        onLoop { limited.close() }
+    }
+
+    func testSetupRejectsUnusableOptions() {
+        var badTimeout = CurlTransport.Options()
+        badTimeout.defaultTimeoutMs = 0
+        XCTAssertThrowsError(try CurlTransport(loop: loop, options: badTimeout))
+        var missingBundle = CurlTransport.Options()
+        missingBundle.caBundlePath = "/nonexistent/ca.pem"
+        XCTAssertThrowsError(try CurlTransport(loop: loop, options: missingBundle)) { error in
+            guard case TransportSetupError.invalidOption = error else { return XCTFail("\(error)") }
+        }
+    }
+
+    // MARK: TLS
+
+    func testHTTPSFailsAgainstAServerThatCannotBeVerified() throws {
+        let tlsServer = try TestHTTPServer(tls: true)
+        defer { tlsServer.stop() }
+        let result = send(HTTPRequest(method: "GET", url: tlsServer.url("/echo")))
+        guard case .failure(.network(let message))? = result else {
+            return XCTFail("expected .network, got \(String(describing: result))")
+        }
+        XCTAssertTrue(message.lowercased().contains("certificate"), message)
+    }
+
+    func testHTTPSSucceedsWhenTheCABundleTrustsTheServer() throws {
+        let tlsServer = try TestHTTPServer(tls: true)
+        defer { tlsServer.stop() }
+        var options = CurlTransport.Options()
+        options.caBundlePath = TestHTTPServer.caBundlePath
+        let trusting = try CurlTransport(loop: loop, options: options)
+        let reply = response(send(HTTPRequest(url: tlsServer.url("/echo"), body: Array("secure".utf8)), using: trusting))
+        XCTAssertEqual(reply?.status, 200)
+        XCTAssertEqual(echo(reply)["body"] as? String, "secure")
+        onLoop { trusting.close() }
+    }
+
+    // MARK: Cancellation and completion rules
+
+    func testCancelCompletesWithCancelledOnceAndNeverInsideCancel() {
+        let results = Recorder<(result: TransportResult, insideCancel: Bool)>()
+        var insideCancel = false
+        let transport = self.transport!
+        let url = server.url("/delay?ms=2000")
+        onLoop {
+            let id = transport.send(HTTPRequest(method: "GET", url: url)) { result in
+                results.append((result, insideCancel))
+            }
+            // Let curl start the transfer, then cancel it.
+            self.loop.execute {
+                insideCancel = true
+                transport.cancel(id)
+                insideCancel = false
+            }
+        }
+        XCTAssertTrue(eventually(within: 1) { results.count == 1 })
+        usleep(200_000)
+        XCTAssertEqual(results.count, 1)
+        XCTAssertEqual(results.values.first?.result, .failure(.cancelled))
+        XCTAssertEqual(results.values.first?.insideCancel, false)
+        XCTAssertEqual(onLoop { transport.inFlightCount }, 0)
+    }
+
+    func testCancellingACompletedOrUnknownRequestDoesNothing() {
+        let results = Recorder<TransportResult>()
+        let transport = self.transport!
+        let url = server.url("/echo")
+        let ids = Recorder<RequestID>()
+        onLoop {
+            ids.append(transport.send(HTTPRequest(url: url)) { results.append($0) })
+        }
+        XCTAssertTrue(eventually(within: 5) { results.count == 1 })
+        onLoop {
+            transport.cancel(ids.values[0])
+            transport.cancel(RequestID(999_999))
+        }
+        onLoop {}
+        XCTAssertEqual(results.count, 1)
+        XCTAssertEqual(try results.values.first?.get().status, 200)
+    }
+
+    func testCompletionsNeverRunInsideSend() {
+        let transport = self.transport!
+        let insideSendSeen = Recorder<Bool>()
+        var insideSend = false
+        let urls = [server.url("/echo"), "ftp://127.0.0.1/", server.url("/echo")]
+        onLoop {
+            for (index, url) in urls.enumerated() {
+                let headers: [(name: String, value: String)] = index == 2 ? [("Bad\r\n", "x")] : []
+                insideSend = true
+                transport.send(HTTPRequest(url: url, headers: headers)) { _ in insideSendSeen.append(insideSend) }
+                insideSend = false
+            }
+        }
+        XCTAssertTrue(eventually(within: 5) { insideSendSeen.count == 3 })
+        XCTAssertEqual(insideSendSeen.values, [false, false, false])
+    }
+
+    func testTwoHundredConcurrentRequestsEachCompleteExactlyOnce() {
+        let transport = self.transport!
+        let completions = Recorder<(index: Int, result: TransportResult)>()
+        let url = server.url("/echo")
+        onLoop {
+            for index in 0..<200 {
+                transport.send(HTTPRequest(url: url, body: Array("\(index)".utf8))) { completions.append((index, $0)) }
+            }
+        }
+        XCTAssertTrue(eventually(within: 30) { completions.count >= 200 }, "only \(completions.count) completed")
+        usleep(100_000)
+        let values = completions.values
+        XCTAssertEqual(values.count, 200)
+        XCTAssertEqual(Set(values.map(\.index)).count, 200)
+        for (index, result) in values {
+            XCTAssertEqual(echo(response(result))["body"] as? String, "\(index)")
+        }
+        XCTAssertEqual(onLoop { transport.inFlightCount }, 0)
+    }
+
+    func testConnectionsTheServerClosesAreReplacedUnderLoad() {
+        // Every response closes its connection, so curl keeps closing sockets and opening new ones
+        // that get the same descriptor numbers back while old polls are still closing.
+        let transport = self.transport!
+        let completions = Recorder<(index: Int, result: TransportResult)>()
+        let url = server.url("/echo")
+        onLoop {
+            for index in 0..<300 {
+                transport.send(HTTPRequest(url: url, headers: [("Connection", "close")], body: Array("\(index)".utf8))) {
+                    completions.append((index, $0))
+                }
+            }
+        }
+        XCTAssertTrue(eventually(within: 60) { completions.count >= 300 }, "only \(completions.count) completed")
+        let values = completions.values
+        XCTAssertEqual(values.count, 300)
+        XCTAssertEqual(Set(values.map(\.index)).count, 300)
+        XCTAssertEqual(values.filter { (try? $0.result.get().status) == 200 }.count, 300)
+        XCTAssertGreaterThan(Set(values.compactMap { self.echo(try? $0.result.get())["connection"] as? Int }).count, 1)
+    }
+
+    func testCancellingHalfOfManyConcurrentRequestsCompletesEachExactlyOnce() {
+        let transport = self.transport!
+        let completions = Recorder<(index: Int, result: TransportResult)>()
+        let url = server.url("/delay?ms=10")
+        onLoop {
+            var ids: [RequestID] = []
+            for index in 0..<200 {
+                ids.append(transport.send(HTTPRequest(method: "GET", url: url)) { completions.append((index, $0)) })
+            }
+            // Cancel the even ones over the next turns, while the odd ones are finishing.
+            for (index, id) in ids.enumerated() where index % 2 == 0 {
+                self.loop.execute { transport.cancel(id) }
+            }
+        }
+        XCTAssertTrue(eventually(within: 30) { completions.count >= 200 }, "only \(completions.count) completed")
+        usleep(100_000)
+        let values = completions.values
+        XCTAssertEqual(values.count, 200)
+        XCTAssertEqual(Set(values.map(\.index)).count, 200)
+        for (index, result) in values where index % 2 == 1 {
+            XCTAssertEqual(try? result.get().status, 200, "request \(index)")
+        }
+        for (index, result) in values where index % 2 == 0 {
+            // A cancel that lost the race against the response finds the request already done.
+            if case .failure(let error) = result { XCTAssertEqual(error, .cancelled, "request \(index)") }
+        }
+    }
+
+    func testSequentialRequestsReuseOneConnection() {
+        let transport = self.transport!
+        let connections = Recorder<Int>()
+        let done = DispatchSemaphore(value: 0)
+        let url = server.url("/echo")
+        // Each request starts from the previous one's completion.
+        func next(_ remaining: Int) {
+            transport.send(HTTPRequest(url: url, body: Array("n".utf8))) { result in
+                connections.append(self.echo(try? result.get())["connection"] as? Int ?? -1)
+                if remaining > 1 { next(remaining - 1) } else { done.signal() }
+            }
+        }
+        loop.execute { next(20) }
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(connections.count, 20)
+        XCTAssertEqual(Set(connections.values).count, 1, "connections used: \(Set(connections.values))")
+        XCTAssertNotEqual(connections.values.first, -1)
+    }
+
+    func testCloseWithRequestsInFlightRunsNoCompletions() {
+        let transport = self.transport!
+        let completions = Recorder<TransportResult>()
+        let url = server.url("/delay?ms=300")
+        onLoop {
+            for _ in 0..<10 { transport.send(HTTPRequest(method: "GET", url: url)) { completions.append($0) } }
+        }
+        onLoop {
+            // Cancelled just before close: its still-pending .cancelled delivery is dropped too.
+            let cancelled = transport.send(HTTPRequest(method: "GET", url: url)) { completions.append($0) }
+            transport.cancel(cancelled)
+            XCTAssertEqual(transport.inFlightCount, 10)
+            transport.close()
+            transport.close()
+            XCTAssertEqual(transport.inFlightCount, 0)
+        }
+        usleep(700_000)
+        XCTAssertEqual(completions.count, 0)
+    }
+
+    func testSendAfterCloseFailsWithCancelledAsynchronously() {
+        let transport = self.transport!
+        let results = Recorder<(result: TransportResult, insideSend: Bool)>()
+        var insideSend = false
+        let url = server.url("/echo")
+        onLoop {
+            transport.close()
+            insideSend = true
+            transport.send(HTTPRequest(url: url)) { results.append(($0, insideSend)) }
+            insideSend = false
+        }
+        XCTAssertTrue(eventually(within: 5) { results.count == 1 })
+        XCTAssertEqual(results.values.first?.result, .failure(.cancelled))
+        XCTAssertEqual(results.values.first?.insideSend, false)
+    }
+
+    func testACompletionMayCloseTheTransport() {
+        let transport = self.transport!
+        let completions = Recorder<TransportResult>()
+        let url = server.url("/delay?ms=20")
+        onLoop {
+            for _ in 0..<5 {
+                transport.send(HTTPRequest(method: "GET", url: url)) { result in
+                    completions.append(result)
+                    transport.close()
+                }
+            }
+        }
+        XCTAssertTrue(eventually(within: 5) { completions.count >= 1 })
+        usleep(300_000)
+        XCTAssertEqual(completions.count, 1)
+        XCTAssertEqual(try completions.values.first?.get().status, 200)
+    }
+
+    func testLoopShutdownCanCloseTheTransportWithRequestsInFlight() throws {
+        let transport = self.transport!
+        let completions = Recorder<TransportResult>()
+        let url = server.url("/delay?ms=200")
+        onLoop {
+            for _ in 0..<5 { transport.send(HTTPRequest(method: "GET", url: url)) { completions.append($0) } }
+        }
+        loop.shutdown(final: { transport.close() })
+        usleep(400_000)
+        XCTAssertEqual(completions.count, 0)
+    }
+
+    func testDroppingAnOpenTransportOffTheLoopAbandonsItsRequests() throws {
+        var dropped: CurlTransport? = try CurlTransport(loop: loop, options: .init())
+        let completions = Recorder<TransportResult>()
+        let url = server.url("/delay?ms=200")
+        onLoop { [dropped] in
+            for _ in 0..<5 { dropped?.send(HTTPRequest(method: "GET", url: url)) { completions.append($0) } }
+        }
+        dropped = nil
+        onLoop {}
+        usleep(400_000)
+        XCTAssertEqual(completions.count, 0)
+        // The transport's requests are gone; the loop and the main transport still work.
+        XCTAssertEqual(response(send(HTTPRequest(url: server.url("/echo"))))?.status, 200)
+    }
+}
