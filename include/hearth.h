@@ -316,8 +316,57 @@ HEARTH_EXPORT const char *hearth_future_string_at(const hearth_future *future, s
  * is NULL or not valid UTF-8. Release with hearth_credential_release. */
 HEARTH_EXPORT hearth_credential *hearth_email_credential(const char *email, const char *password);
 
-/* The provider id ("password", ...). Borrowed; NULL for an invalid handle. */
+/* Identity-provider credentials. Each returns a new reference (release with hearth_credential_release),
+ * or NULL when a required argument is NULL or an argument is not valid UTF-8. Empty tokens are
+ * accepted here and refused when the credential is used (HEARTH_ERROR_INVALID_CREDENTIAL). */
+
+/* Google ("google.com"): an ID token and/or an access token (NULL for the one you do not have). */
+HEARTH_EXPORT hearth_credential *hearth_google_credential(const char *id_token, const char *access_token);
+/* Facebook ("facebook.com") with a classic access token. */
+HEARTH_EXPORT hearth_credential *hearth_facebook_credential(const char *access_token);
+/* Facebook Limited Login: the authentication token (an OIDC ID token) and the raw nonce it was made for. */
+HEARTH_EXPORT hearth_credential *hearth_facebook_limited_login_credential(const char *id_token,
+                                                                         const char *raw_nonce);
+/* Twitter ("twitter.com"): OAuth 1.0a token and secret. */
+HEARTH_EXPORT hearth_credential *hearth_twitter_credential(const char *token, const char *secret);
+/* GitHub ("github.com"): an OAuth access token. */
+HEARTH_EXPORT hearth_credential *hearth_github_credential(const char *token);
+/* Play Games ("playgames.google.com"): a server auth code. */
+HEARTH_EXPORT hearth_credential *hearth_play_games_credential(const char *server_auth_code);
+/* Any OAuth / OIDC provider ("microsoft.com", "yahoo.com", "oidc.<name>", ...): provider_id required,
+ * id_token and/or access_token. */
+HEARTH_EXPORT hearth_credential *hearth_oauth_credential(const char *provider_id, const char *id_token,
+                                                         const char *access_token);
+/* The same with the RAW nonce the ID token was requested with (the token carries its SHA-256). As the
+ * C++ SDK's OAuthProvider::GetCredential(provider_id, id_token, raw_nonce, access_token); for
+ * "apple.com" this is Sign in with Apple (access_token: Apple's authorization code, or NULL). */
+HEARTH_EXPORT hearth_credential *hearth_oauth_credential_with_nonce(const char *provider_id, const char *id_token,
+                                                                    const char *raw_nonce,
+                                                                    const char *access_token);
+/* Sign in with Apple ("apple.com"): Apple's ID token, the RAW nonce (Apple got its SHA-256), and
+ * optionally the authorization code and the user's name (Apple sends the name only on the first
+ * authorization; Firebase stores it). */
+HEARTH_EXPORT hearth_credential *hearth_apple_credential(const char *id_token, const char *raw_nonce,
+                                                         const char *authorization_code,
+                                                         const char *given_name, const char *family_name);
+
+/* The provider id ("password", "google.com", ...). Borrowed; NULL for an invalid handle. */
 HEARTH_EXPORT const char *hearth_credential_provider(const hearth_credential *credential);
+/* The identity provider's tokens the credential carries (e.g. the access token the server returned in
+ * an auth result). Borrowed; "" when absent; NULL for an invalid handle. */
+HEARTH_EXPORT const char *hearth_credential_id_token(const hearth_credential *credential);
+HEARTH_EXPORT const char *hearth_credential_access_token(const hearth_credential *credential);
+HEARTH_EXPORT const char *hearth_credential_secret(const hearth_credential *credential);
+
+/* Nonces for providers that bind an ID token to a request (Apple, Facebook Limited Login, OIDC).
+ * Writes a fresh cryptographically random raw nonce (32 characters of [0-9A-Za-z-._], NUL-terminated)
+ * to raw_nonce and its SHA-256 as 64 lowercase hex digits to sha256_hex. Send sha256_hex to the
+ * provider and raw_nonce to Hearth. Returns 0 or an error code. */
+#define HEARTH_NONCE_SIZE 33      /* 32 characters + NUL */
+#define HEARTH_SHA256_HEX_SIZE 65 /* 64 hex digits + NUL */
+HEARTH_EXPORT int hearth_nonce_generate(char raw_nonce[HEARTH_NONCE_SIZE], char sha256_hex[HEARTH_SHA256_HEX_SIZE]);
+/* SHA-256 of a NUL-terminated string as lowercase hex. Returns 0 or an error code. */
+HEARTH_EXPORT int hearth_sha256_hex(const char *input, char sha256_hex[HEARTH_SHA256_HEX_SIZE]);
 
 /* 1 if the handle is a live credential, else 0. */
 HEARTH_EXPORT int hearth_credential_is_valid(const hearth_credential *credential);
@@ -416,7 +465,7 @@ HEARTH_EXPORT int hearth_auth_remove_id_token_listener(hearth_auth *auth, uint64
  * Auth results
  * ------------------------------------------------------------------------------------------------- */
 
-/* The signed-in user (borrowed). */
+/* The signed-in user (borrowed); NULL for the conflict details of a failed operation (see below). */
 HEARTH_EXPORT const hearth_user *hearth_auth_result_user(const hearth_auth_result *result);
 /* Additional user info: provider id of the sign-in ("password", "anonymous", "custom", ...), borrowed. */
 HEARTH_EXPORT const char *hearth_auth_result_provider_id(const hearth_auth_result *result);
@@ -426,6 +475,17 @@ HEARTH_EXPORT const char *hearth_auth_result_user_name(const hearth_auth_result 
 HEARTH_EXPORT const char *hearth_auth_result_profile_json(const hearth_auth_result *result);
 /* 1 if this sign-in created the user, else 0. */
 HEARTH_EXPORT int hearth_auth_result_is_new_user(const hearth_auth_result *result);
+/* The identity provider's credential the server returned with a sign-in, link or reauthentication
+ * (access token, ID token, secret), borrowed; NULL when there is none. */
+HEARTH_EXPORT const hearth_credential *hearth_auth_result_credential(const hearth_auth_result *result);
+/* For a FAILED sign-in or link whose server answer names another account
+ * (HEARTH_ERROR_CREDENTIAL_ALREADY_IN_USE, HEARTH_ERROR_EMAIL_ALREADY_IN_USE,
+ * HEARTH_ERROR_ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIALS): hearth_future_auth_result still returns a
+ * result, whose user is NULL and whose updated credential signs in to that other account (the C++
+ * SDK's additional_user_info.updated_credential). Borrowed; NULL when there is none. */
+HEARTH_EXPORT const hearth_credential *hearth_auth_result_updated_credential(const hearth_auth_result *result);
+/* The email the server reported with such a conflict, borrowed; "" when none. */
+HEARTH_EXPORT const char *hearth_auth_result_email(const hearth_auth_result *result);
 
 /* ---------------------------------------------------------------------------------------------------
  * Users: immutable snapshots + operations on the signed-in user with that uid
@@ -485,6 +545,26 @@ HEARTH_EXPORT hearth_future *hearth_user_send_email_verification_before_updating
 /* Deletes the account and signs out. Result: none. */
 HEARTH_EXPORT hearth_future *hearth_user_delete(const hearth_user *user);
 
+/* Links a credential to the user, so the same account is reachable through that provider too (an
+ * anonymous user linked to any credential stops being anonymous). Result: auth result. Errors:
+ * HEARTH_ERROR_PROVIDER_ALREADY_LINKED (the user already has that provider); CREDENTIAL_ALREADY_IN_USE
+ * or EMAIL_ALREADY_IN_USE (it belongs to another account: the failed future's auth result carries an
+ * updated credential that signs in to that account); REQUIRES_RECENT_LOGIN. */
+HEARTH_EXPORT hearth_future *hearth_user_link_with_credential(const hearth_user *user,
+                                                              const hearth_credential *credential);
+/* Unlinks a provider ("google.com", "password", "phone", ...). Unlinking "password" removes the
+ * email, "phone" the phone number. Result: auth result (the updated user). Errors:
+ * HEARTH_ERROR_NO_SUCH_PROVIDER when that provider is not linked. */
+HEARTH_EXPORT hearth_future *hearth_user_unlink(const hearth_user *user, const char *provider_id);
+/* Signs in again with a credential of the same user, before sensitive operations (password change,
+ * deletion) that fail with REQUIRES_RECENT_LOGIN otherwise. A credential of another account fails
+ * with HEARTH_ERROR_USER_MISMATCH and the user stays signed in. Result: none. */
+HEARTH_EXPORT hearth_future *hearth_user_reauthenticate(const hearth_user *user,
+                                                        const hearth_credential *credential);
+/* The same; result: auth result. */
+HEARTH_EXPORT hearth_future *hearth_user_reauthenticate_and_retrieve_data(const hearth_user *user,
+                                                                          const hearth_credential *credential);
+
 /* The most recent future of each user operation (per Auth), as a new reference; NULL if it never ran. */
 HEARTH_EXPORT hearth_future *hearth_user_get_token_last_result(hearth_auth *auth);
 HEARTH_EXPORT hearth_future *hearth_user_reload_last_result(hearth_auth *auth);
@@ -494,6 +574,10 @@ HEARTH_EXPORT hearth_future *hearth_user_send_email_verification_last_result(hea
 HEARTH_EXPORT hearth_future *hearth_user_send_email_verification_before_updating_email_last_result(
     hearth_auth *auth);
 HEARTH_EXPORT hearth_future *hearth_user_delete_last_result(hearth_auth *auth);
+HEARTH_EXPORT hearth_future *hearth_user_link_with_credential_last_result(hearth_auth *auth);
+HEARTH_EXPORT hearth_future *hearth_user_unlink_last_result(hearth_auth *auth);
+HEARTH_EXPORT hearth_future *hearth_user_reauthenticate_last_result(hearth_auth *auth);
+HEARTH_EXPORT hearth_future *hearth_user_reauthenticate_and_retrieve_data_last_result(hearth_auth *auth);
 
 #ifdef __cplusplus
 } /* extern "C" */

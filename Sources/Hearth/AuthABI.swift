@@ -102,7 +102,7 @@ public func abi_auth_sign_in_with_custom_token(_ a: OpaquePointer?, _ token: Uns
     }
 }
 
-private func credentialArgument(_ c: OpaquePointer?) throws(HostString.Problem) -> Credential {
+func credentialArgument(_ c: OpaquePointer?) throws(HostString.Problem) -> Credential {
     guard let c else { throw .null("credential") }
     guard let handle = HandleRegistry.shared.object(UnsafeRawPointer(c), as: CredentialHandle.self) else {
         throw .invalidHandle("credential")
@@ -222,7 +222,7 @@ private func result(_ pointer: OpaquePointer?) -> AuthResultHandle? {
 
 @_cdecl("hearth_auth_result_user")
 public func abi_auth_result_user(_ r: OpaquePointer?) -> OpaquePointer? {
-    result(r).map { OpaquePointer($0.userHandle) }
+    result(r)?.userHandle.map(OpaquePointer.init)
 }
 
 @_cdecl("hearth_auth_result_provider_id")
@@ -243,4 +243,19 @@ public func abi_auth_result_profile_json(_ r: OpaquePointer?) -> UnsafePointer<C
 @_cdecl("hearth_auth_result_is_new_user")
 public func abi_auth_result_is_new_user(_ r: OpaquePointer?) -> Int32 {
     (result(r)?.result.additionalUserInfo.isNewUser ?? false) ? 1 : 0
+}
+
+@_cdecl("hearth_auth_result_credential")
+public func abi_auth_result_credential(_ r: OpaquePointer?) -> OpaquePointer? {
+    result(r)?.credential.map(OpaquePointer.init)
+}
+
+@_cdecl("hearth_auth_result_updated_credential")
+public func abi_auth_result_updated_credential(_ r: OpaquePointer?) -> OpaquePointer? {
+    result(r)?.updatedCredential.map(OpaquePointer.init)
+}
+
+@_cdecl("hearth_auth_result_email")
+public func abi_auth_result_email(_ r: OpaquePointer?) -> UnsafePointer<CChar>? {
+    result(r)?.email.borrowed
 }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HearthCore
 
 private func credential(_ pointer: OpaquePointer?) -> CredentialHandle? {
@@ -29,5 +34,136 @@ public func abi_credential_retain(_ c: OpaquePointer?) -> OpaquePointer? {
 
 @_cdecl("hearth_credential_release")
 public func abi_credential_release(_ c: OpaquePointer?) {
+    // Credentials borrowed from an auth result belong to it: releasing one is a no-op.
+    guard let handle = credential(c), !handle.isBorrowed else { return }
     HandleRegistry.shared.unregister(UnsafeRawPointer(c), as: CredentialHandle.self)
+}
+
+@_cdecl("hearth_credential_id_token")
+public func abi_credential_id_token(_ c: OpaquePointer?) -> UnsafePointer<CChar>? { credential(c)?.idToken.borrowed }
+
+@_cdecl("hearth_credential_access_token")
+public func abi_credential_access_token(_ c: OpaquePointer?) -> UnsafePointer<CChar>? {
+    credential(c)?.accessToken.borrowed
+}
+
+@_cdecl("hearth_credential_secret")
+public func abi_credential_secret(_ c: OpaquePointer?) -> UnsafePointer<CChar>? { credential(c)?.secret.borrowed }
+
+/// A new credential handle, or NULL when an argument is missing or not UTF-8.
+private func newCredential(_ make: () throws(HostString.Problem) -> FederatedCredential) -> OpaquePointer? {
+    guard let federated = try? make() else { return nil }
+    return OpaquePointer(HandleRegistry.shared.register(CredentialHandle(.federated(federated))))
+}
+
+public typealias CStringArg = UnsafePointer<CChar>?
+
+@_cdecl("hearth_google_credential")
+public func abi_google_credential(_ idToken: CStringArg, _ accessToken: CStringArg) -> OpaquePointer? {
+    newCredential { () throws(HostString.Problem) in
+        .google(idToken: try HostString.optional(idToken, "id_token"),
+                accessToken: try HostString.optional(accessToken, "access_token"))
+    }
+}
+
+@_cdecl("hearth_facebook_credential")
+public func abi_facebook_credential(_ accessToken: CStringArg) -> OpaquePointer? {
+    newCredential { () throws(HostString.Problem) in .facebook(accessToken: try HostString.required(accessToken, "access_token")) }
+}
+
+@_cdecl("hearth_facebook_limited_login_credential")
+public func abi_facebook_limited_login_credential(_ idToken: CStringArg, _ rawNonce: CStringArg) -> OpaquePointer? {
+    newCredential { () throws(HostString.Problem) in
+        .facebookLimitedLogin(idToken: try HostString.required(idToken, "id_token"),
+                              rawNonce: try HostString.required(rawNonce, "raw_nonce"))
+    }
+}
+
+@_cdecl("hearth_twitter_credential")
+public func abi_twitter_credential(_ token: CStringArg, _ secret: CStringArg) -> OpaquePointer? {
+    newCredential { () throws(HostString.Problem) in
+        .twitter(token: try HostString.required(token, "token"), secret: try HostString.required(secret, "secret"))
+    }
+}
+
+@_cdecl("hearth_github_credential")
+public func abi_github_credential(_ token: CStringArg) -> OpaquePointer? {
+    newCredential { () throws(HostString.Problem) in .gitHub(token: try HostString.required(token, "token")) }
+}
+
+@_cdecl("hearth_play_games_credential")
+public func abi_play_games_credential(_ code: CStringArg) -> OpaquePointer? {
+    newCredential { () throws(HostString.Problem) in
+        .playGames(serverAuthCode: try HostString.required(code, "server_auth_code"))
+    }
+}
+
+@_cdecl("hearth_oauth_credential")
+public func abi_oauth_credential(_ providerId: CStringArg, _ idToken: CStringArg, _ accessToken: CStringArg) -> OpaquePointer? {
+    newCredential { () throws(HostString.Problem) in
+        .oauth(OAuthCredential(providerId: try HostString.required(providerId, "provider_id"),
+                               idToken: try HostString.optional(idToken, "id_token"),
+                               accessToken: try HostString.optional(accessToken, "access_token")))
+    }
+}
+
+@_cdecl("hearth_oauth_credential_with_nonce")
+public func abi_oauth_credential_with_nonce(_ providerId: CStringArg, _ idToken: CStringArg, _ rawNonce: CStringArg,
+                                            _ accessToken: CStringArg) -> OpaquePointer? {
+    newCredential { () throws(HostString.Problem) in
+        let provider = try HostString.required(providerId, "provider_id")
+        let token = try HostString.required(idToken, "id_token")
+        let nonce = try HostString.required(rawNonce, "raw_nonce")
+        let access = try HostString.optional(accessToken, "access_token")
+        if provider == ProviderID.apple {
+            return .apple(idToken: token, rawNonce: nonce, authorizationCode: access, fullName: nil)
+        }
+        return .oauth(OAuthCredential(providerId: provider, idToken: token, accessToken: access, rawNonce: nonce))
+    }
+}
+
+@_cdecl("hearth_apple_credential")
+public func abi_apple_credential(_ idToken: CStringArg, _ rawNonce: CStringArg, _ code: CStringArg,
+                                 _ givenName: CStringArg, _ familyName: CStringArg) -> OpaquePointer? {
+    newCredential { () throws(HostString.Problem) in
+        let given = try HostString.optional(givenName, "given_name")
+        let family = try HostString.optional(familyName, "family_name")
+        let name = PersonName(givenName: given, familyName: family)
+        return .apple(idToken: try HostString.required(idToken, "id_token"),
+                      rawNonce: try HostString.required(rawNonce, "raw_nonce"),
+                      authorizationCode: try HostString.optional(code, "authorization_code"),
+                      fullName: name.isEmpty ? nil : name)
+    }
+}
+
+/// Copies `text` plus a NUL into a host buffer of `HEARTH_*_SIZE` bytes.
+private func copy(_ text: String, to buffer: UnsafeMutablePointer<CChar>) {
+    var index = 0
+    for byte in text.utf8 {
+        buffer[index] = CChar(bitPattern: byte)
+        index += 1
+    }
+    buffer[index] = 0
+}
+
+@_cdecl("hearth_nonce_generate")
+public func abi_nonce_generate(_ raw: UnsafeMutablePointer<CChar>?, _ hex: UnsafeMutablePointer<CChar>?) -> Int32 {
+    guard let raw, let hex else { return AuthErrorCode.invalidArgument.rawValue }
+    do throws(AuthError) {
+        let nonce = try Nonce.random(length: 32)
+        copy(nonce.raw, to: raw)
+        copy(nonce.sha256Hex, to: hex)
+        return 0
+    } catch {
+        return error.code.rawValue
+    }
+}
+
+@_cdecl("hearth_sha256_hex")
+public func abi_sha256_hex(_ input: CStringArg, _ hex: UnsafeMutablePointer<CChar>?) -> Int32 {
+    guard let input, let hex else { return AuthErrorCode.invalidArgument.rawValue }
+    let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(input).assumingMemoryBound(to: UInt8.self),
+                                    count: strlen(input))
+    copy(SHA256.hexDigest(Array(bytes)), to: hex)
+    return 0
 }

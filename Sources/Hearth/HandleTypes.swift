@@ -35,11 +35,18 @@ final class AuthHandle: @unchecked Sendable {
 /// hearth_credential
 final class CredentialHandle: @unchecked Sendable {
     let credential: Credential
-    let provider: CString
+    /// Borrowed from an auth result: hearth_credential_release leaves it alone.
+    let isBorrowed: Bool
+    let provider, idToken, accessToken, secret: CString
 
-    init(_ credential: Credential) {
+    init(_ credential: Credential, borrowed: Bool = false) {
         self.credential = credential
-        self.provider = CString(credential.providerId)
+        self.isBorrowed = borrowed
+        provider = CString(credential.providerId)
+        let tokens = credential.tokens
+        idToken = CString(tokens.idToken ?? "")
+        accessToken = CString(tokens.accessToken ?? "")
+        secret = CString(tokens.secret ?? "")
     }
 }
 
@@ -86,19 +93,29 @@ final class UserHandle: @unchecked Sendable {
 /// hearth_auth_result (borrowed from a future).
 final class AuthResultHandle: @unchecked Sendable {
     let result: AuthResultSnapshot
-    let userHandle: UnsafeMutableRawPointer
-    let providerId, userName, profileJSON: CString
+    /// nil for the conflict details of a failed operation (no user signed in).
+    let userHandle: UnsafeMutableRawPointer?
+    let credential: UnsafeMutableRawPointer?
+    let updatedCredential: UnsafeMutableRawPointer?
+    let providerId, userName, profileJSON, email: CString
 
     init(_ result: AuthResultSnapshot) {
         self.result = result
-        userHandle = HandleRegistry.shared.register(UserHandle(result.user, borrowed: true))
+        userHandle = result.user.map { HandleRegistry.shared.register(UserHandle($0, borrowed: true)) }
+        credential = result.credential.map { HandleRegistry.shared.register(CredentialHandle($0, borrowed: true)) }
+        updatedCredential = result.updatedCredential.map {
+            HandleRegistry.shared.register(CredentialHandle($0, borrowed: true))
+        }
         providerId = CString(result.additionalUserInfo.providerId)
         userName = CString(result.additionalUserInfo.userName)
         profileJSON = CString(result.additionalUserInfo.profileJSON)
+        email = CString(result.email ?? "")
     }
 
     func retire() {
         if let user = HandleRegistry.shared.unregister(userHandle, as: UserHandle.self) { user.retire() }
+        HandleRegistry.shared.unregister(credential, as: CredentialHandle.self)
+        HandleRegistry.shared.unregister(updatedCredential, as: CredentialHandle.self)
     }
 }
 
@@ -139,8 +156,17 @@ final class FutureHandle: @unchecked Sendable {
     func authResultHandle() -> UnsafeMutableRawPointer? {
         lock.withLock {
             if let authResult { return authResult }
-            guard case .success(.authResult(let result))? = state.result else { return nil }
-            let handle = HandleRegistry.shared.register(AuthResultHandle(result))
+            let snapshot: AuthResultSnapshot
+            switch state.result {
+            case .success(.authResult(let result))?: snapshot = result
+            // A failed link or sign-in whose answer names another account still tells the host how to
+            // sign in to it (the C++ SDK's AuthResult on kAuthErrorCredentialAlreadyInUse).
+            case .failure(let error)?:
+                guard let conflict = AuthResultSnapshot.conflict(from: error) else { return nil }
+                snapshot = conflict
+            default: return nil
+            }
+            let handle = HandleRegistry.shared.register(AuthResultHandle(snapshot))
             authResult = handle
             return handle
         }
@@ -151,6 +177,7 @@ final class FutureHandle: @unchecked Sendable {
            let result = HandleRegistry.shared.object(resultHandle, as: AuthResultHandle.self) {
             return result.userHandle
         }
+        if case .failure? = state.result { return nil }
         return lock.withLock {
             if let user { return user }
             guard case .success(.user(let snapshot))? = state.result else { return nil }

@@ -44,6 +44,16 @@ final class HandleRegistry: @unchecked Sendable {
     @discardableResult
     func unregister<T: AnyObject>(_ handle: UnsafeRawPointer?, as type: T.Type) -> T? {
         guard let handle else { return nil }
+        return unregister(pointer: handle, as: type)
+    }
+
+    @discardableResult
+    func unregister<T: AnyObject>(_ handle: UnsafeMutableRawPointer?, as type: T.Type) -> T? {
+        guard let handle else { return nil }
+        return unregister(pointer: UnsafeRawPointer(handle), as: type)
+    }
+
+    private func unregister<T: AnyObject>(pointer handle: UnsafeRawPointer, as type: T.Type) -> T? {
         let pointer = UnsafeMutableRawPointer(mutating: handle)
         pthread_mutex_lock(mutex)
         guard live[pointer] == ObjectIdentifier(T.self) else {

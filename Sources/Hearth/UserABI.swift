@@ -173,3 +173,49 @@ public func abi_user_send_email_verification_before_updating_email_last_result(_
 
 @_cdecl("hearth_user_delete_last_result")
 public func abi_user_delete_last_result(_ a: OpaquePointer?) -> OpaquePointer? { lastResult(a, .deleteUser) }
+
+@_cdecl("hearth_user_link_with_credential")
+public func abi_user_link_with_credential(_ u: OpaquePointer?, _ c: OpaquePointer?) -> OpaquePointer? {
+    userOperation(u, .linkWithCredential) { auth, uid throws(HostString.Problem) in
+        auth.link(uid: uid, with: try credentialArgument(c))
+    }
+}
+
+@_cdecl("hearth_user_unlink")
+public func abi_user_unlink(_ u: OpaquePointer?, _ providerId: UnsafePointer<CChar>?) -> OpaquePointer? {
+    userOperation(u, .unlink) { auth, uid throws(HostString.Problem) in
+        auth.unlink(uid: uid, providerId: try HostString.required(providerId, "provider_id"))
+    }
+}
+
+@_cdecl("hearth_user_reauthenticate")
+public func abi_user_reauthenticate(_ u: OpaquePointer?, _ c: OpaquePointer?) -> OpaquePointer? {
+    userOperation(u, .reauthenticate) { auth, uid throws(HostString.Problem) in
+        auth.reauthenticate(uid: uid, with: try credentialArgument(c), retrieveData: false)
+    }
+}
+
+@_cdecl("hearth_user_reauthenticate_and_retrieve_data")
+public func abi_user_reauthenticate_and_retrieve_data(_ u: OpaquePointer?, _ c: OpaquePointer?) -> OpaquePointer? {
+    userOperation(u, .reauthenticateAndRetrieveData) { auth, uid throws(HostString.Problem) in
+        auth.reauthenticate(uid: uid, with: try credentialArgument(c), retrieveData: true)
+    }
+}
+
+@_cdecl("hearth_user_link_with_credential_last_result")
+public func abi_user_link_with_credential_last_result(_ a: OpaquePointer?) -> OpaquePointer? {
+    lastResult(a, .linkWithCredential)
+}
+
+@_cdecl("hearth_user_unlink_last_result")
+public func abi_user_unlink_last_result(_ a: OpaquePointer?) -> OpaquePointer? { lastResult(a, .unlink) }
+
+@_cdecl("hearth_user_reauthenticate_last_result")
+public func abi_user_reauthenticate_last_result(_ a: OpaquePointer?) -> OpaquePointer? {
+    lastResult(a, .reauthenticate)
+}
+
+@_cdecl("hearth_user_reauthenticate_and_retrieve_data_last_result")
+public func abi_user_reauthenticate_and_retrieve_data_last_result(_ a: OpaquePointer?) -> OpaquePointer? {
+    lastResult(a, .reauthenticateAndRetrieveData)
+}

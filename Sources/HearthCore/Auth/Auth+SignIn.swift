@@ -65,9 +65,18 @@ extension Auth {
     }
 
     private func signIn(with credential: Credential, operation: Operation, kind: SignInResultKind) -> FutureState {
+        if let error = credential.validationError { return rejected(operation, error) }
         switch credential {
         case .emailPassword(let email, let password):
             return signInWithPassword(email: email, password: password, operation: operation, kind: kind)
+        case .federated(let federated):
+            return perform(operation) { [self] future in
+                withService(future) { service in
+                    service.signInWithIdp(federated.signInWithIdp(.signIn)) { [self] result in
+                        completeSignIn(future, result.map(\.tokens), kind: kind, idp: result.success?.idp)
+                    }
+                }
+            }
         }
     }
 
@@ -116,7 +125,8 @@ extension Auth {
     }
 
     /// Second half of every sign-in: tokens → account → session → future.
-    func completeSignIn(_ future: FutureState, _ tokens: Result<IssuedTokens, AuthError>, kind: SignInResultKind) {
+    func completeSignIn(_ future: FutureState, _ tokens: Result<IssuedTokens, AuthError>, kind: SignInResultKind,
+                        idp: IdpResponse? = nil) {
         let issued: IssuedTokens
         switch tokens {
         case .failure(let error): return finish(future, .failure(error))
@@ -139,8 +149,8 @@ extension Auth {
                     case .user:
                         finish(future, .success(.user(user)))
                     case .authResult:
-                        let info = AdditionalUserInfo(providerId: signInProvider, isNewUser: issued.isNewUser)
-                        finish(future, .success(.authResult(AuthResultSnapshot(user: user, additionalUserInfo: info))))
+                        finish(future, .success(.authResult(authResult(user, signInProvider: signInProvider,
+                                                                       isNewUser: issued.isNewUser, idp: idp))))
                     }
                 }
             }
@@ -161,5 +171,26 @@ extension Auth {
         profile.isAnonymous = signInProvider == "anonymous" && record.email.isEmpty && !record.hasPassword
             && record.providers.isEmpty
         return profile
+    }
+
+    /// The C++ SDK's AuthResult: the user, what the provider said about them, and the provider's
+    /// own credential as the server returned it.
+    func authResult(_ user: UserSnapshot, signInProvider: String, isNewUser: Bool, idp: IdpResponse?) -> AuthResultSnapshot {
+        guard let idp else {
+            return AuthResultSnapshot(user: user, additionalUserInfo: AdditionalUserInfo(providerId: signInProvider,
+                                                                                         isNewUser: isNewUser))
+        }
+        let info = AdditionalUserInfo(providerId: idp.providerId ?? signInProvider, userName: idp.userName ?? "",
+                                      profileJSON: JSONValue.object(idp.rawUserInfo ?? [:]).jsonText,
+                                      isNewUser: idp.isNewUser)
+        return AuthResultSnapshot(user: user, additionalUserInfo: info,
+                                  credential: UpdatedCredential(response: idp).credential.map(Credential.federated))
+    }
+}
+
+extension Result {
+    var success: Success? {
+        if case .success(let value) = self { return value }
+        return nil
     }
 }

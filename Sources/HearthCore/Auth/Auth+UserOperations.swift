@@ -122,7 +122,7 @@ extension Auth {
     }
 
     /// Runs `body` with a fresh ID token of the signed-in user `uid`.
-    private func userOperation(
+    func userOperation(
         _ operation: Operation, uid: String,
         _ body: @escaping (FutureState, _ idToken: String, _ generation: UInt64, IdentityService) -> Void
     ) -> FutureState {

@@ -96,6 +96,17 @@ final class BackendIdentityService: IdentityService {
         }
     }
 
+    func signInWithIdp(_ request: SignInWithIdp, _ completion: @escaping (Result<IdpSignIn, AuthError>) -> Void) {
+        backend.perform(request, config: config()) { result in
+            completion(result.map { IdpSignIn(tokens: Self.tokens($0.tokens, isNewUser: $0.idp.isNewUser), idp: $0.idp) })
+        }
+    }
+
+    func createAuthUri(_ request: CreateAuthUriForProvider,
+                       _ completion: @escaping (Result<CreateAuthUriForProvider.Response, AuthError>) -> Void) {
+        backend.perform(request, config: config()) { result in completion(result) }
+    }
+
     func shutdown() {
         transport.close()
     }

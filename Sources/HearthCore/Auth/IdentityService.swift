@@ -13,6 +13,11 @@ protocol IdentityService: AnyObject {
     func sendOobCode(_ request: OobCodeRequest, _ completion: @escaping (Result<Void, AuthError>) -> Void)
     func signInMethods(forEmail email: String, _ completion: @escaping (Result<[String], AuthError>) -> Void)
     func refresh(refreshToken: String, _ completion: @escaping (Result<IssuedTokens, AuthError>) -> Void)
+    /// accounts:signInWithIdp: sign in, link or reauthenticate with an identity provider's credential.
+    func signInWithIdp(_ request: SignInWithIdp, _ completion: @escaping (Result<IdpSignIn, AuthError>) -> Void)
+    /// accounts:createAuthUri for a provider: where to send the browser (production provider flow).
+    func createAuthUri(_ request: CreateAuthUriForProvider,
+                       _ completion: @escaping (Result<CreateAuthUriForProvider.Response, AuthError>) -> Void)
     /// Aborts everything in flight without completing it (the app is going away).
     func shutdown()
 }
@@ -33,6 +38,12 @@ struct IssuedTokens: Equatable {
     var expiresIn: Int64?
     var localId: String?
     var isNewUser: Bool = false
+}
+
+/// What a successful signInWithIdp brings: tokens plus what the identity provider said.
+struct IdpSignIn: Equatable {
+    var tokens: IssuedTokens
+    var idp: IdpResponse
 }
 
 /// A user as accounts:lookup describes it.

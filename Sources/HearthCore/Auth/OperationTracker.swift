@@ -15,6 +15,10 @@ public enum Operation: Int, CaseIterable, Sendable {
     case sendEmailVerification
     case sendEmailVerificationBeforeUpdatingEmail
     case deleteUser
+    case linkWithCredential
+    case unlink
+    case reauthenticate
+    case reauthenticateAndRetrieveData
 }
 
 /// Futures of one Auth: each operation's most recent future, and every pending one (so that

@@ -67,12 +67,36 @@ public struct AdditionalUserInfo: Sendable, Equatable {
     }
 }
 
+/// The result of a sign-in, link or reauthentication — or, for a failed one whose server answer names
+/// another account (credential already in use, email exists, account exists with a different
+/// credential), what the host needs to sign in to that account instead: `user` is then nil and
+/// `updatedCredential` is set.
 public final class AuthResultSnapshot: Sendable {
-    public let user: UserSnapshot
+    public let user: UserSnapshot?
     public let additionalUserInfo: AdditionalUserInfo
+    /// The identity provider's own credential the server returned (access token, ID token, secret).
+    public let credential: Credential?
+    /// A credential that signs in to the account that already owns the identity (conflicts only).
+    public let updatedCredential: Credential?
+    /// The email the server reported with a conflict.
+    public let email: String?
 
-    init(user: UserSnapshot, additionalUserInfo: AdditionalUserInfo) {
+    init(user: UserSnapshot?, additionalUserInfo: AdditionalUserInfo, credential: Credential? = nil,
+         updatedCredential: Credential? = nil, email: String? = nil) {
         self.user = user
         self.additionalUserInfo = additionalUserInfo
+        self.credential = credential
+        self.updatedCredential = updatedCredential
+        self.email = email
+    }
+
+    /// The conflict details of a failed operation, if its server answer carried any.
+    public static func conflict(from error: AuthError) -> AuthResultSnapshot? {
+        guard let updated = UpdatedCredential(error: error), updated.credential != nil || updated.email != nil
+        else { return nil }
+        var providerId = ""
+        if case .object(let body)? = error.body { providerId = body["providerId"]?.stringValue ?? "" }
+        return AuthResultSnapshot(user: nil, additionalUserInfo: AdditionalUserInfo(providerId: providerId, isNewUser: false),
+                                  updatedCredential: updated.credential.map(Credential.federated), email: updated.email)
     }
 }

@@ -18,8 +18,12 @@ import Darwin
 /// - Security: only `http` and `https` URLs; TLS peer and host verification are always on
 ///   (`Options.caBundlePath` adds trust, never removes checks).
 /// - Threads: a URL whose host is an IP literal (`http://127.0.0.1:9099/...`) needs no name
-///   resolution, so no thread is created. A host name is resolved by curl's threaded resolver,
-///   which runs one short-lived thread per lookup, even on a host's borrowed loop.
+///   resolution, so no thread is created (curl 7.88 also answers `localhost` itself). Any other
+///   host name is resolved by curl's threaded resolver, which runs one short-lived thread per
+///   lookup, even on a host's borrowed loop; the transfer continues on the loop.
+/// - Wire details: redirects are not followed; curl adds `Accept: */*`, and a POST without a
+///   Content-Type header goes out as `application/x-www-form-urlencoded`. `HTTPResponse.contentType`
+///   is the header's full value (e.g. `application/json; charset=UTF-8`).
 /// - Loop liveness: while requests are in flight the transport's polls and timer are ref'd, so a
 ///   host running `uv_run(UV_RUN_DEFAULT)` sees them complete; when idle (idle keep-alive
 ///   connections included) they are unref'd and never keep the host's loop running.
