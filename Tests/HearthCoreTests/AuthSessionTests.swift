@@ -46,6 +46,7 @@ final class FakeIdentityService: IdentityService, @unchecked Sendable {
         completion(.success(lookupRecord))
     }
     func update(idToken: String, _ changes: AccountChanges, _ completion: @escaping (Result<AccountUpdateResult, AuthError>) -> Void) {
+        updates.append(changes)
         completion(.success(AccountUpdateResult()))
     }
     func deleteAccount(idToken: String, _ completion: @escaping (Result<Void, AuthError>) -> Void) {
@@ -56,6 +57,19 @@ final class FakeIdentityService: IdentityService, @unchecked Sendable {
     }
     func signInMethods(forEmail email: String, _ completion: @escaping (Result<[String], AuthError>) -> Void) {
         completion(.success(["password"]))
+    }
+    /// What signInWithIdp answers (default: tokens of `idpSubject`).
+    var idpAnswer: Result<IdpSignIn, AuthError>?
+    var idpRequests: [SignInWithIdp] = []
+    var updates: [AccountChanges] = []
+
+    func signInWithIdp(_ request: SignInWithIdp, _ completion: @escaping (Result<IdpSignIn, AuthError>) -> Void) {
+        idpRequests.append(request)
+        completion(idpAnswer ?? .failure(AuthError(code: .invalidCredential)))
+    }
+    func createAuthUri(_ request: CreateAuthUriForProvider,
+                       _ completion: @escaping (Result<CreateAuthUriForProvider.Response, AuthError>) -> Void) {
+        completion(.failure(AuthError(code: .invalidProviderId)))
     }
     func shutdown() {}
 }
