@@ -1,0 +1,41 @@
+/// v2 `accounts/mfaEnrollment:finalize`: completes an enrollment with the first code of the new factor
+/// (client-wire-reference §1.14). The answer replaces the user's tokens; it has no `expiresIn`, so the
+/// lifetime comes from the new ID token (`TokenResponse` reads `exp - iat`).
+public struct FinalizeMfaEnrollment: BackendRPC {
+    public enum Verification: Sendable, Equatable {
+        /// The enrollment session (mfaEnrollment:start's `phoneSessionInfo.sessionInfo`) and the SMS code.
+        case phone(sessionInfo: String, code: String)
+        /// The enrollment session (`totpSessionInfo.sessionInfo`) and a code from the shared secret.
+        case totp(sessionInfo: String, verificationCode: String)
+    }
+
+    public var idToken: String
+    /// The factor's name shown to the user later (e.g. "Work phone"); left out when nil.
+    public var displayName: String?
+    public var verification: Verification
+
+    public init(idToken: String, displayName: String? = nil, verification: Verification) {
+        self.idToken = idToken
+        self.displayName = displayName
+        self.verification = verification
+    }
+
+    public var endpoint: Endpoint { .identityToolkitV2("accounts/mfaEnrollment:finalize") }
+
+    public func encodeBody() -> [UInt8] {
+        var body: JSONObject = ["idToken": .string(idToken)]
+        body.setIfPresent("displayName", displayName)
+        switch verification {
+        case .phone(let sessionInfo, let code):
+            body["phoneVerificationInfo"] = ["sessionInfo": .string(sessionInfo), "code": .string(code)]
+        case .totp(let sessionInfo, let verificationCode):
+            body["totpVerificationInfo"] = ["sessionInfo": .string(sessionInfo),
+                                            "verificationCode": .string(verificationCode)]
+        }
+        return JSONValue.object(body).serialized()
+    }
+
+    public func decode(_ object: JSONObject) throws(AuthError) -> TokenResponse {
+        try TokenResponse(decoding: object)
+    }
+}

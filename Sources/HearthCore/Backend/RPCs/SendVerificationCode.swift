@@ -1,0 +1,28 @@
+/// `accounts:sendVerificationCode`: texts a verification code to a phone number (client-wire-reference
+/// §1.7). The answer's `sessionInfo` is the verification id that goes back with the code in
+/// signInWithPhoneNumber.
+///
+/// App verification on a desktop is a reCAPTCHA token (`recaptchaToken`); without one only the emulator
+/// and projects' fictional test numbers answer (what `appVerificationDisabledForTesting` means).
+public struct SendVerificationCode: BackendRPC {
+    /// E.164, e.g. "+16505554567" (`PhoneNumber.validateE164` checks it first).
+    public var phoneNumber: String
+    public var recaptchaToken: String?
+
+    public init(phoneNumber: String, recaptchaToken: String? = nil) {
+        self.phoneNumber = phoneNumber
+        self.recaptchaToken = recaptchaToken
+    }
+
+    public var endpoint: Endpoint { .identityToolkitV1("accounts:sendVerificationCode") }
+
+    public func encodeBody() -> [UInt8] {
+        var body: JSONObject = ["phoneNumber": .string(phoneNumber)]
+        body.setIfPresent("recaptchaToken", recaptchaToken)
+        return JSONValue.object(body).serialized()
+    }
+
+    public func decode(_ object: JSONObject) throws(AuthError) -> PhoneSessionInfo {
+        try PhoneSessionInfo(decoding: object)
+    }
+}

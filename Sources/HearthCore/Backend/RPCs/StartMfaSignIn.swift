@@ -1,0 +1,40 @@
+/// v2 `accounts/mfaSignIn:start`: texts a code to an enrolled phone factor during the second step of a
+/// sign-in (client-wire-reference §1.14). TOTP factors need no start.
+///
+/// `phoneSignInInfo` is always sent, empty when there is neither number nor token: JS always sends it;
+/// the emulator does not require it.
+public struct StartMfaSignIn: BackendRPC {
+    /// The first step's proof (`MultiFactorPending.pendingCredential`).
+    public var mfaPendingCredential: String
+    /// The chosen factor (`MultiFactorHint.enrollmentId`).
+    public var mfaEnrollmentId: String
+    /// The hint's (masked) number, as iOS sends it; the server goes by the enrollment id.
+    public var phoneNumber: String?
+    public var recaptchaToken: String?
+
+    public init(mfaPendingCredential: String, mfaEnrollmentId: String, phoneNumber: String? = nil,
+                recaptchaToken: String? = nil) {
+        self.mfaPendingCredential = mfaPendingCredential
+        self.mfaEnrollmentId = mfaEnrollmentId
+        self.phoneNumber = phoneNumber
+        self.recaptchaToken = recaptchaToken
+    }
+
+    public var endpoint: Endpoint { .identityToolkitV2("accounts/mfaSignIn:start") }
+
+    public func encodeBody() -> [UInt8] {
+        var info: JSONObject = [:]
+        info.setIfPresent("phoneNumber", phoneNumber)
+        info.setIfPresent("recaptchaToken", recaptchaToken)
+        let body: JSONValue = [
+            "mfaPendingCredential": .string(mfaPendingCredential),
+            "mfaEnrollmentId": .string(mfaEnrollmentId),
+            "phoneSignInInfo": .object(info),
+        ]
+        return body.serialized()
+    }
+
+    public func decode(_ object: JSONObject) throws(AuthError) -> PhoneSessionInfo {
+        try PhoneSessionInfo(decoding: object, container: "phoneResponseInfo")
+    }
+}

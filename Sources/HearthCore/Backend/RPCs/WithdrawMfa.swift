@@ -1,0 +1,23 @@
+/// v2 `accounts/mfaEnrollment:withdraw`: removes one enrolled second factor of the signed-in user
+/// (client-wire-reference §1.14). The answer replaces the user's tokens.
+public struct WithdrawMfa: BackendRPC {
+    public var idToken: String
+    /// The factor's `mfaEnrollmentId` (`MultiFactorHint.enrollmentId`).
+    public var mfaEnrollmentId: String
+
+    public init(idToken: String, mfaEnrollmentId: String) {
+        self.idToken = idToken
+        self.mfaEnrollmentId = mfaEnrollmentId
+    }
+
+    public var endpoint: Endpoint { .identityToolkitV2("accounts/mfaEnrollment:withdraw") }
+
+    public func encodeBody() -> [UInt8] {
+        let body: JSONValue = ["idToken": .string(idToken), "mfaEnrollmentId": .string(mfaEnrollmentId)]
+        return body.serialized()
+    }
+
+    public func decode(_ object: JSONObject) throws(AuthError) -> TokenResponse {
+        try TokenResponse(decoding: object)
+    }
+}
