@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import os
+import time
+import urllib.parse
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +50,23 @@ def decode_jwt(token: str) -> tuple[dict, dict, str]:
 def make_jwt(payload: dict, header: dict | None = None, signature: str = "") -> str:
     header = header or {"alg": "none", "typ": "JWT"}
     return f"{b64url(json.dumps(header).encode())}.{b64url(json.dumps(payload).encode())}.{signature}"
+
+
+def sha256_hex(text: str) -> str:
+    """What a provider puts in an ID token's `nonce` claim for the raw nonce `text`."""
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def query_of(url: str) -> dict[str, str]:
+    """The query parameters of a URL (single values)."""
+    return dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(url).query, keep_blank_values=True))
+
+
+def wait_for_next_second() -> None:
+    """validSince, iat and auth_time have one-second resolution."""
+    start = int(time.time())
+    while int(time.time()) == start:
+        time.sleep(0.02)
 
 
 @dataclass
@@ -109,6 +129,31 @@ class Emulator:
                                                             "returnSecureToken": True}))
         return User(body["localId"], body["idToken"], body["refreshToken"], body["email"], password)
 
+    def sign_in_with_idp(self, provider_id: str | None, id_token: Any = None, *, access_token: Any = None,
+                         link_to: str | None = None, return_idp_credential: bool = False,
+                         request_uri: str = "http://localhost", session_id: str | None = None,
+                         **post_fields: str) -> requests.Response:
+        """signInWithIdp the way the JS SDK's credentials do it: the fake IdP tokens (dicts become
+        JSON claims) and `providerId` in `postBody`; `link_to` is the idToken of the account to link."""
+        fields: dict[str, str] = {}
+        if provider_id is not None:
+            fields["providerId"] = provider_id
+        if id_token is not None:
+            fields["id_token"] = id_token if isinstance(id_token, str) else json.dumps(id_token)
+        if access_token is not None:
+            fields["access_token"] = access_token if isinstance(access_token, str) else json.dumps(access_token)
+        fields.update(post_fields)
+        body: dict[str, Any] = {"requestUri": request_uri, "returnSecureToken": True}
+        if fields:
+            body["postBody"] = urllib.parse.urlencode(fields)
+        if return_idp_credential:
+            body["returnIdpCredential"] = True
+        if link_to is not None:
+            body["idToken"] = link_to
+        if session_id is not None:
+            body["sessionId"] = session_id
+        return self.identity("signInWithIdp", body)
+
     def lookup(self, id_token: str) -> dict:
         return self.ok(self.identity("lookup", {"idToken": id_token}))["users"][0]
 
@@ -129,7 +174,8 @@ class Emulator:
     def wipe(self) -> None:
         self.ok(self.request("DELETE", f"{EMULATOR}/accounts", key=False))
         self.set_config(signIn={"allowDuplicateEmails": False},
-                        emailPrivacyConfig={"enableImprovedEmailPrivacy": False})
+                        emailPrivacyConfig={"enableImprovedEmailPrivacy": False},
+                        recentLoginMaxAgeSeconds=0)
         self.oob_baseline = {c["oobCode"] for c in self.oob_codes()}
 
 

@@ -20,13 +20,16 @@ def test_wiping_deletes_every_account(emu):
 def test_config_defaults_and_partial_patch(emu):
     defaults = emu.ok(emu.request("GET", f"{EMULATOR}/config", key=False))
     assert defaults == {"signIn": {"allowDuplicateEmails": False},
-                        "emailPrivacyConfig": {"enableImprovedEmailPrivacy": False}}
+                        "emailPrivacyConfig": {"enableImprovedEmailPrivacy": False},
+                        "recentLoginMaxAgeSeconds": 0}
     patched = emu.set_config(emailPrivacyConfig={"enableImprovedEmailPrivacy": True})
     assert patched == {"signIn": {"allowDuplicateEmails": False},
-                       "emailPrivacyConfig": {"enableImprovedEmailPrivacy": True}}
+                       "emailPrivacyConfig": {"enableImprovedEmailPrivacy": True},
+                       "recentLoginMaxAgeSeconds": 0}
     patched = emu.set_config(signIn={"allowDuplicateEmails": True})
     assert patched == {"signIn": {"allowDuplicateEmails": True},
-                       "emailPrivacyConfig": {"enableImprovedEmailPrivacy": True}}
+                       "emailPrivacyConfig": {"enableImprovedEmailPrivacy": True},
+                       "recentLoginMaxAgeSeconds": 0}
     assert emu.ok(emu.request("GET", f"{EMULATOR}/config", key=False)) == patched
 
 

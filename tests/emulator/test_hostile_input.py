@@ -1,5 +1,6 @@
 """Bounded, seeded random input against every implemented route: every answer is a well-formed
-JSON reply (never a 5xx, never a dropped connection) and the emulator keeps serving."""
+JSON reply (never a 5xx, never a dropped connection) and the emulator keeps serving. The fake
+provider pages answer HTML, a redirect, or a JSON refusal."""
 import json
 import random
 
@@ -10,7 +11,7 @@ from emulator_client import ADMIN, EMULATOR, IDENTITY, SECURE_TOKEN
 ROUTES = [
     ("POST", f"{IDENTITY}/accounts:{m}") for m in
     ["signUp", "signInWithPassword", "signInWithCustomToken", "lookup", "update", "delete", "sendOobCode",
-     "resetPassword", "createAuthUri"]
+     "resetPassword", "createAuthUri", "signInWithIdp"]
 ] + [
     ("POST", f"{ADMIN}/accounts"), ("POST", f"{ADMIN}/accounts:lookup"), ("POST", f"{ADMIN}/accounts:update"),
     ("POST", f"{ADMIN}/accounts:delete"), ("POST", f"{ADMIN}/accounts:batchDelete"),
@@ -21,13 +22,18 @@ ROUTES = [
 FIELDS = ["email", "password", "idToken", "token", "localId", "displayName", "requestType", "oobCode",
           "newPassword", "identifier", "continueUri", "grant_type", "refresh_token", "deleteAttribute",
           "deleteProvider", "customAttributes", "localIds", "returnSecureToken", "signIn", "phoneNumber",
-          "linkProviderUserInfo", "validSince", "disableUser", "claims", "x"]
+          "linkProviderUserInfo", "validSince", "disableUser", "claims", "requestUri", "postBody", "sessionId",
+          "providerId", "oauthScope", "customParameter", "returnIdpCredential", "recentLoginMaxAgeSeconds", "x"]
 
 
 def random_value(rng, depth=0):
     choices = [
         lambda: rng.choice(["", "a@b.c", "PASSWORD_RESET", "VERIFY_EMAIL", "{", '{"uid":"u"}', "+1555",
-                            "e30.e30.", "password", "DISPLAY_NAME", "\u0000", "é" * 3, "x" * 2000]),
+                            "e30.e30.", "password", "DISPLAY_NAME", "\u0000", "é" * 3, "x" * 2000,
+                            "http://localhost", "http://localhost/cb?state=s#id_token=%7B", "apple.com",
+                            "providerId=google.com&id_token=%7B%22sub%22%3A%221%22%7D&nonce=%FF%FE",
+                            "providerId=saml.x&id_token=%7B%22sub%22%3A%221%22%7D&SAMLResponse=%5B%5D",
+                            "providerId=twitter.com&access_token=opaque&oauth_token_secret=%ZZ"]),
         lambda: rng.choice([0, -1, 1.5, 10**20, True, False, None]),
     ]
     if depth < 3:
@@ -58,4 +64,38 @@ def test_random_requests_get_well_formed_answers(emu, seed):
         if response.status_code >= 400:
             assert body["error"]["code"] == response.status_code
             assert isinstance(body["error"]["message"], str) and body["error"]["message"]
+    emu.ok(emu.identity("signUp", {}))
+
+
+PAGES = ["/emulator/auth/handler", "/emulator/auth/handler/choose", "/emulator/auth/consent",
+         "/emulator/auth/consent/choose"]
+PAGE_FIELDS = ["apiKey", "providerId", "redirectUrl", "eventId", "state", "customParameters", "scopes", "tid",
+               "sessionId", "email", "rawId", "sub", "displayName", "emailVerified", "generate", "cancel", "x"]
+PAGE_VALUES = ["", "k", "google.com", "saml.x", "http://127.0.0.1:1/cb", "relative", "com.app:/cb", "a@b.c",
+               "not-an-email", "{", '{"nonce":5,"login_hint":"a@b.c"}', "%FF%FE", "%ZZ", "<b>\"'&", "é" * 3,
+               "x" * 3000, "true", "false"]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_requests_to_the_fake_provider_pages_get_well_formed_answers(emu, seed):
+    rng = random.Random(seed)
+    flow = emu.ok(emu.identity("createAuthUri", {"providerId": "google.com", "continueUri": "http://127.0.0.1:1/cb"}))
+    for _ in range(120):
+        path = rng.choice(PAGES)
+        fields = [(rng.choice(PAGE_FIELDS), rng.choice(PAGE_VALUES + [flow["sessionId"]]))
+                  for _ in range(rng.randint(0, 6))]
+        query = "&".join(f"{name}={value}" for name, value in fields)
+        if path.endswith("/choose") and rng.random() < 0.5:
+            body = query.encode() if rng.random() < 0.7 else bytes(rng.randrange(256) for _ in range(40))
+            response = emu.session.post(emu.base_url + path, data=body, allow_redirects=False, timeout=30,
+                                        headers={"Content-Type": "application/x-www-form-urlencoded"})
+        else:
+            response = emu.session.get(f"{emu.base_url}{path}?{query}", allow_redirects=False, timeout=30)
+        assert response.status_code in (200, 303, 400), response.text
+        if response.status_code == 200:
+            assert response.headers["Content-Type"].startswith("text/html")
+        elif response.status_code == 303:
+            assert response.headers["Location"]
+        else:
+            assert "error" in response.json().get("authEmulator", response.json())
     emu.ok(emu.identity("signUp", {}))

@@ -95,9 +95,33 @@ def test_help_prints_usage_and_exits_zero(binary):
     result = subprocess.run([binary, "--help"], capture_output=True, text=True, timeout=10)
     assert result.returncode == 0
     assert "--port" in result.stdout and "--project" in result.stdout and "--host" in result.stdout
+    assert "--recent-login-seconds" in result.stdout
 
 
-@pytest.mark.parametrize("args", [["--port", "70000"], ["--port", "abc"], ["--port"], ["--bogus"], ["--host", ""]])
+def test_recent_login_flag_sets_the_projects_maximum_sign_in_age(launch):
+    running = launch("--port", "0", "--project", "recent-proj", "--recent-login-seconds", "1")
+    config = requests.get(running.url + "/emulator/v1/projects/recent-proj/config", timeout=5).json()
+    assert config["recentLoginMaxAgeSeconds"] == 1
+    signed = requests.post(running.url + "/identitytoolkit.googleapis.com/v1/accounts:signUp", params={"key": "k"},
+                           json={"email": "r@example.com", "password": "secret-password"}, timeout=5).json()
+    time.sleep(2.2)
+    refused = requests.post(running.url + "/identitytoolkit.googleapis.com/v1/accounts:delete", params={"key": "k"},
+                            json={"idToken": signed["idToken"]}, timeout=5)
+    assert refused.status_code == 400
+    assert refused.json()["error"]["message"] == "CREDENTIAL_TOO_OLD_LOGIN_AGAIN"
+    running.stop(signal.SIGTERM)
+
+
+def test_recent_login_is_off_without_the_flag(launch):
+    running = launch("--port", "0", "--project", "plain-proj")
+    config = requests.get(running.url + "/emulator/v1/projects/plain-proj/config", timeout=5).json()
+    assert config["recentLoginMaxAgeSeconds"] == 0
+    running.stop(signal.SIGTERM)
+
+
+@pytest.mark.parametrize("args", [["--port", "70000"], ["--port", "abc"], ["--port"], ["--bogus"], ["--host", ""],
+                                  ["--recent-login-seconds", "-1"], ["--recent-login-seconds", "soon"],
+                                  ["--recent-login-seconds"]])
 def test_bad_arguments_exit_2_with_usage(binary, args):
     result = subprocess.run([binary, *args], capture_output=True, text=True, timeout=10)
     assert result.returncode == 2

@@ -11,6 +11,7 @@ enum AccountsRoutes {
         Route(.post, "\(prefix)/accounts:delete", DeleteAccount.operation),
         Route(.post, "\(prefix)/accounts:sendOobCode", SendOobCode.operation),
         Route(.post, "\(prefix)/accounts:resetPassword", ResetPassword.operation),
+        Route(.post, "\(prefix)/accounts:signInWithIdp", SignInWithIdp.operation),
         Route(.post, "\(prefix)/accounts:createAuthUri", CreateAuthUri.operation),
         Route(.get, "\(prefix)/projects", GetProjects.operation),
     ]

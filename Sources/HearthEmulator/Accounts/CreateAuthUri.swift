@@ -1,9 +1,10 @@
 /// `accounts:createAuthUri` for email probing: whether an email is registered and how it can sign
-/// in. With improved email privacy only `kind` and `sessionId` are returned.
+/// in. With improved email privacy only `kind` and `sessionId` are returned. With a `providerId` it
+/// starts a provider flow instead (`CreateAuthUri+Provider.swift`).
 enum CreateAuthUri {
     static let schema = RequestSchema([
         "appId": .string, "authFlowType": .string, "context": .string, "continueUri": .string,
-        "customParameter": .any, "hostedDomain": .string, "identifier": .string, "oauthConsumerKey": .string,
+        "customParameter": .stringMap, "hostedDomain": .string, "identifier": .string, "oauthConsumerKey": .string,
         "oauthScope": .string, "openidRealm": .string, "otaApp": .string, "providerId": .string,
         "sessionId": .string, "tenantId": .string,
     ])
@@ -13,6 +14,8 @@ enum CreateAuthUri {
         var continueUri: String?
         var sessionId: String?
         var providerId: String?
+        var oauthScope: String?
+        var customParameter: [String: String]?
     }
 
     struct Response: Encodable {
@@ -25,11 +28,12 @@ enum CreateAuthUri {
 
     static let operation = Operation("identitytoolkit.accounts.createAuthUri", body: .json(schema), handler: handle)
 
-    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> JSONReply {
+    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let body = try request.decodeBody(as: Request.self)
         let sessionId = (body.sessionId ?? "").isEmpty ? RandomID.alphanumeric(27) : (body.sessionId ?? "")
-        if !(body.providerId ?? "").isEmpty {
-            throw .notImplemented("Sign-in with IDP is not yet supported.")
+        if let providerId = body.providerId, !providerId.isEmpty {
+            return try startProviderFlow(
+                providerId: providerId, body: body, sessionId: sessionId, in: &project, environment: request.environment)
         }
         let identifier = try requiredText(body.identifier, "MISSING_IDENTIFIER")
         let continueUri = try requiredText(body.continueUri, "MISSING_CONTINUE_URI")
@@ -38,10 +42,10 @@ enum CreateAuthUri {
         let email = EmailAddress.canonical(identifier)
 
         if project.config.enableImprovedEmailPrivacy {
-            return JSONReply(Response(sessionId: sessionId))
+            return Reply(Response(sessionId: sessionId))
         }
         let probe = probe(email, in: project)
-        return JSONReply(Response(
+        return Reply(Response(
             registered: probe.registered, allProviders: probe.allProviders, sessionId: sessionId,
             signinMethods: probe.signinMethods))
     }

@@ -18,7 +18,7 @@ enum DeleteAccount {
     static let adminOperation = Operation(
         "identitytoolkit.projects.accounts.delete", body: .json(schema), handler: handle)
 
-    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> JSONReply {
+    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let body = try request.decodeBody(as: Request.self)
         let user: UserRecord
         if request.isAdmin {
@@ -26,9 +26,11 @@ enum DeleteAccount {
             user = try required(project.user(localId: localId), "USER_NOT_FOUND")
         } else {
             let idToken = try requiredText(body.idToken, "MISSING_ID_TOKEN")
-            user = try IdTokenVerifier.verify(idToken, in: project, log: request.environment.log).user
+            let verified = try IdTokenVerifier.verify(idToken, in: project, log: request.environment.log)
+            try RecentLogin.require(verified, in: project, clock: request.environment.clock)
+            user = verified.user
         }
         project.deleteUser(localId: user.localId)
-        return JSONReply(Response())
+        return Reply(Response())
     }
 }

@@ -6,6 +6,6 @@ enum GetProjects {
     }
 
     static let operation = Operation("identitytoolkit.getProjects") { project, _ throws(ApiError) in
-        JSONReply(Response(projectId: project.projectNumber))
+        Reply(Response(projectId: project.projectNumber))
     }
 }

@@ -31,7 +31,7 @@ enum Lookup {
     static let adminOperation = Operation(
         "identitytoolkit.projects.accounts.lookup", body: .json(schema), handler: handle)
 
-    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> JSONReply {
+    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let body = try request.decodeBody(as: Request.self)
         var users: [UserRecord] = []
         if request.isAdmin {
@@ -54,6 +54,6 @@ enum Lookup {
             let idToken = try requiredText(body.idToken, "MISSING_ID_TOKEN")
             users.append(try IdTokenVerifier.verify(idToken, in: project, log: request.environment.log).user)
         }
-        return JSONReply(Response(users: users.isEmpty ? nil : users))
+        return Reply(Response(users: users.isEmpty ? nil : users))
     }
 }

@@ -19,8 +19,8 @@ enum ResetPassword {
 
     static let operation = Operation("identitytoolkit.accounts.resetPassword", body: .json(schema), handler: handle)
 
-    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> JSONReply {
-        JSONReply(try run(try request.decodeBody(as: Request.self), in: &project, clock: request.environment.clock))
+    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
+        Reply(try run(try request.decodeBody(as: Request.self), in: &project, clock: request.environment.clock))
     }
 
     static func run(_ body: Request, in project: inout ProjectState, clock: EmulatorClock) throws(ApiError) -> Response {

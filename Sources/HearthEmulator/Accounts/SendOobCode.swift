@@ -41,7 +41,7 @@ enum SendOobCode {
     static let adminOperation = Operation(
         "identitytoolkit.projects.accounts.sendOobCode", body: .json(schema), handler: handle)
 
-    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> JSONReply {
+    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let body = try request.decodeBody(as: Request.self)
         let env = request.environment
         let requestTypeName = body.requestType ?? ""
@@ -66,7 +66,7 @@ enum SendOobCode {
             let owner = project.user(email: email)
             if owner == nil && project.config.enableImprovedEmailPrivacy {
                 // Answer as if mailed, so the response does not reveal whether the account exists.
-                return JSONReply(Response(email: email))
+                return Reply(Response(email: email))
             }
             try require(owner != nil, "EMAIL_NOT_FOUND")
         case .verifyEmail:
@@ -89,10 +89,10 @@ enum SendOobCode {
             type, email: email, newEmail: newEmail, continueUrl: body.continueUrl.flatMap { $0.isEmpty ? nil : $0 },
             in: &project, environment: env)
         if returnOobLink {
-            return JSONReply(Response(email: email, oobCode: record.oobCode, oobLink: record.oobLink))
+            return Reply(Response(email: email, oobCode: record.oobCode, oobLink: record.oobLink))
         }
         OobCodeIssuer.log(record, to: env.log)
-        return JSONReply(Response(email: email))
+        return Reply(Response(email: email))
     }
 
     /// The account's email: from `email` for admin link generation, otherwise from the `idToken`.

@@ -24,7 +24,7 @@ enum SignInWithCustomToken {
     static let operation = Operation(
         "identitytoolkit.accounts.signInWithCustomToken", body: .json(schema), handler: handle)
 
-    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> JSONReply {
+    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let body = try request.decodeBody(as: Request.self)
         let token = try requiredText(body.token, "MISSING_CUSTOM_TOKEN")
         let payload = try parse(token, log: request.environment.log)
@@ -53,7 +53,7 @@ enum SignInWithCustomToken {
         }
         let tokens = TokenIssuer.issue(
             for: user, signInProvider: ProviderID.custom, extraClaims: extraClaims, in: &project, clock: clock)
-        return JSONReply(Response(
+        return Reply(Response(
             isNewUser: isNewUser, idToken: tokens.idToken, refreshToken: tokens.refreshToken,
             expiresIn: tokens.expiresIn))
     }

@@ -31,7 +31,7 @@ enum SignInWithPassword {
     static let operation = Operation(
         "identitytoolkit.accounts.signInWithPassword", body: .json(schema), handler: handle)
 
-    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> JSONReply {
+    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let body = try request.decodeBody(as: Request.self)
         let email = try required(body.email, "MISSING_EMAIL")
         try require(EmailAddress.isValid(email), "INVALID_EMAIL")
@@ -60,7 +60,7 @@ enum SignInWithPassword {
         let clock = request.environment.clock
         let signedIn = project.updateUser(user) { $0.lastLoginAt = String(clock.milliseconds) }
         let tokens = TokenIssuer.issue(for: signedIn, signInProvider: ProviderID.password, in: &project, clock: clock)
-        return JSONReply(Response(
+        return Reply(Response(
             localId: user.localId, email: canonical,
             idToken: tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: tokens.expiresIn))
     }

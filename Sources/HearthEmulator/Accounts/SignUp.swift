@@ -37,7 +37,7 @@ enum SignUp {
     static let operation = Operation("identitytoolkit.accounts.signUp", body: .json(schema), handler: handle)
     static let adminOperation = Operation("identitytoolkit.projects.accounts", body: .json(schema), handler: handle)
 
-    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> JSONReply {
+    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let body = try request.decodeBody(as: Request.self)
         let env = request.environment
         let now = env.clock.milliseconds
@@ -115,7 +115,7 @@ enum SignUp {
             response.refreshToken = tokens.refreshToken
             response.expiresIn = tokens.expiresIn
         }
-        return JSONReply(response)
+        return Reply(response)
     }
 
     private static func nonEmpty(_ text: String?) -> Bool { !(text ?? "").isEmpty }

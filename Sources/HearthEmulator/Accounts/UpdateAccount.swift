@@ -82,8 +82,8 @@ enum UpdateAccount {
     static let adminOperation = Operation(
         "identitytoolkit.projects.accounts.update", body: .json(schema), handler: handle)
 
-    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> JSONReply {
-        JSONReply(try run(
+    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
+        Reply(try run(
             try request.decodeBody(as: Request.self), privileged: request.isAdmin, in: &project,
             environment: request.environment))
     }
@@ -162,6 +162,11 @@ enum UpdateAccount {
             user = verified.user
             change.signInProvider = verified.signInProvider
             try require(body.disableUser == nil, "OPERATION_NOT_ALLOWED")
+            let changesPassword = !(body.password ?? "").isEmpty
+            let replacesEmail = body.email.map { !$0.isEmpty && EmailAddress.canonical($0) != user.email } ?? false
+            if !privileged, changesPassword || replacesEmail {
+                try RecentLogin.require(verified, in: project, clock: env.clock)
+            }
         } else {
             let localId = try requiredText(body.localId, "MISSING_LOCAL_ID")
             user = try required(project.user(localId: localId), "USER_NOT_FOUND")

@@ -21,7 +21,7 @@ enum BatchDelete {
     static let operation = Operation(
         "identitytoolkit.projects.accounts.batchDelete", body: .json(schema), handler: handle)
 
-    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> JSONReply {
+    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let body = try request.decodeBody(as: Request.self)
         let localIds = body.localIds ?? []
         try require(!localIds.isEmpty && localIds.count <= 1000, "LOCAL_ID_LIST_EXCEEDS_LIMIT")
@@ -35,6 +35,6 @@ enum BatchDelete {
                 project.deleteUser(localId: localId)
             }
         }
-        return JSONReply(Response(errors: failures.isEmpty ? nil : failures))
+        return Reply(Response(errors: failures.isEmpty ? nil : failures))
     }
 }

@@ -9,7 +9,7 @@ enum BatchGet {
 
     static let operation = Operation("identitytoolkit.projects.accounts.batchGet", handler: handle)
 
-    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> JSONReply {
+    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let maxResults = try pageSize(request.query["maxResults"])
         let pageToken = request.query["nextPageToken"].flatMap { $0.isEmpty ? nil : $0 }
         var users = project.usersSortedByLocalId(after: pageToken)
@@ -18,7 +18,7 @@ enum BatchGet {
             users = Array(users.prefix(maxResults))
             nextPageToken = users.last?.localId
         }
-        return JSONReply(Response(users: users, nextPageToken: nextPageToken))
+        return Reply(Response(users: users, nextPageToken: nextPageToken))
     }
 
     private static func pageSize(_ text: String?) throws(ApiError) -> Int {

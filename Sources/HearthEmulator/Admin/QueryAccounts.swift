@@ -29,11 +29,11 @@ enum QueryAccounts {
     static let projectOperation = Operation(
         "identitytoolkit.projects.queryAccounts", body: .json(schema), handler: handle)
 
-    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> JSONReply {
+    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let body = try request.decodeBody(as: Request.self)
         if body.expression?.isEmpty == false { throw .notImplemented("expression is not implemented.") }
         if body.returnUserInfo == false {
-            return JSONReply(Response(recordsCount: String(project.userCount)))
+            return Reply(Response(recordsCount: String(project.userCount)))
         }
         if !(body.limit ?? "").isEmpty { throw .notImplemented("limit is not implemented.") }
         if let offset = body.offset, offset != "0", !offset.isEmpty {
@@ -44,6 +44,6 @@ enum QueryAccounts {
             throw .notImplemented("Only sorting by USER_ID is implemented.")
         }
         let users = project.usersSortedByLocalId(descending: body.order == "DESC")
-        return JSONReply(Response(recordsCount: String(users.count), userInfo: users))
+        return Reply(Response(recordsCount: String(users.count), userInfo: users))
     }
 }

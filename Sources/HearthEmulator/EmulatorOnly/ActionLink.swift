@@ -21,7 +21,7 @@ enum ActionLink {
         try handle(&project, request)
     }
 
-    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> JSONReply {
+    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let query = request.query
         guard let apiKey = query["apiKey"], !apiKey.isEmpty else {
             return failure("missing apiKey query parameter",
@@ -108,11 +108,11 @@ enum ActionLink {
         error.httpStatus == 501 || error.message == "INVALID_OOB_CODE"
     }
 
-    private static func failure(_ error: String, _ instructions: String) -> JSONReply {
+    private static func failure(_ error: String, _ instructions: String) -> Reply {
         reply(.badRequest, .init(error: error, instructions: instructions))
     }
 
-    private static func reply(_ status: HTTPResponse.Status, _ body: Outcome.Body) -> JSONReply {
-        JSONReply(Outcome(authEmulator: body), status: status)
+    private static func reply(_ status: HTTPResponse.Status, _ body: Outcome.Body) -> Reply {
+        Reply(Outcome(authEmulator: body), status: status)
     }
 }

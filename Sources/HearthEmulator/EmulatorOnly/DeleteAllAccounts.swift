@@ -5,6 +5,6 @@ enum DeleteAllAccounts {
 
     static let operation = Operation("emulator.projects.accounts.delete", access: .open) { project, _ throws(ApiError) in
         project.deleteAllUsers()
-        return JSONReply(Response())
+        return Reply(Response())
     }
 }

@@ -9,5 +9,11 @@ enum EmulatorOnlyRoutes {
         Route(.get, "\(project)/oobCodes", ListOobCodes.operation),
         Route(.get, "\(project)/config", EmulatorConfig.getOperation),
         Route(.patch, "\(project)/config", EmulatorConfig.updateOperation),
+        Route(.get, AuthHandlerPage.path, AuthHandlerPage.pageOperation),
+        Route(.get, AuthHandlerPage.choosePath, AuthHandlerPage.chooseOperation),
+        Route(.post, AuthHandlerPage.choosePath, AuthHandlerPage.choosePostOperation),
+        Route(.get, ConsentPage.path, ConsentPage.pageOperation),
+        Route(.get, ConsentPage.choosePath, ConsentPage.chooseOperation),
+        Route(.post, ConsentPage.choosePath, ConsentPage.choosePostOperation),
     ]
 }

@@ -5,6 +5,6 @@ enum ListOobCodes {
     }
 
     static let operation = Operation("emulator.projects.oobCodes.list", access: .open) { project, _ throws(ApiError) in
-        JSONReply(Response(oobCodes: project.oobCodes.all))
+        Reply(Response(oobCodes: project.oobCodes.all))
     }
 }

@@ -9,6 +9,6 @@ enum Readiness {
     }
 
     static let operation = Operation("emulator.ready", access: .open) { _, _ throws(ApiError) in
-        JSONReply(Response())
+        Reply(Response())
     }
 }

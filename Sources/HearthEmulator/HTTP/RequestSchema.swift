@@ -14,8 +14,10 @@ struct RequestSchema: Sendable {
         case enumeration([String])
         case array(FieldType)
         case message(RequestSchema)
-        /// A map or a free-form value (`customParameter`, `Struct`): any JSON, keys left as sent.
+        /// A map or a free-form value (`Struct`): any JSON, keys left as sent.
         case any
+        /// `map<string, string>` (`customParameter`): an object whose values are strings, keys left as sent.
+        case stringMap
     }
 
     let fields: [String: FieldType]
@@ -95,6 +97,12 @@ struct RequestSchema: Sendable {
             return .array(out)
         case (.message(let schema), .object(let object)):
             return .object(try schema.validate(object, at: path))
+        case (.stringMap, .object(let object)):
+            var out = JSONObject()
+            for (key, item) in object.entries where item != .null {
+                out[key] = try coerce(item, to: .string, at: "\(path)[\(key)]")
+            }
+            return .object(out)
         default:
             throw invalidValue(value, type, path)
         }
@@ -123,7 +131,7 @@ extension RequestSchema.FieldType {
         case .enumeration: "TYPE_ENUM"
         case .array(let element): element.protoName
         case .message: "TYPE_MESSAGE"
-        case .any: "TYPE_MESSAGE"
+        case .any, .stringMap: "TYPE_MESSAGE"
         }
     }
 }

@@ -12,9 +12,11 @@ struct Operation: Sendable {
         case json(RequestSchema)
         /// JSON, or `application/x-www-form-urlencoded` (securetoken).
         case jsonOrForm(RequestSchema)
+        /// An HTML form's fields (`application/x-www-form-urlencoded`), every value a string.
+        case form
     }
 
-    typealias Handler = @Sendable (inout ProjectState, OperationRequest) throws(ApiError) -> JSONReply
+    typealias Handler = @Sendable (inout ProjectState, OperationRequest) throws(ApiError) -> Reply
 
     let id: String
     let access: AccessPolicy
@@ -36,22 +38,42 @@ struct Operation: Sendable {
     }
 }
 
-/// An answer: a status and a JSON body, or a redirect.
-struct JSONReply: Sendable {
-    var status: HTTPResponse.Status = .ok
+/// An answer: a status and a body (JSON, or HTML for the pages a person sees), or a redirect.
+struct Reply: Sendable {
+    static let jsonContentType = "application/json; charset=utf-8"
+    static let htmlContentType = "text/html; charset=utf-8"
+
+    var status: HTTPResponse.Status
     var body: [UInt8]
-    /// `Location` of a 303 redirect.
+    var contentType: String
+    /// `Location` of a redirect.
     var location: String?
 
     init<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) {
-        self.status = status
-        self.body = JSONCoding.encode(value)
+        self.init(status: status, body: JSONCoding.encode(value), contentType: Self.jsonContentType)
     }
 
-    static func redirect(to location: String) -> JSONReply {
-        var reply = JSONReply(JSONValue.object(JSONObject()), status: .seeOther)
+    private init(status: HTTPResponse.Status, body: [UInt8], contentType: String) {
+        self.status = status
+        self.body = body
+        self.contentType = contentType
+    }
+
+    /// A 303 (See Other), so a browser follows it with GET even after a form POST.
+    static func redirect(to location: String) -> Reply {
+        var reply = Reply(JSONValue.object(JSONObject()), status: .seeOther)
         reply.location = location
         return reply
+    }
+
+    /// `{"authEmulator":{"error":…}}`, how the reference's pages (handler, action links) refuse a request.
+    static func authEmulatorError(_ message: String, status: HTTPResponse.Status = .badRequest) -> Reply {
+        let error = JSONObject([("error", .string(message))])
+        return Reply(JSONValue.object(JSONObject([("authEmulator", .object(error))])), status: status)
+    }
+
+    static func html(_ page: String, status: HTTPResponse.Status = .ok) -> Reply {
+        Reply(status: status, body: Array(page.utf8), contentType: htmlContentType)
     }
 }
 
@@ -67,6 +89,11 @@ struct OperationRequest: Sendable {
 
     func decodeBody<T: Decodable>(as type: T.Type) throws(ApiError) -> T {
         try JSONCoding.decode(type, from: body)
+    }
+
+    /// The fields of a form body (`Operation.Body.form`).
+    var formFields: QueryParameters {
+        QueryParameters(pairs: body.entries.map { ($0.key, $0.value.stringValue ?? "") })
     }
 }
 

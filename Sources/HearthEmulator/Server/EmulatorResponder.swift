@@ -16,18 +16,19 @@ struct EmulatorResponder: HTTPResponder {
         var response: Response
         do {
             let reply = try await handle(request)
-            response = Self.jsonResponse(status: reply.status, body: reply.body)
+            response = Self.response(status: reply.status, contentType: reply.contentType, body: reply.body)
             if let location = reply.location { response.headers[.location] = location }
         } catch {
-            response = Self.jsonResponse(
-                status: HTTPResponse.Status(code: error.httpStatus), body: JSONCoding.encode(error.envelope))
+            response = Self.response(
+                status: HTTPResponse.Status(code: error.httpStatus), contentType: Reply.jsonContentType,
+                body: JSONCoding.encode(error.envelope))
         }
         CORSPolicy.apply(to: &response.headers, for: request)
         environment.log.debug("\(request.method) \(request.uri.path) -> \(response.status.code)")
         return response
     }
 
-    private func handle(_ request: Request) async throws(ApiError) -> JSONReply {
+    private func handle(_ request: Request) async throws(ApiError) -> Reply {
         guard let (operation, parameters) = routes.resolve(method: request.method, path: request.uri.path) else {
             throw .notFound
         }
@@ -56,9 +57,9 @@ struct EmulatorResponder: HTTPResponder {
 
     private static let apiKeyHeader = HTTPField.Name("x-goog-api-key")!
 
-    private static func jsonResponse(status: HTTPResponse.Status, body: [UInt8]) -> Response {
+    private static func response(status: HTTPResponse.Status, contentType: String, body: [UInt8]) -> Response {
         var headers = HTTPFields()
-        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.contentType] = contentType
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

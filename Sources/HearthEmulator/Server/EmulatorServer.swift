@@ -10,11 +10,16 @@ public struct EmulatorConfiguration: Sendable {
     /// 0 picks a free port.
     public var port: Int
     public var projectId: String
+    /// How recent a sign-in must be for sensitive account changes; 0 never asks (see `RecentLogin`).
+    /// Projects start with it; `/emulator/v1/projects/{p}/config` changes it per project.
+    public var recentLoginMaxAgeSeconds: Int64
 
-    public init(host: String = "127.0.0.1", port: Int = 9099, projectId: String = "demo-hearth") {
+    public init(host: String = "127.0.0.1", port: Int = 9099, projectId: String = "demo-hearth",
+                recentLoginMaxAgeSeconds: Int64 = 0) {
         self.host = host
         self.port = port
         self.projectId = projectId
+        self.recentLoginMaxAgeSeconds = recentLoginMaxAgeSeconds
     }
 }
 
@@ -39,7 +44,9 @@ public struct EmulatorServer: Sendable {
             log: EmulatorLog(logger: logger),
             baseURL: { baseURL.withLock { $0 } ?? "http://\(Self.urlHost(host))" })
         let responder = EmulatorResponder(
-            routes: EmulatorRoutes.table, state: EmulatorState(), environment: environment)
+            routes: EmulatorRoutes.table,
+            state: EmulatorState(initialConfig: ProjectConfig(recentLoginMaxAgeSeconds: configuration.recentLoginMaxAgeSeconds)),
+            environment: environment)
         var hummingbirdLogger = logger
         hummingbirdLogger.logLevel = .warning
         let app = Application(

@@ -11,6 +11,8 @@ enum RequestBodyParser {
                 return try schema.validate(try parseForm(bytes))
             }
             return try schema.validate(try parseJSON(bytes))
+        case .form:
+            return try parseForm(bytes)
         }
     }
 

@@ -2,8 +2,10 @@
 /// out-of-band codes and settings. A value type; `EmulatorState` serializes access to it.
 struct ProjectState: Sendable {
     let projectId: String
-    var config = ProjectConfig()
+    var config: ProjectConfig
     var oobCodes = OobCodeBook()
+    /// Provider sign-in flows started by createAuthUri, awaiting their signInWithIdp.
+    var providerSessions = ProviderSessionBook()
 
     private(set) var users: [String: UserRecord] = [:]
     private var localIdByEmail: [String: String] = [:]
@@ -13,8 +15,9 @@ struct ProjectState: Sendable {
     /// providerId → rawId → localId
     private var localIdByProviderRawId: [String: [String: String]] = [:]
 
-    init(projectId: String) {
+    init(projectId: String, config: ProjectConfig = ProjectConfig()) {
         self.projectId = projectId
+        self.config = config
     }
 
     /// Google's project number, which the reference fixes to an obviously fake value.
@@ -34,6 +37,13 @@ struct ProjectState: Sendable {
 
     func user(providerId: String, rawId: String) -> UserRecord? {
         localIdByProviderRawId[providerId]?[rawId].flatMap { users[$0] }
+    }
+
+    /// Every identity linked at `providerId`, ordered by raw id (what the fake provider pages list).
+    func identities(providerId: String) -> [ProviderUserInfo] {
+        (localIdByProviderRawId[providerId] ?? [:]).sorted { $0.key < $1.key }.compactMap { rawId, localId in
+            users[localId]?.providerUserInfo?.first { $0.providerId == providerId && $0.rawId == rawId }
+        }
     }
 
     /// The account whose email this is first, then accounts with a linked identity using it.
@@ -127,12 +137,17 @@ struct ProjectState: Sendable {
         if !upserts.isEmpty {
             var infos = user.providerUserInfo ?? []
             for upsert in upserts {
-                localIdByProviderRawId[upsert.providerId, default: [:]][upsert.rawId] = localId
                 if let index = infos.firstIndex(where: { $0.providerId == upsert.providerId }) {
+                    // One identity per provider: a new raw id replaces the old one everywhere.
+                    let old = infos[index].rawId
+                    if old != upsert.rawId, localIdByProviderRawId[upsert.providerId]?[old] == localId {
+                        localIdByProviderRawId[upsert.providerId]?[old] = nil
+                    }
                     infos[index] = upsert
                 } else {
                     infos.append(upsert)
                 }
+                localIdByProviderRawId[upsert.providerId, default: [:]][upsert.rawId] = localId
             }
             user.providerUserInfo = infos
         }

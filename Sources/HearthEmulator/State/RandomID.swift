@@ -8,6 +8,11 @@ enum RandomID {
         String((0..<length).map { _ in alphanumeric.randomElement() ?? "A" })
     }
 
+    /// [0-9]{length}: fake identity provider user ids (40), like the reference widget's.
+    static func digits(_ length: Int) -> String {
+        String((0..<length).map { _ in "0123456789".randomElement() ?? "0" })
+    }
+
     /// [A-Za-z0-9_-]{length}: oobCodes (54).
     static func base64URL(_ length: Int) -> String {
         String((0..<length).map { _ in base64URL.randomElement() ?? "A" })

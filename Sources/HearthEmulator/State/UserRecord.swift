@@ -6,6 +6,8 @@ struct UserRecord: Codable, Sendable, Equatable {
     var emailVerified: Bool?
     var displayName: String?
     var photoUrl: String?
+    /// The user name an identity provider reported (Twitter's `screen_name`).
+    var screenName: String?
     var phoneNumber: String?
     /// The reference's fake hash (`fakeHash:salt=…:password=…`), deliberately not redacted: see `PasswordHash`.
     var passwordHash: String?

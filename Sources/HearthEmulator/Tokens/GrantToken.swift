@@ -21,7 +21,7 @@ enum GrantToken {
     static let operation = Operation(
         "securetoken.token", access: .apiKey, body: .jsonOrForm(schema), handler: handle)
 
-    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> JSONReply {
+    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let body = try request.decodeBody(as: Request.self)
         let grantType = try requiredText(body.grantType, "MISSING_GRANT_TYPE")
         try require(grantType == "refresh_token", "INVALID_GRANT_TYPE")
@@ -35,7 +35,7 @@ enum GrantToken {
         let tokens = TokenIssuer.issue(
             for: user, signInProvider: record.provider, extraClaims: record.extraClaims,
             in: &project, clock: request.environment.clock)
-        return JSONReply(Response(
+        return Reply(Response(
             id_token: tokens.idToken, access_token: tokens.idToken, expires_in: tokens.expiresIn,
             refresh_token: tokens.refreshToken, user_id: user.localId, project_id: project.projectNumber))
     }

@@ -8,16 +8,17 @@ enum TokenIssuer {
     ///
     /// `iat` is the current second, so a token issued right after a password change (which sets
     /// `validSince` to the same second) is valid, while tokens of earlier seconds are revoked.
+    /// `signInAttributes` are a SAML sign-in's attribute statements; they go into this ID token only.
     static func issue(
         for account: UserRecord, signInProvider: String, extraClaims: JSONObject = JSONObject(),
-        in project: inout ProjectState, clock: EmulatorClock
+        signInAttributes: JSONValue? = nil, in project: inout ProjectState, clock: EmulatorClock
     ) -> IssuedTokens {
         let refreshedAt = clock.iso8601
         let user = project.updateUser(account) { $0.lastRefreshAt = refreshedAt }
         let issuedAt = clock.seconds
         let idToken = UnsignedJWT.encode(idTokenClaims(
             for: user, projectId: project.projectId, signInProvider: signInProvider,
-            extraClaims: extraClaims, issuedAt: issuedAt))
+            extraClaims: extraClaims, signInAttributes: signInAttributes, issuedAt: issuedAt))
         let refreshToken = RefreshToken(
             localId: user.localId, provider: signInProvider, extraClaims: extraClaims,
             projectId: project.projectId, tenantId: user.tenantId
@@ -28,7 +29,8 @@ enum TokenIssuer {
     /// Profile claims first, then stored custom claims and per-session claims, then the reserved
     /// claims that nothing may override, then the registered JWT claims.
     static func idTokenClaims(
-        for user: UserRecord, projectId: String, signInProvider: String, extraClaims: JSONObject, issuedAt: Int64
+        for user: UserRecord, projectId: String, signInProvider: String, extraClaims: JSONObject,
+        signInAttributes: JSONValue? = nil, issuedAt: Int64
     ) -> JSONObject {
         var claims = JSONObject()
         claims["name"] = user.displayName.map(JSONValue.string)
@@ -47,6 +49,7 @@ enum TokenIssuer {
         firebase["identities"] = .object(identities(of: user))
         firebase["sign_in_provider"] = .string(signInProvider)
         firebase["tenant"] = user.tenantId.map(JSONValue.string)
+        firebase["sign_in_attributes"] = signInAttributes
         claims["firebase"] = .object(firebase)
 
         claims["iat"] = .number(Double(issuedAt))

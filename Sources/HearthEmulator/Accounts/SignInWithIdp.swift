@@ -1,0 +1,140 @@
+/// `accounts:signInWithIdp` (verifyAssertion): sign-in, sign-up and linking with a fake identity
+/// provider credential, as Firebase's emulator does it (emulator-reference §2 and §5), plus what
+/// that emulator skips: the OIDC / Apple nonce, Twitter's token secret, the createAuthUri session of
+/// a provider flow, and `autoCreate:false`.
+enum SignInWithIdp {
+    static let schema = RequestSchema([
+        "autoCreate": .bool, "delegatedProjectNumber": .int64, "idToken": .string, "pendingIdToken": .string,
+        "pendingToken": .string, "postBody": .string, "requestUri": .string, "returnIdpCredential": .bool,
+        "returnRefreshToken": .bool, "returnSecureToken": .bool, "sessionId": .string, "tenantId": .string,
+    ])
+
+    struct Request: Decodable {
+        var requestUri: String?
+        var postBody: String?
+        var sessionId: String?
+        var idToken: String?
+        var pendingIdToken: String?
+        var returnIdpCredential: Bool?
+        var returnRefreshToken: Bool?
+        var autoCreate: Bool?
+    }
+
+    static let operation = Operation("identitytoolkit.accounts.signInWithIdp", body: .json(schema), handler: handle)
+
+    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
+        let body = try request.decodeBody(as: Request.self)
+        let env = request.environment
+        if body.returnRefreshToken == true { throw .notImplemented("returnRefreshToken is not implemented yet.") }
+        if !(body.pendingIdToken ?? "").isEmpty { throw .notImplemented("pendingIdToken is not implemented yet.") }
+
+        let parameters = try IdpResponseParameters(requestUri: body.requestUri, postBody: body.postBody)
+        let session = try ProviderSessionGate.check(
+            sessionId: body.sessionId, parameters: parameters, in: project, now: env.clock.seconds)
+        guard let providerId = parameters.nonEmpty("providerId")?.lowercased() ?? session?.providerId else {
+            throw .badRequest(
+                "INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: \(parameters.normalizedUri)")
+        }
+        if let session {
+            try require(
+                session.providerId == providerId,
+                "INVALID_IDP_RESPONSE : ((Session \(session.sessionId) signs in with \(session.providerId), not \(providerId).))")
+            // Like an authorization code, a provider redirect is good for one attempt.
+            project.providerSessions.markCompleted(sessionId: session.sessionId)
+        }
+
+        let idToken = parameters.nonEmpty("id_token")
+        let accessToken = parameters.nonEmpty("access_token")
+        guard let credential = try IdpClaims.parse(idToken: idToken, accessToken: accessToken) else {
+            if let error = parameters.nonEmpty("error") {
+                // The consent page's Cancel (an OAuth error redirect), which carries no credential.
+                let description = parameters.nonEmpty("error_description").map { ": \($0)" } ?? ""
+                throw .badRequest("USER_CANCELLED : ((The identity provider answered \(error)\(description)))")
+            }
+            throw IdpClaims.unreadable(providerId: providerId, idToken: idToken, accessToken: accessToken)
+        }
+        var saml: SAMLResponse?
+        if let text = parameters.nonEmpty("SAMLResponse") { saml = try SAMLResponse(text) }
+        try IdpNonce.verify(credential, providerId: providerId, rawNonce: parameters["nonce"])
+
+        let profile = IdpProfile(providerId: providerId, credential: credential, saml: saml)
+        var response = IdpSignInResponse(
+            profile, oauthIdToken: idToken,
+            // Always an access token, so clients that build credentials from it keep working.
+            oauthAccessToken: accessToken ?? "FirebaseAuthEmulatorFakeAccessToken_\(providerId)",
+            oauthTokenSecret: parameters.nonEmpty("oauth_token_secret"))
+
+        var linkTarget: UserRecord?
+        if let idToken = body.idToken, !idToken.isEmpty {
+            linkTarget = try IdTokenVerifier.verify(idToken, in: project, log: env.log).user
+        }
+        let resolution: IdpAccountResolution
+        do throws(ApiError) {
+            if let linkTarget {
+                resolution = try IdpAccountResolution.link(profile, to: linkTarget, in: project)
+            } else {
+                switch IdpAccountResolution.signIn(profile, in: project, clock: env.clock) {
+                case .proceed(let decided):
+                    resolution = decided
+                case .needConfirmation(let localId, let verifiedProvider):
+                    response.needConfirmation = true
+                    response.localId = localId
+                    response.verifiedProvider = verifiedProvider
+                    return Reply(response)
+                }
+            }
+        } catch where body.returnIdpCredential == true && error.httpStatus == 400 {
+            // The popup / redirect flows ask for the credential back even when linking fails, so
+            // the app can sign in to the account that already has it.
+            response.errorMessage = error.message
+            return Reply(response)
+        }
+
+        // Reauthentication sends autoCreate:false: an identity no account has is then an unknown
+        // user rather than a new account (hearth-emulator only; Firebase's emulator ignores the flag).
+        if resolution.isNewUser, body.autoCreate == false { throw .badRequest("USER_NOT_FOUND") }
+
+        let user = try write(resolution, profile: profile, in: &project, clock: env.clock)
+        response.localId = user.localId
+        if resolution.isNewUser { response.isNewUser = true }
+        if resolution.emailRecycled { response.emailRecycled = true }
+        // The account's own verification speaks for the email they share (both absent included, as
+        // in the reference, which then leaves the field out).
+        if user.email == profile.email { response.emailVerified = user.emailVerified }
+        // As in the reference, the sign-in is recorded before a disabled account is turned away.
+        try require(!user.isDisabled, "USER_DISABLED")
+
+        let tokens = TokenIssuer.issue(
+            for: user, signInProvider: providerId, signInAttributes: saml?.attributeStatements,
+            in: &project, clock: env.clock)
+        response.idToken = tokens.idToken
+        response.refreshToken = tokens.refreshToken
+        response.expiresIn = tokens.expiresIn
+        return Reply(response)
+    }
+
+    private static func write(
+        _ resolution: IdpAccountResolution, profile: IdpProfile, in project: inout ProjectState, clock: EmulatorClock
+    ) throws(ApiError) -> UserRecord {
+        let now = String(clock.milliseconds)
+        let edits = resolution.edits
+        switch resolution.target {
+        case .newAccount:
+            guard let created = project.createUser(
+                localId: project.generateLocalId(), providers: [profile.providerUserInfo], { record in
+                    for edit in edits { edit(&record) }
+                    record.createdAt = now
+                    record.lastLoginAt = now
+                })
+            else { throw .internalError("INTERNAL_ERROR : a new account's id was taken") }
+            return created
+        case .existing(let user):
+            return project.updateUser(
+                user, upsertProviders: [profile.providerUserInfo], deleteProviders: resolution.deleteProviders
+            ) { record in
+                for edit in edits { edit(&record) }
+                record.lastLoginAt = now
+            }
+        }
+    }
+}
