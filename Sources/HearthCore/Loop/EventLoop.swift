@@ -250,6 +250,17 @@ public final class EventLoop: @unchecked Sendable {
         return poll
     }
 
+    /// Registers a handle whose type lives outside Loop/ (the provider flow's loopback redirect
+    /// receiver, which owns TCP handles), so that shutdown closes it like timers and polls; it
+    /// unregisters itself (`unregister`) once closed. Loop thread only.
+    /// - Returns: false once shutdown has closed Hearth's handles: the caller must then not create
+    ///   uv handles on this loop.
+    func adopt(_ handle: any LoopOwnedHandle) -> Bool {
+        guard !handlesClosed else { return false }
+        register(handle)
+        return true
+    }
+
     private func register(_ handle: any LoopOwnedHandle) {
         handles[ObjectIdentifier(handle)] = handle
     }
