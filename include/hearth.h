@@ -68,6 +68,7 @@ typedef struct hearth_credential hearth_credential;   /* a credential to sign in
 typedef struct hearth_future hearth_future;           /* the pending or finished result of an operation */
 typedef struct hearth_auth_result hearth_auth_result; /* user + additional user info (borrowed) */
 typedef struct hearth_storage_reply hearth_storage_reply; /* reply slot for a storage load callback */
+typedef struct hearth_oauth_provider hearth_oauth_provider; /* provider id, scopes, custom parameters */
 
 /* ---------------------------------------------------------------------------------------------------
  * Error codes
@@ -460,6 +461,82 @@ HEARTH_EXPORT int hearth_auth_remove_auth_state_listener(hearth_auth *auth, uint
 HEARTH_EXPORT uint64_t hearth_auth_add_id_token_listener(hearth_auth *auth, hearth_id_token_cb callback,
                                                          void *user_data);
 HEARTH_EXPORT int hearth_auth_remove_id_token_listener(hearth_auth *auth, uint64_t listener_id);
+
+/* ---------------------------------------------------------------------------------------------------
+ * Provider sign-in on a desktop (Twitter, Microsoft, Apple, Google, GitHub, Yahoo, any OIDC provider)
+ *
+ * Hearth opens the provider's page through the host's UI delegate (system browser, in-engine web
+ * view) and receives the redirect either on a one-shot loopback receiver on 127.0.0.1 (RFC 8252; the
+ * default) or through hearth_auth_handle_url for hosts that registered a custom URL scheme. Against
+ * the emulator the page is its fake identity provider; in production Hearth asks Firebase
+ * (accounts:createAuthUri) for the provider's page and completes with accounts:signInWithIdp.
+ * ------------------------------------------------------------------------------------------------- */
+
+/* A provider to sign in with: "microsoft.com", "apple.com", "twitter.com", "oidc.example", ...
+ * Returns a new reference (release with hearth_oauth_provider_release); NULL when provider_id is NULL
+ * or not valid UTF-8. An unknown provider fails when used (HEARTH_ERROR_INVALID_PROVIDER_ID). */
+HEARTH_EXPORT hearth_oauth_provider *hearth_oauth_provider_create(const char *provider_id);
+HEARTH_EXPORT void hearth_oauth_provider_release(hearth_oauth_provider *provider);
+/* The provider id (borrowed). */
+HEARTH_EXPORT const char *hearth_oauth_provider_id(const hearth_oauth_provider *provider);
+/* Adds an OAuth scope ("email", "mail.read", ...). Returns 0 or an error code. */
+HEARTH_EXPORT int hearth_oauth_provider_add_scope(hearth_oauth_provider *provider, const char *scope);
+/* Sets a custom parameter passed to the provider (Microsoft "tenant", "prompt", "login_hint"; Twitter
+ * "lang"; Apple "locale"; ...). Parameters Firebase sets itself (client_id, redirect_uri,
+ * response_type, scope, state, response_mode) are refused with HEARTH_ERROR_INVALID_ARGUMENT. Returns 0
+ * or an error code. */
+HEARTH_EXPORT int hearth_oauth_provider_set_custom_parameter(hearth_oauth_provider *provider, const char *key,
+                                                             const char *value);
+
+/* Shows `url` to the user (open the system browser, an in-engine web view, ...). Runs on the loop
+ * thread. Return 0 when the URL is being shown; non-zero fails the flow with
+ * HEARTH_ERROR_WEB_CONTEXT_CANCELLED. */
+typedef int (*hearth_open_url_cb)(void *user_data, const char *url);
+
+typedef struct hearth_provider_flow_options {
+  uint32_t struct_size;          /* set by hearth_provider_flow_options_init */
+  hearth_open_url_cb open_url;   /* required */
+  void *user_data;               /* passed to open_url */
+  const char *redirect_uri;      /* NULL: Hearth's loopback receiver. Else a URI of a custom scheme the
+                                    host registered (e.g. "com.example.game:/oauth"); the host hands every
+                                    URL it is opened with to hearth_auth_handle_url. */
+  uint16_t loopback_port;        /* loopback receiver port; 0 = a random free port */
+  int64_t timeout_ms;            /* the whole flow; 0 = 5 minutes */
+  int use_create_auth_uri;       /* 1: always take the production path (accounts:createAuthUri, the
+                                    provider's page), also against the emulator, whose createAuthUri
+                                    serves a fake consent page; 0: the emulator's own handler page when
+                                    using the emulator */
+} hearth_provider_flow_options;
+
+HEARTH_EXPORT void hearth_provider_flow_options_init(hearth_provider_flow_options *options);
+/* Sets the UI delegate and redirect target for provider flows (copied). Returns 0 or an error code. */
+HEARTH_EXPORT int hearth_auth_set_provider_flow_options(hearth_auth *auth,
+                                                        const hearth_provider_flow_options *options);
+
+/* Signs in through the provider's page. Result: auth result (with the provider's credential). One
+ * provider flow at a time per auth: a second fails with HEARTH_ERROR_WEB_CONTEXT_ALREADY_PRESENTED.
+ * Cancel (hearth_auth_cancel_provider_flow, or destroying the app) completes the future with
+ * HEARTH_ERROR_WEB_CONTEXT_CANCELLED; the timeout too. Without flow options:
+ * HEARTH_ERROR_INVALID_ARGUMENT. */
+HEARTH_EXPORT hearth_future *hearth_auth_sign_in_with_provider(hearth_auth *auth,
+                                                               const hearth_oauth_provider *provider);
+/* Links the provider to the user through its page. Result: auth result; errors as for
+ * hearth_user_link_with_credential. */
+HEARTH_EXPORT hearth_future *hearth_user_link_with_provider(const hearth_user *user,
+                                                            const hearth_oauth_provider *provider);
+/* Reauthenticates the user through the provider's page. Result: auth result; USER_MISMATCH when
+ * another account signs in. */
+HEARTH_EXPORT hearth_future *hearth_user_reauthenticate_with_provider(const hearth_user *user,
+                                                                      const hearth_oauth_provider *provider);
+/* For hosts with a custom URL scheme: offers a URL the host was opened with. Returns 1 when it was the
+ * redirect of the pending provider flow (Hearth consumed it), else 0 (not ours: handle it yourself). */
+HEARTH_EXPORT int hearth_auth_handle_url(hearth_auth *auth, const char *url);
+/* Cancels the pending provider flow, if any (its future fails with WEB_CONTEXT_CANCELLED). Returns 0. */
+HEARTH_EXPORT int hearth_auth_cancel_provider_flow(hearth_auth *auth);
+
+HEARTH_EXPORT hearth_future *hearth_auth_sign_in_with_provider_last_result(hearth_auth *auth);
+HEARTH_EXPORT hearth_future *hearth_user_link_with_provider_last_result(hearth_auth *auth);
+HEARTH_EXPORT hearth_future *hearth_user_reauthenticate_with_provider_last_result(hearth_auth *auth);
 
 /* ---------------------------------------------------------------------------------------------------
  * Auth results

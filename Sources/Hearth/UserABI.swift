@@ -90,7 +90,7 @@ public func abi_user_info_photo_url(_ i: OpaquePointer?) -> UnsafePointer<CChar>
 public func abi_user_info_phone_number(_ i: OpaquePointer?) -> UnsafePointer<CChar>? { info(i)?.phoneNumber.borrowed }
 
 /// Runs a user operation with checked arguments; a bad argument becomes a failed future.
-private func userOperation(_ u: OpaquePointer?, _ op: Operation,
+func userOperation(_ u: OpaquePointer?, _ op: Operation,
                            _ body: (Auth, String) throws(HostString.Problem) -> FutureState) -> OpaquePointer? {
     guard let handle = user(u) else { return nil }
     let auth = handle.snapshot.auth

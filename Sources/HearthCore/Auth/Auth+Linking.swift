@@ -5,7 +5,12 @@ extension Auth {
     /// the failed future still carries an updated credential that signs in to that account.
     public func link(uid: String, with credential: Credential) -> FutureState {
         if let error = credential.validationError { return rejected(.linkWithCredential, error) }
-        return userOperation(.linkWithCredential, uid: uid) { [self] future, idToken, generation, service in
+        return perform(.linkWithCredential) { [self] future in startLink(future, uid: uid, with: credential) }
+    }
+
+    /// Links a checked credential, completing `future` (loop thread).
+    func startLink(_ future: FutureState, uid: String, with credential: Credential) {
+        withFreshToken(future, uid: uid) { [self] idToken, generation, service in
             let linked = state.withLock { $0.session?.profile.providerData.map(\.providerId) ?? [] }
             if linked.contains(credential.providerId) {
                 return finish(future, .failure(AuthError(code: .providerAlreadyLinked,
@@ -92,19 +97,24 @@ extension Auth {
         let operation: Operation = retrieveData ? .reauthenticateAndRetrieveData : .reauthenticate
         if let error = credential.validationError { return rejected(operation, error) }
         return perform(operation) { [self] future in
-            guard let generation = signedInGeneration(uid: uid) else { return finish(future, .failure(Self.noUser)) }
-            withService(future) { service in
-                let done: (Result<IssuedTokens, AuthError>, IdpResponse?) -> Void = { [self] result, idp in
-                    completeReauthentication(future, result, idp: idp, uid: uid, generation: generation,
-                                             retrieveData: retrieveData, service: service)
-                }
-                switch credential {
-                case .emailPassword(let email, let password):
-                    service.signInWithPassword(email: email, password: password) { done($0, nil) }
-                case .federated(let federated):
-                    service.signInWithIdp(federated.signInWithIdp(.reauthenticate)) { result in
-                        done(result.map(\.tokens), result.success?.idp)
-                    }
+            startReauthentication(future, uid: uid, with: credential, retrieveData: retrieveData)
+        }
+    }
+
+    /// Reauthenticates with a checked credential, completing `future` (loop thread).
+    func startReauthentication(_ future: FutureState, uid: String, with credential: Credential, retrieveData: Bool) {
+        guard let generation = signedInGeneration(uid: uid) else { return finish(future, .failure(Self.noUser)) }
+        withService(future) { service in
+            let done: (Result<IssuedTokens, AuthError>, IdpResponse?) -> Void = { [self] result, idp in
+                completeReauthentication(future, result, idp: idp, uid: uid, generation: generation,
+                                         retrieveData: retrieveData, service: service)
+            }
+            switch credential {
+            case .emailPassword(let email, let password):
+                service.signInWithPassword(email: email, password: password) { done($0, nil) }
+            case .federated(let federated):
+                service.signInWithIdp(federated.signInWithIdp(.reauthenticate)) { result in
+                    done(result.map(\.tokens), result.success?.idp)
                 }
             }
         }

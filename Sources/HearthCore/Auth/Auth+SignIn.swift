@@ -66,15 +66,20 @@ extension Auth {
 
     private func signIn(with credential: Credential, operation: Operation, kind: SignInResultKind) -> FutureState {
         if let error = credential.validationError { return rejected(operation, error) }
-        switch credential {
-        case .emailPassword(let email, let password):
-            return signInWithPassword(email: email, password: password, operation: operation, kind: kind)
-        case .federated(let federated):
-            return perform(operation) { [self] future in
-                withService(future) { service in
-                    service.signInWithIdp(federated.signInWithIdp(.signIn)) { [self] result in
-                        completeSignIn(future, result.map(\.tokens), kind: kind, idp: result.success?.idp)
-                    }
+        return perform(operation) { [self] future in startSignIn(future, with: credential, kind: kind) }
+    }
+
+    /// Signs in with a checked credential, completing `future` (loop thread).
+    func startSignIn(_ future: FutureState, with credential: Credential, kind: SignInResultKind) {
+        withService(future) { service in
+            switch credential {
+            case .emailPassword(let email, let password):
+                service.signInWithPassword(email: email, password: password) { [self] result in
+                    completeSignIn(future, result, kind: kind)
+                }
+            case .federated(let federated):
+                service.signInWithIdp(federated.signInWithIdp(.signIn)) { [self] result in
+                    completeSignIn(future, result.map(\.tokens), kind: kind, idp: result.success?.idp)
                 }
             }
         }

@@ -127,15 +127,21 @@ extension Auth {
         _ body: @escaping (FutureState, _ idToken: String, _ generation: UInt64, IdentityService) -> Void
     ) -> FutureState {
         perform(operation) { [self] future in
-            guard let generation = signedInGeneration(uid: uid) else { return finish(future, .failure(Self.noUser)) }
-            refresher.token(force: false) { [self] result in
-                switch result {
-                case .failure(let error):
-                    finish(future, .failure(error))
-                case .success(let idToken):
-                    guard signedInGeneration(uid: uid) == generation else { return finish(future, .failure(Self.noUser)) }
-                    withService(future) { service in body(future, idToken, generation, service) }
-                }
+            withFreshToken(future, uid: uid) { idToken, generation, service in body(future, idToken, generation, service) }
+        }
+    }
+
+    /// On the loop thread: gets a fresh ID token of the signed-in user `uid`, or fails `future`.
+    func withFreshToken(_ future: FutureState, uid: String,
+                        _ body: @escaping (_ idToken: String, _ generation: UInt64, IdentityService) -> Void) {
+        guard let generation = signedInGeneration(uid: uid) else { return finish(future, .failure(Self.noUser)) }
+        refresher.token(force: false) { [self] result in
+            switch result {
+            case .failure(let error):
+                finish(future, .failure(error))
+            case .success(let idToken):
+                guard signedInGeneration(uid: uid) == generation else { return finish(future, .failure(Self.noUser)) }
+                withService(future) { service in body(idToken, generation, service) }
             }
         }
     }

@@ -18,6 +18,7 @@ public final class Auth: @unchecked Sendable {
         /// What listeners were last told, to call them only on real changes.
         var notifiedUid: String?
         var notifiedToken: String?
+        var providerFlowSettings: ProviderFlowSettings?
     }
 
     public let configuration: AppConfiguration
@@ -38,6 +39,10 @@ public final class Auth: @unchecked Sendable {
     /// Loop-confined.
     private var serviceInstance: IdentityService?
     lazy var refresher = TokenRefresher(auth: self)
+    /// Loop-confined: the one pending provider flow.
+    lazy var providerFlows = ProviderFlowRegistry(loop: loop)
+    /// A copy of the pending flow's matcher, so hosts can ask "is this URL yours?" from any thread.
+    let pendingRedirectMatcher = Locked<RedirectURLMatcher?>(nil)
 
     init(configuration: AppConfiguration, dispatcher: CallbackDispatcher, store: SessionStore,
          emulator: EmulatorAddress?, nowMs: @escaping @Sendable () -> Int64,
@@ -252,6 +257,8 @@ public final class Auth: @unchecked Sendable {
 
     /// Called on the loop thread while the app is destroyed: no completion runs after this.
     func shutdownOnLoop() {
+        providerFlows.shutdown()
+        pendingRedirectMatcher.withLock { $0 = nil }
         refresher.stop()
         serviceInstance?.shutdown()
         serviceInstance = nil

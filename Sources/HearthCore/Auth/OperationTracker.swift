@@ -19,6 +19,9 @@ public enum Operation: Int, CaseIterable, Sendable {
     case unlink
     case reauthenticate
     case reauthenticateAndRetrieveData
+    case signInWithProvider
+    case linkWithProvider
+    case reauthenticateWithProvider
 }
 
 /// Futures of one Auth: each operation's most recent future, and every pending one (so that

@@ -1,0 +1,164 @@
+import CHearthHeader
+import HearthCore
+
+/// hearth_oauth_provider: mutable until used (each flow copies it).
+final class OAuthProviderHandle: @unchecked Sendable {
+    private let lock = LockedPointer()
+    private var value: OAuthProvider
+    let providerId: CString
+
+    init(_ provider: OAuthProvider) {
+        value = provider
+        providerId = CString(provider.providerId)
+    }
+
+    var provider: OAuthProvider { lock.withLock { value } }
+
+    func update<T>(_ change: (inout OAuthProvider) -> T) -> T { lock.withLock { change(&value) } }
+}
+
+private func provider(_ pointer: OpaquePointer?) -> OAuthProviderHandle? {
+    HandleRegistry.shared.object(UnsafeRawPointer(pointer), as: OAuthProviderHandle.self)
+}
+
+func providerArgument(_ p: OpaquePointer?) throws(HostString.Problem) -> OAuthProvider {
+    guard let p else { throw .null("provider") }
+    guard let handle = provider(p) else { throw .invalidHandle("provider") }
+    return handle.provider
+}
+
+@_cdecl("hearth_oauth_provider_create")
+public func abi_oauth_provider_create(_ providerId: CStringArg) -> OpaquePointer? {
+    guard let id = try? HostString.required(providerId, "provider_id") else { return nil }
+    return OpaquePointer(HandleRegistry.shared.register(OAuthProviderHandle(OAuthProvider(providerId: id))))
+}
+
+@_cdecl("hearth_oauth_provider_release")
+public func abi_oauth_provider_release(_ p: OpaquePointer?) {
+    HandleRegistry.shared.unregister(UnsafeRawPointer(p), as: OAuthProviderHandle.self)
+}
+
+@_cdecl("hearth_oauth_provider_id")
+public func abi_oauth_provider_id(_ p: OpaquePointer?) -> UnsafePointer<CChar>? {
+    provider(p)?.providerId.borrowed
+}
+
+@_cdecl("hearth_oauth_provider_add_scope")
+public func abi_oauth_provider_add_scope(_ p: OpaquePointer?, _ scope: CStringArg) -> Int32 {
+    guard let handle = provider(p) else { return AuthErrorCode.invalidHandle.rawValue }
+    guard let scope = try? HostString.required(scope, "scope"), !scope.isEmpty else {
+        return AuthErrorCode.invalidArgument.rawValue
+    }
+    handle.update { $0.addScope(scope) }
+    return 0
+}
+
+@_cdecl("hearth_oauth_provider_set_custom_parameter")
+public func abi_oauth_provider_set_custom_parameter(_ p: OpaquePointer?, _ key: CStringArg, _ value: CStringArg) -> Int32 {
+    guard let handle = provider(p) else { return AuthErrorCode.invalidHandle.rawValue }
+    guard let key = try? HostString.required(key, "key"), let value = try? HostString.required(value, "value") else {
+        return AuthErrorCode.invalidArgument.rawValue
+    }
+    return handle.update { $0.setCustomParameter(key, value) }?.code.rawValue ?? 0
+}
+
+@_cdecl("hearth_provider_flow_options_init")
+public func abi_provider_flow_options_init(_ options: UnsafeMutablePointer<hearth_provider_flow_options>?) {
+    guard let options else { return }
+    options.initialize(to: hearth_provider_flow_options())
+    options.pointee.struct_size = UInt32(MemoryLayout<hearth_provider_flow_options>.size)
+}
+
+private struct FlowOptionsReader {
+    let pointer: UnsafePointer<hearth_provider_flow_options>
+    let size: Int
+
+    func field<T>(_ path: KeyPath<hearth_provider_flow_options, T>, default value: T) -> T {
+        guard let offset = MemoryLayout<hearth_provider_flow_options>.offset(of: path),
+              offset + MemoryLayout<T>.size <= size else { return value }
+        return pointer.pointee[keyPath: path]
+    }
+}
+
+@_cdecl("hearth_auth_set_provider_flow_options")
+public func abi_auth_set_provider_flow_options(_ a: OpaquePointer?,
+                                               _ options: UnsafePointer<hearth_provider_flow_options>?) -> Int32 {
+    guard let handle = HandleRegistry.shared.object(UnsafeRawPointer(a), as: AuthHandle.self) else {
+        return AuthErrorCode.invalidHandle.rawValue
+    }
+    guard let options else { return AuthErrorCode.invalidArgument.rawValue }
+    let reader = FlowOptionsReader(pointer: options, size: Int(options.pointee.struct_size))
+    guard let openURL = reader.field(\.open_url, default: nil) else { return AuthErrorCode.invalidArgument.rawValue }
+    let context = HostPointer(reader.field(\.user_data, default: nil))
+    var settings = ProviderFlowSettings { url in url.withCString { openURL(context.pointer, $0) == 0 } }
+    do {
+        if let uri = try HostString.optional(reader.field(\.redirect_uri, default: nil), "redirect_uri") {
+            guard !uri.isEmpty else { return AuthErrorCode.invalidArgument.rawValue }
+            settings.redirectURI = uri
+        }
+    } catch {
+        return AuthErrorCode.invalidArgument.rawValue
+    }
+    settings.loopbackPort = reader.field(\.loopback_port, default: 0)
+    settings.alwaysUseCreateAuthUri = reader.field(\.use_create_auth_uri, default: 0) != 0
+    let timeout = reader.field(\.timeout_ms, default: 0)
+    guard timeout >= 0 else { return AuthErrorCode.invalidArgument.rawValue }
+    if timeout > 0 { settings.timeoutMs = UInt64(timeout) }
+    handle.auth.setProviderFlowSettings(settings)
+    return 0
+}
+
+@_cdecl("hearth_auth_sign_in_with_provider")
+public func abi_auth_sign_in_with_provider(_ a: OpaquePointer?, _ p: OpaquePointer?) -> OpaquePointer? {
+    guard let handle = HandleRegistry.shared.object(UnsafeRawPointer(a), as: AuthHandle.self) else { return nil }
+    do {
+        return newFutureHandle(handle.auth.startProviderFlow(try providerArgument(p), purpose: .signIn))
+    } catch {
+        return newFutureHandle(handle.auth.rejectedOperation(.signInWithProvider, error.authError))
+    }
+}
+
+@_cdecl("hearth_user_link_with_provider")
+public func abi_user_link_with_provider(_ u: OpaquePointer?, _ p: OpaquePointer?) -> OpaquePointer? {
+    userOperation(u, .linkWithProvider) { auth, uid throws(HostString.Problem) in
+        auth.startProviderFlow(try providerArgument(p), purpose: .link(uid: uid))
+    }
+}
+
+@_cdecl("hearth_user_reauthenticate_with_provider")
+public func abi_user_reauthenticate_with_provider(_ u: OpaquePointer?, _ p: OpaquePointer?) -> OpaquePointer? {
+    userOperation(u, .reauthenticateWithProvider) { auth, uid throws(HostString.Problem) in
+        auth.startProviderFlow(try providerArgument(p), purpose: .reauthenticate(uid: uid))
+    }
+}
+
+@_cdecl("hearth_auth_handle_url")
+public func abi_auth_handle_url(_ a: OpaquePointer?, _ url: CStringArg) -> Int32 {
+    guard let handle = HandleRegistry.shared.object(UnsafeRawPointer(a), as: AuthHandle.self),
+          let url = try? HostString.required(url, "url") else { return 0 }
+    return handle.auth.handleURL(url) ? 1 : 0
+}
+
+@_cdecl("hearth_auth_cancel_provider_flow")
+public func abi_auth_cancel_provider_flow(_ a: OpaquePointer?) -> Int32 {
+    guard let handle = HandleRegistry.shared.object(UnsafeRawPointer(a), as: AuthHandle.self) else {
+        return AuthErrorCode.invalidHandle.rawValue
+    }
+    handle.auth.cancelProviderFlow()
+    return 0
+}
+
+@_cdecl("hearth_auth_sign_in_with_provider_last_result")
+public func abi_auth_sign_in_with_provider_last_result(_ a: OpaquePointer?) -> OpaquePointer? {
+    lastResult(a, .signInWithProvider)
+}
+
+@_cdecl("hearth_user_link_with_provider_last_result")
+public func abi_user_link_with_provider_last_result(_ a: OpaquePointer?) -> OpaquePointer? {
+    lastResult(a, .linkWithProvider)
+}
+
+@_cdecl("hearth_user_reauthenticate_with_provider_last_result")
+public func abi_user_reauthenticate_with_provider_last_result(_ a: OpaquePointer?) -> OpaquePointer? {
+    lastResult(a, .reauthenticateWithProvider)
+}

@@ -1,0 +1,34 @@
+/// How a host runs provider flows: its UI delegate and where the redirect comes back.
+public struct ProviderFlowSettings: Sendable {
+    /// Shows a URL to the user (system browser, web view). Runs on the loop thread; false: refused.
+    public var openURL: @Sendable (String) -> Bool
+    /// nil: Hearth's loopback receiver on 127.0.0.1. Else a custom-scheme URI the host registered; it
+    /// hands incoming URLs to `Auth.handleURL`.
+    public var redirectURI: String?
+    public var loopbackPort: UInt16 = 0
+    public var timeoutMs: UInt64 = 300_000
+    /// Go through accounts:createAuthUri (the production path) even against the emulator.
+    public var alwaysUseCreateAuthUri = false
+
+    public init(openURL: @escaping @Sendable (String) -> Bool) {
+        self.openURL = openURL
+    }
+}
+
+/// The URL of the emulator's fake identity provider page (the Firebase Auth Emulator's
+/// `/emulator/auth/handler`, as the JS SDK builds it), sending the identity back to `redirectURL`.
+enum EmulatorHandlerURL {
+    static func make(emulator: EmulatorAddress, apiKey: String, appName: String, authType: String,
+                     redirectURL: String, eventId: String, state: String, provider: OAuthProvider) -> String {
+        var query: [(String, String)] = [("apiKey", apiKey), ("appName", appName), ("authType", authType),
+                                         ("redirectUrl", redirectURL), ("v", BackendConfig.defaultClientVersion),
+                                         ("eventId", eventId), ("providerId", provider.providerId)]
+        if !provider.scopes.isEmpty { query.append(("scopes", provider.scopes.joined(separator: ","))) }
+        if !provider.customParameters.isEmpty {
+            let object = JSONValue.object(provider.customParameters.mapValues { JSONValue.string($0) })
+            query.append(("customParameters", object.jsonText))
+        }
+        query.append(("state", state))
+        return "http://\(emulator.authority)/emulator/auth/handler?" + FormEncoding.encode(query)
+    }
+}
