@@ -69,6 +69,11 @@ typedef struct hearth_future hearth_future;           /* the pending or finished
 typedef struct hearth_auth_result hearth_auth_result; /* user + additional user info (borrowed) */
 typedef struct hearth_storage_reply hearth_storage_reply; /* reply slot for a storage load callback */
 typedef struct hearth_oauth_provider hearth_oauth_provider; /* provider id, scopes, custom parameters */
+typedef struct hearth_multi_factor_resolver hearth_multi_factor_resolver; /* finishes a sign-in that needs a second factor */
+typedef struct hearth_multi_factor_info hearth_multi_factor_info;         /* one enrolled second factor (or a hint) */
+typedef struct hearth_multi_factor_session hearth_multi_factor_session;   /* proof of the first factor */
+typedef struct hearth_multi_factor_assertion hearth_multi_factor_assertion; /* a second factor, proven */
+typedef struct hearth_totp_secret hearth_totp_secret;                     /* a TOTP secret being enrolled */
 
 /* ---------------------------------------------------------------------------------------------------
  * Error codes
@@ -537,6 +542,143 @@ HEARTH_EXPORT int hearth_auth_cancel_provider_flow(hearth_auth *auth);
 HEARTH_EXPORT hearth_future *hearth_auth_sign_in_with_provider_last_result(hearth_auth *auth);
 HEARTH_EXPORT hearth_future *hearth_user_link_with_provider_last_result(hearth_auth *auth);
 HEARTH_EXPORT hearth_future *hearth_user_reauthenticate_with_provider_last_result(hearth_auth *auth);
+
+/* ---------------------------------------------------------------------------------------------------
+ * Phone number sign-in
+ *
+ * 1. hearth_phone_verify_number (or the listener form) sends an SMS code and yields a verification id.
+ * 2. The user types the code: hearth_phone_credential(verification_id, code).
+ * 3. Sign in, link, reauthenticate or update the phone number with that credential.
+ * App verification: Firebase wants proof that a real app asks (reCAPTCHA on a desktop). Hearth runs the
+ * reCAPTCHA page through the provider-flow UI delegate (hearth_auth_set_provider_flow_options) and
+ * sends the token. With app verification disabled for testing (the default against the emulator, as
+ * in Firebase's SDKs), no reCAPTCHA is shown; Firebase then accepts only its fictional test numbers.
+ * ------------------------------------------------------------------------------------------------- */
+
+typedef struct hearth_phone_auth_options {
+  uint32_t struct_size;            /* set by hearth_phone_auth_options_init */
+  const char *phone_number;        /* E.164 ("+16505554567"); spaces, dashes and parentheses are ignored.
+                                      Not needed to sign in with a second factor (multi_factor_hint). */
+  int64_t timeout_ms;              /* 0 = 60000: while a code sent to this number is this fresh, verifying
+                                      it again sends no new SMS and yields the same verification id */
+  const char *force_resending_token; /* from an earlier verification of the number: send a new SMS now */
+  const hearth_multi_factor_session *multi_factor_session; /* enrolling (with phone_number) or signing in
+                                                              with a second factor (with multi_factor_hint) */
+  const hearth_multi_factor_info *multi_factor_hint;       /* signing in: which enrolled phone to text */
+} hearth_phone_auth_options;
+
+HEARTH_EXPORT void hearth_phone_auth_options_init(hearth_phone_auth_options *options);
+
+/* Sends a verification code. Result: hearth_future_string is the verification id (store it: it stays
+ * valid if the app is killed while the user reads the SMS) and hearth_future_phone_resend_token the
+ * token that forces a new SMS. Errors: INVALID_PHONE_NUMBER / MISSING_PHONE_NUMBER (checked before any
+ * request), TOO_MANY_REQUESTS, QUOTA_EXCEEDED, CAPTCHA_CHECK_FAILED, MISSING_APP_CREDENTIAL,
+ * WEB_CONTEXT_CANCELLED (the reCAPTCHA page was cancelled). */
+HEARTH_EXPORT hearth_future *hearth_phone_verify_number(hearth_auth *auth, const hearth_phone_auth_options *options);
+HEARTH_EXPORT hearth_future *hearth_phone_verify_number_last_result(hearth_auth *auth);
+/* The force-resending token of a completed verification (borrowed); NULL otherwise. */
+HEARTH_EXPORT const char *hearth_future_phone_resend_token(const hearth_future *future);
+
+/* The C++ SDK's PhoneAuthProvider::Listener, as C callbacks (all on the loop thread; user_data passed
+ * through). Exactly one of on_code_sent / on_verification_failed runs; on_code_auto_retrieval_timeout
+ * runs when timeout_ms has passed after a code was sent (a desktop never reads SMS itself). */
+typedef struct hearth_phone_listener {
+  uint32_t struct_size; /* sizeof(hearth_phone_listener) */
+  void (*on_code_sent)(void *user_data, const char *verification_id, const char *force_resending_token);
+  void (*on_verification_failed)(void *user_data, int error, const char *message);
+  void (*on_code_auto_retrieval_timeout)(void *user_data, const char *verification_id);
+  void *user_data;
+} hearth_phone_listener;
+/* The listener form of hearth_phone_verify_number. Returns 0 or an error code (then no callback runs). */
+HEARTH_EXPORT int hearth_phone_verify_number_with_listener(hearth_auth *auth, const hearth_phone_auth_options *options,
+                                                           const hearth_phone_listener *listener);
+
+/* A phone credential (provider "phone") from a verification id and the code the user typed. New
+ * reference; NULL when an argument is NULL or not valid UTF-8. */
+HEARTH_EXPORT hearth_credential *hearth_phone_credential(const char *verification_id, const char *code);
+
+/* Replaces the user's phone number with the one the credential proves. Result: hearth_future_user.
+ * A number of another account fails with CREDENTIAL_ALREADY_IN_USE (with an updated credential). */
+HEARTH_EXPORT hearth_future *hearth_user_update_phone_number_credential(const hearth_user *user,
+                                                                        const hearth_credential *credential);
+HEARTH_EXPORT hearth_future *hearth_user_update_phone_number_credential_last_result(hearth_auth *auth);
+
+/* 1: send no app verification (Firebase then accepts only its fictional test numbers); 0: run the
+ * reCAPTCHA flow. Default: 1 against the emulator, else 0. Returns 0 or an error code. */
+HEARTH_EXPORT int hearth_auth_set_app_verification_disabled_for_testing(hearth_auth *auth, int disabled);
+
+/* ---------------------------------------------------------------------------------------------------
+ * Multi-factor authentication (SMS and TOTP second factors)
+ * ------------------------------------------------------------------------------------------------- */
+
+/* A sign-in that needs a second factor fails with HEARTH_ERROR_SECOND_FACTOR_REQUIRED; its resolver
+ * (borrowed from the future) lists the user's factors and finishes the sign-in. NULL otherwise. */
+HEARTH_EXPORT const hearth_multi_factor_resolver *hearth_future_multi_factor_resolver(const hearth_future *future);
+HEARTH_EXPORT size_t hearth_multi_factor_resolver_hint_count(const hearth_multi_factor_resolver *resolver);
+HEARTH_EXPORT const hearth_multi_factor_info *hearth_multi_factor_resolver_hint_at(
+    const hearth_multi_factor_resolver *resolver, size_t index);
+/* The session to verify a phone hint with (hearth_phone_auth_options.multi_factor_session). Borrowed. */
+HEARTH_EXPORT const hearth_multi_factor_session *hearth_multi_factor_resolver_session(
+    const hearth_multi_factor_resolver *resolver);
+/* Finishes the sign-in with a proven second factor. Result: auth result; auth-state listeners are told
+ * once. Errors: INVALID_VERIFICATION_CODE, SESSION_EXPIRED, INVALID_MULTI_FACTOR_SESSION,
+ * MULTI_FACTOR_INFO_NOT_FOUND, ... */
+HEARTH_EXPORT hearth_future *hearth_multi_factor_resolver_resolve_sign_in(const hearth_multi_factor_resolver *resolver,
+                                                                          const hearth_multi_factor_assertion *assertion);
+
+/* One second factor (borrowed). factor_id: "phone" or "totp"; uid: the enrollment id; phone number:
+ * masked ("+*******4567") in sign-in hints; enrollment time in ms since the epoch (0 if unknown). */
+HEARTH_EXPORT const char *hearth_multi_factor_info_factor_id(const hearth_multi_factor_info *info);
+HEARTH_EXPORT const char *hearth_multi_factor_info_uid(const hearth_multi_factor_info *info);
+HEARTH_EXPORT const char *hearth_multi_factor_info_display_name(const hearth_multi_factor_info *info);
+HEARTH_EXPORT const char *hearth_multi_factor_info_phone_number(const hearth_multi_factor_info *info);
+HEARTH_EXPORT uint64_t hearth_multi_factor_info_enrollment_timestamp(const hearth_multi_factor_info *info);
+
+/* The user's enrolled second factors (from the snapshot). */
+HEARTH_EXPORT size_t hearth_user_multi_factor_count(const hearth_user *user);
+HEARTH_EXPORT const hearth_multi_factor_info *hearth_user_multi_factor_at(const hearth_user *user, size_t index);
+
+/* A session for enrolling a second factor (proves the first). Result: hearth_future_multi_factor_session. */
+HEARTH_EXPORT hearth_future *hearth_user_multi_factor_session(const hearth_user *user);
+/* Borrowed from a completed future; NULL otherwise. */
+HEARTH_EXPORT const hearth_multi_factor_session *hearth_future_multi_factor_session(const hearth_future *future);
+/* Enrolls a proven second factor under display_name (NULL: none). Result: hearth_future_user. Errors:
+ * SECOND_FACTOR_ALREADY_ENROLLED, MAXIMUM_SECOND_FACTOR_COUNT_EXCEEDED, UNVERIFIED_EMAIL,
+ * UNSUPPORTED_FIRST_FACTOR, INVALID_VERIFICATION_CODE, ... */
+HEARTH_EXPORT hearth_future *hearth_user_multi_factor_enroll(const hearth_user *user,
+                                                             const hearth_multi_factor_assertion *assertion,
+                                                             const char *display_name);
+/* Removes an enrolled factor by enrollment id. Result: hearth_future_user. MULTI_FACTOR_INFO_NOT_FOUND. */
+HEARTH_EXPORT hearth_future *hearth_user_multi_factor_unenroll(const hearth_user *user, const char *enrollment_id);
+
+/* Second-factor assertions: new references, release with hearth_multi_factor_assertion_release; NULL
+ * for NULL / invalid arguments. */
+/* From a phone credential whose verification used a multi-factor session. */
+HEARTH_EXPORT hearth_multi_factor_assertion *hearth_phone_multi_factor_assertion(const hearth_credential *credential);
+/* Enrolling TOTP: the secret being enrolled and a code the user's authenticator shows. */
+HEARTH_EXPORT hearth_multi_factor_assertion *hearth_totp_multi_factor_assertion_for_enrollment(
+    const hearth_totp_secret *secret, const char *code);
+/* Signing in with TOTP: the hint's enrollment id and a code. */
+HEARTH_EXPORT hearth_multi_factor_assertion *hearth_totp_multi_factor_assertion_for_sign_in(const char *enrollment_id,
+                                                                                            const char *code);
+HEARTH_EXPORT void hearth_multi_factor_assertion_release(hearth_multi_factor_assertion *assertion);
+
+/* Starts a TOTP enrollment. Result: hearth_future_totp_secret. */
+HEARTH_EXPORT hearth_future *hearth_totp_generate_secret(const hearth_multi_factor_session *session);
+/* Borrowed from a completed future; NULL otherwise. */
+HEARTH_EXPORT const hearth_totp_secret *hearth_future_totp_secret(const hearth_future *future);
+/* The base32 shared secret, code length, period and hashing algorithm ("SHA1", ...). */
+HEARTH_EXPORT const char *hearth_totp_secret_shared_secret_key(const hearth_totp_secret *secret);
+HEARTH_EXPORT int hearth_totp_secret_code_length(const hearth_totp_secret *secret);
+HEARTH_EXPORT int hearth_totp_secret_period_seconds(const hearth_totp_secret *secret);
+HEARTH_EXPORT const char *hearth_totp_secret_algorithm(const hearth_totp_secret *secret);
+/* The otpauth:// URI for a QR code (new string, free with hearth_free); NULL on bad arguments. */
+HEARTH_EXPORT char *hearth_totp_secret_qr_code_url(const hearth_totp_secret *secret, const char *account_name,
+                                                   const char *issuer);
+/* RFC 6238: the code for `unix_time` from a base32 secret (what an authenticator app shows). Writes
+ * `digits` digits and a NUL to `out` (out_size > digits). Returns 0 or HEARTH_ERROR_INVALID_ARGUMENT. */
+HEARTH_EXPORT int hearth_totp_generate_code(const char *base32_secret, const char *algorithm, int digits,
+                                            int period_seconds, int64_t unix_time, char *out, size_t out_size);
 
 /* ---------------------------------------------------------------------------------------------------
  * Auth results

@@ -70,6 +70,7 @@ final class UserHandle: @unchecked Sendable {
     let isBorrowed: Bool
     let uid, email, displayName, photoURL, phoneNumber, providerId: CString
     let providerData: [UnsafeMutableRawPointer]
+    let multiFactor: [UnsafeMutableRawPointer]
 
     init(_ snapshot: UserSnapshot, borrowed: Bool) {
         self.snapshot = snapshot
@@ -82,11 +83,13 @@ final class UserHandle: @unchecked Sendable {
         phoneNumber = CString(profile.phoneNumber)
         providerId = CString(snapshot.providerId)
         providerData = profile.providerData.map { HandleRegistry.shared.register(UserInfoHandle($0)) }
+        multiFactor = profile.multiFactor.map { HandleRegistry.shared.register(MultiFactorInfoHandle($0)) }
     }
 
     /// Unregisters what this handle lent out.
     func retire() {
         for info in providerData { HandleRegistry.shared.unregister(info, as: UserInfoHandle.self) }
+        for info in multiFactor { HandleRegistry.shared.unregister(info, as: MultiFactorInfoHandle.self) }
     }
 }
 
@@ -132,6 +135,10 @@ final class FutureHandle: @unchecked Sendable {
     private var user: UnsafeMutableRawPointer?
     private var string: CString?
     private var strings: [CString]?
+    private var resendToken: CString?
+    private var resolver: UnsafeMutableRawPointer?
+    private var session: UnsafeMutableRawPointer?
+    private var totpSecret: UnsafeMutableRawPointer?
 
     init(_ state: FutureState) {
         self.state = state
@@ -187,10 +194,57 @@ final class FutureHandle: @unchecked Sendable {
         }
     }
 
+    func phoneResendToken() -> UnsafePointer<CChar>? {
+        lock.withLock {
+            if let resendToken { return resendToken.borrowed }
+            guard case .success(.phoneVerification(_, let token))? = state.result else { return nil }
+            let made = CString(token)
+            resendToken = made
+            return made.borrowed
+        }
+    }
+
+    func resolverHandle() -> UnsafeMutableRawPointer? {
+        lock.withLock {
+            if let resolver { return resolver }
+            guard case .failure(let error)? = state.result, error.code == .secondFactorRequired,
+                  let pending = MultiFactorPending(from: error) else { return nil }
+            let handle = HandleRegistry.shared.register(MultiFactorResolverHandle(pending, auth: state.auth))
+            resolver = handle
+            return handle
+        }
+    }
+
+    func sessionHandle() -> UnsafeMutableRawPointer? {
+        lock.withLock {
+            if let session { return session }
+            guard case .success(.multiFactorSession(let value))? = state.result else { return nil }
+            let handle = HandleRegistry.shared.register(MultiFactorSessionHandle(value, auth: state.auth))
+            session = handle
+            return handle
+        }
+    }
+
+    func totpSecretHandle() -> UnsafeMutableRawPointer? {
+        lock.withLock {
+            if let totpSecret { return totpSecret }
+            guard case .success(.totpSecret(let secret))? = state.result else { return nil }
+            let handle = HandleRegistry.shared.register(TOTPSecretHandle(secret))
+            totpSecret = handle
+            return handle
+        }
+    }
+
     func stringValue() -> UnsafePointer<CChar>? {
         lock.withLock {
             if let string { return string.borrowed }
-            guard case .success(.string(let value))? = state.result else { return nil }
+            let value: String
+            switch state.result {
+            case .success(.string(let text))?: value = text
+            // A phone verification's string is its verification id.
+            case .success(.phoneVerification(let verificationId, _))?: value = verificationId
+            default: return nil
+            }
             let made = CString(value)
             string = made
             return made.borrowed
@@ -214,8 +268,16 @@ final class FutureHandle: @unchecked Sendable {
                 handle.retire()
             }
             if let user, let handle = HandleRegistry.shared.unregister(user, as: UserHandle.self) { handle.retire() }
+            if let resolver, let handle = HandleRegistry.shared.unregister(resolver, as: MultiFactorResolverHandle.self) {
+                handle.retire()
+            }
+            HandleRegistry.shared.unregister(session, as: MultiFactorSessionHandle.self)
+            HandleRegistry.shared.unregister(totpSecret, as: TOTPSecretHandle.self)
             authResult = nil
             user = nil
+            resolver = nil
+            session = nil
+            totpSecret = nil
         }
     }
 }

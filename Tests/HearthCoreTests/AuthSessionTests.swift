@@ -71,6 +71,19 @@ final class FakeIdentityService: IdentityService, @unchecked Sendable {
                        _ completion: @escaping (Result<CreateAuthUriForProvider.Response, AuthError>) -> Void) {
         completion(.failure(AuthError(code: .invalidProviderId)))
     }
+    /// Phone codes sent (sendVerificationCode requests), answered with verification ids "v1", "v2", ...
+    var sentCodes: [SendVerificationCode] = []
+
+    func call<R: BackendRPC>(_ rpc: R, _ completion: @escaping (Result<R.Response, AuthError>) -> Void) {
+        if let send = rpc as? SendVerificationCode {
+            sentCodes.append(send)
+            if let answer = PhoneSessionInfo(sessionInfo: "v\(sentCodes.count)") as? R.Response {
+                return completion(.success(answer))
+            }
+        }
+        completion(.failure(AuthError(code: .failure, message: "the fake does not answer \(R.self)")))
+    }
+
     func shutdown() {}
 }
 

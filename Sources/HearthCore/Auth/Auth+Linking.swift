@@ -26,12 +26,18 @@ extension Auth {
                     completeLink(future, result.map(\.tokens), idp: result.success?.idp, generation: generation,
                                  service: service)
                 }
+            case .phone(let phone):
+                service.call(phone.signInWithPhoneNumber(.link(idToken: idToken))) { [self] result in
+                    completeLink(future, result.map { Self.issued($0.tokens) }, idp: nil, generation: generation,
+                                 service: service, provider: ProviderID.phone)
+                }
             }
         }
     }
 
-    private func completeLink(_ future: FutureState, _ tokens: Result<IssuedTokens, AuthError>, idp: IdpResponse?,
-                              generation: UInt64, service: IdentityService) {
+    func completeLink(_ future: FutureState, _ tokens: Result<IssuedTokens, AuthError>, idp: IdpResponse?,
+                      generation: UInt64, service: IdentityService, provider: String = ProviderID.password,
+                      resultKind: SignInResultKind = .authResult) {
         let issued: IssuedTokens
         switch tokens {
         case .failure(let error): return failUserOperation(future, error, generation: generation)
@@ -48,8 +54,9 @@ extension Auth {
                     session.tokens = tokenSet(issued, previous: session.tokens)
                 }
                 guard let updated else { return finish(future, .failure(Self.noUser)) }
-                let provider = idp?.providerId ?? ProviderID.password
-                finish(future, .success(.authResult(authResult(snapshot(updated.profile), signInProvider: provider,
+                if resultKind == .user { return finish(future, .success(.user(snapshot(updated.profile)))) }
+                finish(future, .success(.authResult(authResult(snapshot(updated.profile),
+                                                               signInProvider: idp?.providerId ?? provider,
                                                                isNewUser: false, idp: idp))))
             }
         }
@@ -115,6 +122,10 @@ extension Auth {
             case .federated(let federated):
                 service.signInWithIdp(federated.signInWithIdp(.reauthenticate)) { result in
                     done(result.map(\.tokens), result.success?.idp)
+                }
+            case .phone(let phone):
+                service.call(phone.signInWithPhoneNumber(.reauthenticate)) { result in
+                    done(result.map { Self.issued($0.tokens) }, nil)
                 }
             }
         }

@@ -110,7 +110,7 @@ extension Auth {
                                                   appName: configuration.appName, authType: purpose.authType,
                                                   redirectURL: flow.redirectTarget, eventId: eventId, state: flowState,
                                                   provider: provider)
-                present(url, flow: flow, settings: settings)
+                presentFlowPage(url, flow: flow, settings: settings)
                 return
             }
             // Production: Firebase builds the provider's authorization URL and remembers the session.
@@ -130,7 +130,7 @@ extension Auth {
                         flow.expectedState = RedirectURL(parsing: response.authUri)
                             .flatMap { url in url.query.map { FormFields(parsing: Substring($0), plusIsSpace: false) } }?
                             .first("state") ?? flowState
-                        present(response.authUri, flow: flow, settings: settings)
+                        presentFlowPage(response.authUri, flow: flow, settings: settings)
                     }
                 }
             }
@@ -140,7 +140,7 @@ extension Auth {
     }
 
     /// Hands the URL to the host's UI delegate (host code: on a later loop turn, through the gate).
-    private func present(_ url: String, flow: PendingProviderFlow, settings: ProviderFlowSettings) {
+    func presentFlowPage(_ url: String, flow: PendingProviderFlow, settings: ProviderFlowSettings) {
         let matcher = try? RedirectURLMatcher(redirectTarget: flow.redirectTarget, expectedState: flow.expectedState)
         pendingRedirectMatcher.withLock { $0 = matcher }
         dispatcher.schedule { [self] in

@@ -81,8 +81,17 @@ extension Auth {
                 service.signInWithIdp(federated.signInWithIdp(.signIn)) { [self] result in
                     completeSignIn(future, result.map(\.tokens), kind: kind, idp: result.success?.idp)
                 }
+            case .phone(let phone):
+                service.call(phone.signInWithPhoneNumber(.signIn)) { [self] result in
+                    completeSignIn(future, result.map { Self.issued($0.tokens) }, kind: kind)
+                }
             }
         }
+    }
+
+    static func issued(_ response: TokenResponse) -> IssuedTokens {
+        IssuedTokens(idToken: response.idToken, refreshToken: response.refreshToken, expiresIn: response.expiresIn,
+                     localId: response.localId, isNewUser: response.isNewUser)
     }
 
     private func signInWithPassword(email: String, password: String, operation: Operation,
@@ -172,6 +181,7 @@ extension Auth {
         profile.creationTimestamp = record.createdAtMs
         profile.lastSignInTimestamp = record.lastLoginAtMs
         profile.providerData = record.providers
+        profile.multiFactor = record.multiFactor
         // Anonymous until the account gains any way to sign in again.
         profile.isAnonymous = signInProvider == "anonymous" && record.email.isEmpty && !record.hasPassword
             && record.providers.isEmpty

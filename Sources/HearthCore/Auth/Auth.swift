@@ -19,6 +19,8 @@ public final class Auth: @unchecked Sendable {
         var notifiedUid: String?
         var notifiedToken: String?
         var providerFlowSettings: ProviderFlowSettings?
+        /// nil: disabled against the emulator (as Firebase's SDKs do), enabled in production.
+        var appVerificationDisabledForTesting: Bool?
     }
 
     public let configuration: AppConfiguration
@@ -43,6 +45,8 @@ public final class Auth: @unchecked Sendable {
     lazy var providerFlows = ProviderFlowRegistry(loop: loop)
     /// A copy of the pending flow's matcher, so hosts can ask "is this URL yours?" from any thread.
     let pendingRedirectMatcher = Locked<RedirectURLMatcher?>(nil)
+    /// Loop-confined: codes sent recently, per number, and verifications in flight.
+    lazy var phoneVerifications = PhoneVerificationCache()
 
     init(configuration: AppConfiguration, dispatcher: CallbackDispatcher, store: SessionStore,
          emulator: EmulatorAddress?, nowMs: @escaping @Sendable () -> Int64,
@@ -214,7 +218,7 @@ public final class Auth: @unchecked Sendable {
 
     /// Creates the future of `operation` and runs `body` on the loop thread.
     func perform(_ operation: Operation, _ body: @escaping (FutureState) -> Void) -> FutureState {
-        let future = FutureState(dispatcher: dispatcher)
+        let future = FutureState(dispatcher: dispatcher, auth: self)
         operations.begin(operation, future)
         if dispatcher.isDestroyed {
             finish(future, .failure(AuthError(code: .appDestroyed, message: "The app was destroyed.")))
@@ -226,7 +230,7 @@ public final class Auth: @unchecked Sendable {
 
     /// A future that failed before any work started (bad arguments).
     func rejected(_ operation: Operation, _ error: AuthError) -> FutureState {
-        let future = FutureState.failed(error, dispatcher: dispatcher)
+        let future = FutureState.failed(error, dispatcher: dispatcher, auth: self)
         operations.begin(operation, future)
         return future
     }

@@ -107,6 +107,10 @@ final class BackendIdentityService: IdentityService {
         backend.perform(request, config: config()) { result in completion(result) }
     }
 
+    func call<R: BackendRPC>(_ rpc: R, _ completion: @escaping (Result<R.Response, AuthError>) -> Void) {
+        backend.perform(rpc, config: config()) { result in completion(result) }
+    }
+
     func shutdown() {
         transport.close()
     }
@@ -133,6 +137,7 @@ final class BackendIdentityService: IdentityService {
         account.providers = record.providerUserInfo.map(userInfo)
         account.createdAtMs = record.createdAt ?? 0
         account.lastLoginAtMs = record.lastLoginAt ?? 0
+        account.multiFactor = MultiFactorHint.list(record.mfaInfo).map(MultiFactorInfoSnapshot.init)
         return account
     }
 }

@@ -18,6 +18,8 @@ protocol IdentityService: AnyObject {
     /// accounts:createAuthUri for a provider: where to send the browser (production provider flow).
     func createAuthUri(_ request: CreateAuthUriForProvider,
                        _ completion: @escaping (Result<CreateAuthUriForProvider.Response, AuthError>) -> Void)
+    /// Any other RPC (phone, multi-factor), decoded by the backend layer.
+    func call<R: BackendRPC>(_ rpc: R, _ completion: @escaping (Result<R.Response, AuthError>) -> Void)
     /// Aborts everything in flight without completing it (the app is going away).
     func shutdown()
 }
@@ -58,6 +60,7 @@ struct AccountRecord: Equatable {
     var providers: [UserInfoSnapshot] = []
     var createdAtMs: UInt64 = 0
     var lastLoginAtMs: UInt64 = 0
+    var multiFactor: [MultiFactorInfoSnapshot] = []
 }
 
 /// accounts:update changes. nil fields are left alone.

@@ -22,6 +22,13 @@ public enum Operation: Int, CaseIterable, Sendable {
     case signInWithProvider
     case linkWithProvider
     case reauthenticateWithProvider
+    case verifyPhoneNumber
+    case updatePhoneNumberCredential
+    case multiFactorSession
+    case multiFactorEnroll
+    case multiFactorUnenroll
+    case totpGenerateSecret
+    case resolveSignIn
 }
 
 /// Futures of one Auth: each operation's most recent future, and every pending one (so that

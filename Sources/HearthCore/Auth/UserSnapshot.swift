@@ -31,8 +31,51 @@ public struct UserProfile: Sendable, Equatable, Codable {
     public var creationTimestamp: UInt64 = 0
     public var lastSignInTimestamp: UInt64 = 0
     public var providerData: [UserInfoSnapshot] = []
+    public var multiFactor: [MultiFactorInfoSnapshot] = []
 
     public init(uid: String) { self.uid = uid }
+
+    private enum CodingKeys: String, CodingKey {
+        case uid, email, displayName, photoURL, phoneNumber, isAnonymous, isEmailVerified, creationTimestamp,
+             lastSignInTimestamp, providerData, multiFactor
+    }
+
+    /// Sessions written before a field existed still load (the field takes its default).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        uid = try c.decode(String.self, forKey: .uid)
+        email = try c.decodeIfPresent(String.self, forKey: .email) ?? ""
+        displayName = try c.decodeIfPresent(String.self, forKey: .displayName) ?? ""
+        photoURL = try c.decodeIfPresent(String.self, forKey: .photoURL) ?? ""
+        phoneNumber = try c.decodeIfPresent(String.self, forKey: .phoneNumber) ?? ""
+        isAnonymous = try c.decodeIfPresent(Bool.self, forKey: .isAnonymous) ?? false
+        isEmailVerified = try c.decodeIfPresent(Bool.self, forKey: .isEmailVerified) ?? false
+        creationTimestamp = try c.decodeIfPresent(UInt64.self, forKey: .creationTimestamp) ?? 0
+        lastSignInTimestamp = try c.decodeIfPresent(UInt64.self, forKey: .lastSignInTimestamp) ?? 0
+        providerData = try c.decodeIfPresent([UserInfoSnapshot].self, forKey: .providerData) ?? []
+        multiFactor = try c.decodeIfPresent([MultiFactorInfoSnapshot].self, forKey: .multiFactor) ?? []
+    }
+}
+
+/// One enrolled second factor (or a sign-in hint), as hosts see it.
+public struct MultiFactorInfoSnapshot: Sendable, Equatable, Codable {
+    /// "phone" or "totp".
+    public var factorId: String
+    /// The enrollment id.
+    public var uid: String
+    public var displayName: String
+    /// Masked in sign-in hints.
+    public var phoneNumber: String
+    /// Milliseconds since the epoch; 0 when unknown.
+    public var enrollmentTimestamp: UInt64
+
+    public init(_ hint: MultiFactorHint) {
+        factorId = hint.factorId.rawValue
+        uid = hint.enrollmentId
+        displayName = hint.displayName ?? ""
+        phoneNumber = hint.phoneNumber ?? ""
+        enrollmentTimestamp = UInt64(max(0, hint.enrollmentTimeMs ?? 0))
+    }
 }
 
 /// A host-visible user: a profile snapshot plus the Auth it belongs to, so that operations on it can
@@ -92,6 +135,11 @@ public final class AuthResultSnapshot: Sendable {
 
     /// The conflict details of a failed operation, if its server answer carried any.
     public static func conflict(from error: AuthError) -> AuthResultSnapshot? {
+        if let phone = PhoneCredentialValue(updatedCredentialFrom: error) {
+            return AuthResultSnapshot(user: nil, additionalUserInfo: AdditionalUserInfo(providerId: ProviderID.phone,
+                                                                                        isNewUser: false),
+                                      updatedCredential: .phone(phone))
+        }
         guard let updated = UpdatedCredential(error: error), updated.credential != nil || updated.email != nil
         else { return nil }
         var providerId = ""

@@ -6,11 +6,14 @@ public enum Credential: Sendable, Equatable {
     case emailPassword(email: String, password: String)
     /// Any identity provider (Google, Apple, Twitter, any OAuth/OIDC provider, a redirect result).
     case federated(FederatedCredential)
+    /// A phone number proven by an SMS code (or a temporary proof from a conflict).
+    case phone(PhoneCredentialValue)
 
     public var providerId: String {
         switch self {
         case .emailPassword: return ProviderID.password
         case .federated(let credential): return credential.providerId
+        case .phone: return ProviderID.phone
         }
     }
 
@@ -23,6 +26,8 @@ public enum Credential: Sendable, Equatable {
             return nil
         case .federated(let credential):
             return credential.validationError
+        case .phone(let value):
+            return value.validate()
         }
     }
 }
@@ -32,7 +37,7 @@ extension Credential {
     /// call the provider's API with the access token the server returned).
     public var tokens: (idToken: String?, accessToken: String?, secret: String?) {
         switch self {
-        case .emailPassword:
+        case .emailPassword, .phone:
             return (nil, nil, nil)
         case .federated(let credential):
             switch credential {

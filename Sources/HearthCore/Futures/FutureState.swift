@@ -5,6 +5,10 @@ public enum FutureValue: Sendable {
     case user(UserSnapshot)
     case string(String)
     case strings([String])
+    /// A phone verification: the verification id and the token that forces a new SMS.
+    case phoneVerification(verificationId: String, resendToken: String)
+    case multiFactorSession(MultiFactorSession)
+    case totpSecret(TOTPSecret)
 }
 
 public enum FutureWaitResult: Sendable, Equatable {
@@ -23,14 +27,17 @@ public final class FutureState: @unchecked Sendable {
     private var outcome: Outcome?
     private var callbacks: [UInt64: () -> Void] = [:]
     public let dispatcher: CallbackDispatcher
+    /// The Auth that runs the operation (to finish a sign-in that needs a second factor).
+    public private(set) weak var auth: Auth?
 
-    public init(dispatcher: CallbackDispatcher) {
+    public init(dispatcher: CallbackDispatcher, auth: Auth? = nil) {
         self.dispatcher = dispatcher
+        self.auth = auth
     }
 
     /// An already-failed future (bad arguments): completes before the caller sees it.
-    public static func failed(_ error: AuthError, dispatcher: CallbackDispatcher) -> FutureState {
-        let state = FutureState(dispatcher: dispatcher)
+    public static func failed(_ error: AuthError, dispatcher: CallbackDispatcher, auth: Auth? = nil) -> FutureState {
+        let state = FutureState(dispatcher: dispatcher, auth: auth)
         state.complete(.failure(error))
         return state
     }
