@@ -150,12 +150,12 @@ public func abi_app_name(_ app: OpaquePointer?) -> UnsafePointer<CChar>? {
 
 @_cdecl("hearth_app_set_user_data")
 public func abi_app_set_user_data(_ app: OpaquePointer?, _ userData: UnsafeMutableRawPointer?) {
-    HandleRegistry.shared.object(UnsafeRawPointer(app), as: AppHandle.self)?.userData.pointer = userData
+    HandleRegistry.shared.object(UnsafeRawPointer(app), as: AppHandle.self)?.userData.withLock { $0 = userData }
 }
 
 @_cdecl("hearth_app_get_user_data")
 public func abi_app_get_user_data(_ app: OpaquePointer?) -> UnsafeMutableRawPointer? {
-    HandleRegistry.shared.object(UnsafeRawPointer(app), as: AppHandle.self)?.userData.pointer
+    HandleRegistry.shared.object(UnsafeRawPointer(app), as: AppHandle.self)?.userData.current
 }
 
 @_cdecl("hearth_app_post")

@@ -9,7 +9,7 @@ import HearthCore
 final class AppHandle: @unchecked Sendable {
     let app: App
     let name: CString
-    let userData = LockedPointer()
+    let userData = Locked<UnsafeMutableRawPointer?>(nil)
     /// The borrowed hearth_auth, registered as long as the app handle.
     var authHandle: UnsafeMutableRawPointer?
 
@@ -129,7 +129,8 @@ final class FutureHandle: @unchecked Sendable {
 
     let state: FutureState
     let id: UInt64
-    private let lock = LockedPointer()  // guards the lazily built views below
+    /// Guards the lazily built views below (recursive: userHandle builds the auth result view).
+    private let lock = RecursiveLock()
     private var message: CString?
     private var authResult: UnsafeMutableRawPointer?
     private var user: UnsafeMutableRawPointer?
@@ -287,45 +288,13 @@ final class StorageReplyHandle: @unchecked Sendable {
     var bytes: [UInt8]?
 }
 
-/// A mutex guarding a little state (and a host pointer).
-final class LockedPointer: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private var value: UnsafeMutableRawPointer?
-
-    init() {
-        mutex.initialize(to: pthread_mutex_t())
-        var attr = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attr)
-        pthread_mutexattr_settype(&attr, Int32(PTHREAD_MUTEX_RECURSIVE))
-        pthread_mutex_init(mutex, &attr)
-        pthread_mutexattr_destroy(&attr)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    func withLock<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
-    }
-
-    var pointer: UnsafeMutableRawPointer? {
-        get { withLock { value } }
-        set { withLock { value = newValue } }
-    }
-}
-
 final class LockedCounter: @unchecked Sendable {
-    private let lock = LockedPointer()
-    private var value: UInt64 = 0
+    private let value = Locked<UInt64>(0)
 
     func next() -> UInt64 {
-        lock.withLock {
-            value += 1
-            return value
+        value.withLock {
+            $0 += 1
+            return $0
         }
     }
 }

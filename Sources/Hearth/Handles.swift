@@ -7,36 +7,28 @@ import HearthCore
 
 /// Every handle given to the host is the address of a retained Swift object, registered here with
 /// its kind. Each call checks the address first, so a released, foreign or wrong-kind handle is an
-/// error code instead of a crash. The lookup retains the object under the lock, so a concurrent
-/// release cannot free it mid-call.
+/// error code instead of a crash.
 final class HandleRegistry: @unchecked Sendable {
     static let shared = HandleRegistry()
 
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private var live: [UnsafeMutableRawPointer: ObjectIdentifier] = [:]
-
-    private init() {
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
+    private let live = Locked<[UnsafeMutableRawPointer: ObjectIdentifier]>([:])
 
     /// Retains `object` for the host and returns its handle.
     func register<T: AnyObject>(_ object: T) -> UnsafeMutableRawPointer {
         let pointer = Unmanaged.passRetained(object).toOpaque()
-        pthread_mutex_lock(mutex)
-        live[pointer] = ObjectIdentifier(T.self)
-        pthread_mutex_unlock(mutex)
+        live.withLock { $0[pointer] = ObjectIdentifier(T.self) }
         return pointer
     }
 
-    /// The live object behind `handle`, if it is one of kind T.
+    /// The live object behind `handle`, if it is one of kind T. Retained before the lock is released,
+    /// so a concurrent release cannot free it under the caller.
     func object<T: AnyObject>(_ handle: UnsafeRawPointer?, as type: T.Type) -> T? {
         guard let handle else { return nil }
         let pointer = UnsafeMutableRawPointer(mutating: handle)
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        guard live[pointer] == ObjectIdentifier(T.self) else { return nil }
-        return Unmanaged<T>.fromOpaque(pointer).takeUnretainedValue()
+        return live.withLock { entries -> T? in
+            guard entries[pointer] == ObjectIdentifier(T.self) else { return nil }
+            return Unmanaged<T>.fromOpaque(pointer).takeUnretainedValue()
+        }
     }
 
     /// Ends the host's reference. Returns the object (still alive for the caller's scope), or nil for
@@ -44,25 +36,18 @@ final class HandleRegistry: @unchecked Sendable {
     @discardableResult
     func unregister<T: AnyObject>(_ handle: UnsafeRawPointer?, as type: T.Type) -> T? {
         guard let handle else { return nil }
-        return unregister(pointer: handle, as: type)
+        let pointer = UnsafeMutableRawPointer(mutating: handle)
+        let removed = live.withLock { entries -> Bool in
+            guard entries[pointer] == ObjectIdentifier(T.self) else { return false }
+            entries.removeValue(forKey: pointer)
+            return true
+        }
+        return removed ? Unmanaged<T>.fromOpaque(pointer).takeRetainedValue() : nil
     }
 
     @discardableResult
     func unregister<T: AnyObject>(_ handle: UnsafeMutableRawPointer?, as type: T.Type) -> T? {
-        guard let handle else { return nil }
-        return unregister(pointer: UnsafeRawPointer(handle), as: type)
-    }
-
-    private func unregister<T: AnyObject>(pointer handle: UnsafeRawPointer, as type: T.Type) -> T? {
-        let pointer = UnsafeMutableRawPointer(mutating: handle)
-        pthread_mutex_lock(mutex)
-        guard live[pointer] == ObjectIdentifier(T.self) else {
-            pthread_mutex_unlock(mutex)
-            return nil
-        }
-        live.removeValue(forKey: pointer)
-        pthread_mutex_unlock(mutex)
-        return Unmanaged<T>.fromOpaque(pointer).takeRetainedValue()
+        unregister(handle.map { UnsafeRawPointer($0) }, as: type)
     }
 }
 

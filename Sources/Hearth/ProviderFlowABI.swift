@@ -3,7 +3,7 @@ import HearthCore
 
 /// hearth_oauth_provider: mutable until used (each flow copies it).
 final class OAuthProviderHandle: @unchecked Sendable {
-    private let lock = LockedPointer()
+    private let lock = RecursiveLock()
     private var value: OAuthProvider
     let providerId: CString
 

@@ -62,10 +62,10 @@ final class WaitableLock: @unchecked Sendable {
 /// A recursive mutex: held while host code runs inside a Hearth callback, so that a thread that
 /// releases a future, removes a listener or destroys the app can wait for a running callback to end
 /// (and then be sure no further one starts), while the callback itself may call those functions too.
-final class RecursiveLock: @unchecked Sendable {
+package final class RecursiveLock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
-    init() {
+    package init() {
         mutex.initialize(to: pthread_mutex_t())
         var attr = pthread_mutexattr_t()
         pthread_mutexattr_init(&attr)
@@ -80,7 +80,7 @@ final class RecursiveLock: @unchecked Sendable {
     }
 
     @inline(__always)
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
@@ -88,11 +88,11 @@ final class RecursiveLock: @unchecked Sendable {
 }
 
 /// A plain mutex-protected value.
-final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private var value: Value
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -104,11 +104,11 @@ final class Locked<Value>: @unchecked Sendable {
     }
 
     @inline(__always)
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+    package func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
     }
 
-    var current: Value { withLock { $0 } }
+    package var current: Value { withLock { $0 } }
 }
