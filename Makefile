@@ -12,7 +12,7 @@ CFLAGS_T := -std=c11 -Wall -Wextra -Werror -g -Iinclude -pthread
 CXXFLAGS_T := -std=c++17 -Wall -Wextra -Werror -g -Iinclude -pthread
 LDFLAGS_T := -L$(RELEASE) -Wl,-rpath,$(abspath $(RELEASE)) -lhearth $(shell pkg-config --libs libuv 2>/dev/null || echo -luv)
 
-.PHONY: deps build demo test test-swift test-emulator test-c test-cpp test-python clean
+.PHONY: deps build demo test test-swift test-emulator test-c test-cpp test-python test-browser clean
 
 deps:
 	@scripts/deps.sh
@@ -31,7 +31,7 @@ demo: build $(OUT)/demo
 	@scripts/with-emulator $(OUT)/demo
 
 test: build
-	$(MAKE) test-swift test-emulator test-c test-cpp test-python
+	$(MAKE) test-swift test-emulator test-c test-cpp test-python test-browser
 	@echo "make test: all suites passed"
 
 test-swift:
@@ -56,6 +56,15 @@ test-cpp: $(OUT)/cpp_suite
 test-python:
 	HEARTH_LIBRARY=$(abspath $(LIB)) PYTHONPATH=bindings/python \
 	  scripts/with-emulator $(PYTHON) -m pytest -q -p no:cacheprovider bindings/python/tests
+
+$(OUT)/provider_client: tests/browser/provider_client.c include/hearth.h $(LIB) | $(OUT)
+	$(CC) $(CFLAGS_T) -o $@ $< $(LDFLAGS_T)
+
+# A person in headless Chromium (Debian's, driven by its chromedriver) completes provider sign-ins
+# that a C app started.
+test-browser: $(OUT)/provider_client
+	HEARTH_PROVIDER_CLIENT=$(abspath $(OUT)/provider_client) \
+	  scripts/with-emulator $(PYTHON) -m pytest -q -p no:cacheprovider tests/browser
 
 clean:
 	rm -rf .build $(OUT)

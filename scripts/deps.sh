@@ -1,19 +1,27 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine lacks; does nothing when everything is there (idempotent).
 set -euo pipefail
-apt_pkgs=(libuv1-dev libcurl4-openssl-dev pkg-config)
-missing=()
-for p in "${apt_pkgs[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
+SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+apt_updated=0
+# apt_install [apt-get options...] -- packages...: installs the packages that are not installed yet.
+apt_install() {
+  local opts=() missing=() p
+  while [ "$1" != "--" ]; do opts+=("$1"); shift; done
+  shift
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -gt 0 ] || return 0
   echo "deps: installing ${missing[*]}"
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
-py_mods=(pytest firebase_admin requests)
-py_pkgs=(pytest firebase-admin requests)
+  if [ "$apt_updated" -eq 0 ]; then $SUDO apt-get update -qq; apt_updated=1; fi
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${opts[@]}" "${missing[@]}" >/dev/null
+}
+apt_install -- libuv1-dev libcurl4-openssl-dev pkg-config
+# The browser suite (tests/browser) drives Debian's Chromium through its chromedriver. Without
+# recommends this pulls ~130 MB and upgrades nothing; with them it would also upgrade systemd and perl.
+apt_install --no-install-recommends -- chromium chromium-driver
+py_mods=(pytest firebase_admin requests selenium)
+py_pkgs=(pytest firebase-admin requests selenium)
 need=()
 for i in "${!py_mods[@]}"; do
   python3 -c "import ${py_mods[$i]}" 2>/dev/null || need+=("${py_pkgs[$i]}")
