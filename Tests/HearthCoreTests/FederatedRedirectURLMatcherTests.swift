@@ -167,7 +167,7 @@ final class FederatedRedirectURLMatcherTests: XCTestCase {
         let error = failure(try matcher().match(
             url: "com.example.game:/oauth?error=invalid_scope&error_description=Scope%20%22x%22%20unknown%0A&state=s7At3"))
         XCTAssertEqual(error?.code, .webInternalError)
-        XCTAssertEqual(error?.message, "The identity provider refused the sign-in: invalid_scope (Scope \"x\" unknown).")
+        XCTAssertEqual(error?.message, "The identity provider refused the sign-in (invalid_scope): Scope \"x\" unknown")
     }
 
     func testAnIdPErrorWithoutTheStateIsRejectedSoItCannotEndTheSignIn() throws {

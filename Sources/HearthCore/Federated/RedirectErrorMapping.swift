@@ -14,13 +14,14 @@ enum RedirectErrorMapping {
     static let maximumDetailLength = 200
 
     static func oauthError(code: String, description: String?) -> AuthError {
-        let detail = description.map(printable).flatMap { $0.isEmpty ? nil : " (\($0))" } ?? ""
+        // The IdP's own description, when it sent one, says it best; the OAuth code stays in the text.
+        let detail = description.map(printable).flatMap { $0.isEmpty ? nil : ": \($0)" } ?? "."
         if code == "access_denied" {
             return AuthError(code: .webContextCancelled,
-                             message: "The sign-in was cancelled at the identity provider (access_denied)\(detail).")
+                             message: "The sign-in was cancelled at the identity provider (access_denied)\(detail)")
         }
         return AuthError(code: .webInternalError,
-                         message: "The identity provider refused the sign-in: \(printable(code))\(detail).")
+                         message: "The identity provider refused the sign-in (\(printable(code)))\(detail)")
     }
 
     static func firebaseError(json: String) -> AuthError {
