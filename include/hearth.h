@@ -520,8 +520,9 @@ HEARTH_EXPORT int hearth_auth_set_provider_flow_options(hearth_auth *auth,
 
 /* Signs in through the provider's page. Result: auth result (with the provider's credential). One
  * provider flow at a time per auth: a second fails with HEARTH_ERROR_WEB_CONTEXT_ALREADY_PRESENTED.
- * Cancel (hearth_auth_cancel_provider_flow, or destroying the app) completes the future with
- * HEARTH_ERROR_WEB_CONTEXT_CANCELLED; the timeout too. Without flow options:
+ * hearth_auth_cancel_provider_flow, the timeout, the user cancelling on the provider's page, or the UI
+ * delegate refusing the URL complete the future with HEARTH_ERROR_WEB_CONTEXT_CANCELLED; destroying the
+ * app completes it with HEARTH_ERROR_CANCELLED, like every pending operation. Without flow options:
  * HEARTH_ERROR_INVALID_ARGUMENT. */
 HEARTH_EXPORT hearth_future *hearth_auth_sign_in_with_provider(hearth_auth *auth,
                                                                const hearth_oauth_provider *provider);

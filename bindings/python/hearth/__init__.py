@@ -37,6 +37,19 @@ Concepts:
 - Failures raise :class:`AuthError` subclasses chosen by :class:`ErrorCode` (``WrongPasswordError``,
   ``UserNotFoundError``, ``NetworkRequestFailedError``, ...). Wrong argument types raise
   :class:`TypeError`, unusable values (NUL characters, unencodable text) :class:`ValueError`.
+- Identity providers make credentials from the tokens of their own SDKs
+  (:meth:`GoogleAuthProvider.credential`, :meth:`AppleAuthProvider.credential` with a
+  :func:`generate_nonce`, ...). :meth:`User.link_with_credential` adds one to an account,
+  :meth:`User.unlink` removes it, :meth:`User.reauthenticate` refreshes a sign-in. A conflict with
+  another account raises an :class:`AccountConflictError` whose ``updated_credential`` signs in there.
+- On a desktop, :meth:`Auth.sign_in_with_provider` runs the provider's page in the user's browser
+  (:meth:`Auth.set_provider_flow` sets the ``open_url`` delegate, which must not block) and receives
+  the redirect on a loopback port or through :meth:`Auth.handle_url`::
+
+      auth.set_provider_flow(open_url=webbrowser.open)
+      microsoft = hearth.OAuthProvider("microsoft.com", custom_parameters={"tenant": "contoso.com"})
+      result = await auth.sign_in_with_provider(microsoft)
+
 - Listeners (:meth:`Auth.add_auth_state_listener`, :meth:`Auth.add_id_token_listener`) and
   done-callbacks run on Hearth's loop thread, never in the thread that registered them; exceptions
   they raise are logged on the ``hearth`` logger. Do not block on pending futures inside them.
@@ -51,12 +64,23 @@ from ._lib import lib as _native
 from ._lib import library_path as _library_path
 from ._support import KEEP
 from .app import App
-from .auth import Auth, AuthStateListener, ListenerHandle
-from .credential import Credential, EmailAuthProvider
+from .auth import Auth, AuthStateListener, ListenerHandle, OpenUrl
+from .credential import (
+    AppleAuthProvider,
+    Credential,
+    EmailAuthProvider,
+    FacebookAuthProvider,
+    GithubAuthProvider,
+    GoogleAuthProvider,
+    OAuthProvider,
+    PlayGamesAuthProvider,
+    TwitterAuthProvider,
+)
 from .errors import *  # noqa: F401,F403 - the exception hierarchy is part of the top-level API
 from .errors import __all__ as _error_names
 from .errors import exception_class
 from .future import Future
+from .nonce import Nonce, generate_nonce, sha256_hex
 from .storage import SessionStorage
 from .user import AdditionalUserInfo, AuthResult, User, UserInfo, UserMetadata
 
@@ -78,8 +102,19 @@ __all__ = [
     "Auth",
     "AuthStateListener",
     "ListenerHandle",
+    "OpenUrl",
     "Credential",
     "EmailAuthProvider",
+    "GoogleAuthProvider",
+    "FacebookAuthProvider",
+    "TwitterAuthProvider",
+    "GithubAuthProvider",
+    "PlayGamesAuthProvider",
+    "AppleAuthProvider",
+    "OAuthProvider",
+    "Nonce",
+    "generate_nonce",
+    "sha256_hex",
     "Future",
     "SessionStorage",
     "User",

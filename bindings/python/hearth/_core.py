@@ -24,6 +24,8 @@ LISTENERS = Registry()
 POSTS = Registry()
 #: Storage objects of apps with host persistence, by key.
 STORAGES = Registry()
+#: The ``open_url`` delegates of provider flows, by key (see Auth.set_provider_flow).
+OPEN_URLS = Registry()
 
 
 class AppCore:
@@ -38,6 +40,7 @@ class AppCore:
         self._futures: Set[int] = set()
         self._listeners: Set[int] = set()
         self._posts: Set[int] = set()
+        self._open_urls: Set[int] = set()
 
     @property
     def closed(self) -> bool:
@@ -76,6 +79,12 @@ class AppCore:
     def untrack_post(self, key: int) -> None:
         self._untrack(self._posts, key)
 
+    def track_open_url(self, key: int) -> bool:
+        return self._track(self._open_urls, key)
+
+    def untrack_open_url(self, key: int) -> None:
+        self._untrack(self._open_urls, key)
+
     def destroy(self) -> None:
         with self._lock:
             if self._closed:
@@ -88,10 +97,13 @@ class AppCore:
             futures, self._futures = self._futures, set()
             listeners, self._listeners = self._listeners, set()
             posts, self._posts = self._posts, set()
+            open_urls, self._open_urls = self._open_urls, set()
         for key in listeners:
             LISTENERS.pop(key)
         for key in posts:
             POSTS.pop(key)
+        for key in open_urls:
+            OPEN_URLS.pop(key)
         STORAGES.pop(self._storage_key)
         for key in futures:
             future: Any = FUTURES.pop(key)

@@ -38,6 +38,11 @@ __all__ = [
     "STORAGE_LOAD_CB",
     "STORAGE_SAVE_CB",
     "STORAGE_ERASE_CB",
+    "OPEN_URL_CB",
+    "ProviderFlowOptions",
+    "FLOW_OPTIONS_BUFFER_SIZE",
+    "NONCE_SIZE",
+    "SHA256_HEX_SIZE",
     "DECLARATIONS",
     "ABI_MAJOR",
 ]
@@ -91,6 +96,12 @@ STORAGE_LOAD_CB = CFUNCTYPE(c_int, c_void_p, c_char_p, c_void_p)
 STORAGE_SAVE_CB = CFUNCTYPE(c_int, c_void_p, c_char_p, c_void_p, c_size_t)
 # int (*)(void *user_data, const char *key)
 STORAGE_ERASE_CB = CFUNCTYPE(c_int, c_void_p, c_char_p)
+# int (*)(void *user_data, const char *url)
+OPEN_URL_CB = CFUNCTYPE(c_int, c_void_p, c_char_p)
+
+#: HEARTH_NONCE_SIZE and HEARTH_SHA256_HEX_SIZE: the buffers hearth_nonce_generate / hearth_sha256_hex fill.
+NONCE_SIZE = 33
+SHA256_HEX_SIZE = 65
 
 
 class AppOptions(Structure):
@@ -115,9 +126,25 @@ class AppOptions(Structure):
     ]
 
 
+class ProviderFlowOptions(Structure):
+    """``hearth_provider_flow_options``, field for field."""
+
+    _fields_ = [
+        ("struct_size", c_uint32),
+        ("open_url", OPEN_URL_CB),
+        ("user_data", c_void_p),
+        ("redirect_uri", c_char_p),
+        ("loopback_port", c_uint16),
+        ("timeout_ms", c_int64),
+        ("use_create_auth_uri", c_int),
+    ]
+
+
 # hearth_app_options_init writes the library's sizeof(hearth_app_options): a newer library may know
 # more fields than AppOptions, so the options live in a larger buffer and keep its defaults for them.
 OPTIONS_BUFFER_SIZE = max(ctypes.sizeof(AppOptions), 1024)
+# The same for hearth_provider_flow_options_init.
+FLOW_OPTIONS_BUFFER_SIZE = max(ctypes.sizeof(ProviderFlowOptions), 256)
 
 # ---------------------------------------------------------------------------------------------------
 # Declarations: name -> (restype, argtypes). Kept in header order.
@@ -155,7 +182,22 @@ DECLARATIONS: Dict[str, Tuple[Any, Sequence[Any]]] = {
     "hearth_future_string_at": (c_char_p, [_P, c_size_t]),
     # Credentials
     "hearth_email_credential": (_P, [c_char_p, c_char_p]),
+    "hearth_google_credential": (_P, [c_char_p, c_char_p]),
+    "hearth_facebook_credential": (_P, [c_char_p]),
+    "hearth_facebook_limited_login_credential": (_P, [c_char_p, c_char_p]),
+    "hearth_twitter_credential": (_P, [c_char_p, c_char_p]),
+    "hearth_github_credential": (_P, [c_char_p]),
+    "hearth_play_games_credential": (_P, [c_char_p]),
+    "hearth_oauth_credential": (_P, [c_char_p, c_char_p, c_char_p]),
+    "hearth_oauth_credential_with_nonce": (_P, [c_char_p, c_char_p, c_char_p, c_char_p]),
+    "hearth_apple_credential": (_P, [c_char_p, c_char_p, c_char_p, c_char_p, c_char_p]),
     "hearth_credential_provider": (c_char_p, [_P]),
+    "hearth_credential_id_token": (c_char_p, [_P]),
+    "hearth_credential_access_token": (c_char_p, [_P]),
+    "hearth_credential_secret": (c_char_p, [_P]),
+    # Output buffers of HEARTH_NONCE_SIZE / HEARTH_SHA256_HEX_SIZE bytes (ctypes string buffers).
+    "hearth_nonce_generate": (c_int, [c_char_p, c_char_p]),
+    "hearth_sha256_hex": (c_int, [c_char_p, c_char_p]),
     "hearth_credential_is_valid": (c_int, [_P]),
     "hearth_credential_retain": (_P, [_P]),
     "hearth_credential_release": (None, [_P]),
@@ -188,12 +230,31 @@ DECLARATIONS: Dict[str, Tuple[Any, Sequence[Any]]] = {
     "hearth_auth_remove_auth_state_listener": (c_int, [_P, c_uint64]),
     "hearth_auth_add_id_token_listener": (c_uint64, [_P, ID_TOKEN_CB, c_void_p]),
     "hearth_auth_remove_id_token_listener": (c_int, [_P, c_uint64]),
+    # Provider sign-in on a desktop
+    "hearth_oauth_provider_create": (_P, [c_char_p]),
+    "hearth_oauth_provider_release": (None, [_P]),
+    "hearth_oauth_provider_id": (c_char_p, [_P]),
+    "hearth_oauth_provider_add_scope": (c_int, [_P, c_char_p]),
+    "hearth_oauth_provider_set_custom_parameter": (c_int, [_P, c_char_p, c_char_p]),
+    "hearth_provider_flow_options_init": (None, [c_void_p]),
+    "hearth_auth_set_provider_flow_options": (c_int, [_P, c_void_p]),
+    "hearth_auth_sign_in_with_provider": (_P, [_P, _P]),
+    "hearth_user_link_with_provider": (_P, [_P, _P]),
+    "hearth_user_reauthenticate_with_provider": (_P, [_P, _P]),
+    "hearth_auth_handle_url": (c_int, [_P, c_char_p]),
+    "hearth_auth_cancel_provider_flow": (c_int, [_P]),
+    "hearth_auth_sign_in_with_provider_last_result": (_P, [_P]),
+    "hearth_user_link_with_provider_last_result": (_P, [_P]),
+    "hearth_user_reauthenticate_with_provider_last_result": (_P, [_P]),
     # Auth results
     "hearth_auth_result_user": (_P, [_P]),
     "hearth_auth_result_provider_id": (c_char_p, [_P]),
     "hearth_auth_result_user_name": (c_char_p, [_P]),
     "hearth_auth_result_profile_json": (c_char_p, [_P]),
     "hearth_auth_result_is_new_user": (c_int, [_P]),
+    "hearth_auth_result_credential": (_P, [_P]),
+    "hearth_auth_result_updated_credential": (_P, [_P]),
+    "hearth_auth_result_email": (c_char_p, [_P]),
     # Users
     "hearth_user_retain": (_P, [_P]),
     "hearth_user_release": (None, [_P]),
@@ -222,6 +283,10 @@ DECLARATIONS: Dict[str, Tuple[Any, Sequence[Any]]] = {
     "hearth_user_send_email_verification": (_P, [_P]),
     "hearth_user_send_email_verification_before_updating_email": (_P, [_P, c_char_p]),
     "hearth_user_delete": (_P, [_P]),
+    "hearth_user_link_with_credential": (_P, [_P, _P]),
+    "hearth_user_unlink": (_P, [_P, c_char_p]),
+    "hearth_user_reauthenticate": (_P, [_P, _P]),
+    "hearth_user_reauthenticate_and_retrieve_data": (_P, [_P, _P]),
     "hearth_user_get_token_last_result": (_P, [_P]),
     "hearth_user_reload_last_result": (_P, [_P]),
     "hearth_user_update_user_profile_last_result": (_P, [_P]),
@@ -229,6 +294,51 @@ DECLARATIONS: Dict[str, Tuple[Any, Sequence[Any]]] = {
     "hearth_user_send_email_verification_last_result": (_P, [_P]),
     "hearth_user_send_email_verification_before_updating_email_last_result": (_P, [_P]),
     "hearth_user_delete_last_result": (_P, [_P]),
+    "hearth_user_link_with_credential_last_result": (_P, [_P]),
+    "hearth_user_unlink_last_result": (_P, [_P]),
+    "hearth_user_reauthenticate_last_result": (_P, [_P]),
+    "hearth_user_reauthenticate_and_retrieve_data_last_result": (_P, [_P]),
+    # Phone number sign-in (declared; the option and listener structs travel as raw pointers)
+    "hearth_phone_auth_options_init": (None, [c_void_p]),
+    "hearth_phone_verify_number": (_P, [_P, c_void_p]),
+    "hearth_phone_verify_number_last_result": (_P, [_P]),
+    "hearth_future_phone_resend_token": (c_char_p, [_P]),
+    "hearth_phone_verify_number_with_listener": (c_int, [_P, c_void_p, c_void_p]),
+    "hearth_phone_credential": (_P, [c_char_p, c_char_p]),
+    "hearth_user_update_phone_number_credential": (_P, [_P, _P]),
+    "hearth_user_update_phone_number_credential_last_result": (_P, [_P]),
+    "hearth_auth_set_app_verification_disabled_for_testing": (c_int, [_P, c_int]),
+    # Multi-factor authentication (declared)
+    "hearth_future_multi_factor_resolver": (_P, [_P]),
+    "hearth_multi_factor_resolver_hint_count": (c_size_t, [_P]),
+    "hearth_multi_factor_resolver_hint_at": (_P, [_P, c_size_t]),
+    "hearth_multi_factor_resolver_session": (_P, [_P]),
+    "hearth_multi_factor_resolver_resolve_sign_in": (_P, [_P, _P]),
+    "hearth_multi_factor_info_factor_id": (c_char_p, [_P]),
+    "hearth_multi_factor_info_uid": (c_char_p, [_P]),
+    "hearth_multi_factor_info_display_name": (c_char_p, [_P]),
+    "hearth_multi_factor_info_phone_number": (c_char_p, [_P]),
+    "hearth_multi_factor_info_enrollment_timestamp": (c_uint64, [_P]),
+    "hearth_user_multi_factor_count": (c_size_t, [_P]),
+    "hearth_user_multi_factor_at": (_P, [_P, c_size_t]),
+    "hearth_user_multi_factor_session": (_P, [_P]),
+    "hearth_future_multi_factor_session": (_P, [_P]),
+    "hearth_user_multi_factor_enroll": (_P, [_P, _P, c_char_p]),
+    "hearth_user_multi_factor_unenroll": (_P, [_P, c_char_p]),
+    "hearth_phone_multi_factor_assertion": (_P, [_P]),
+    "hearth_totp_multi_factor_assertion_for_enrollment": (_P, [_P, c_char_p]),
+    "hearth_totp_multi_factor_assertion_for_sign_in": (_P, [c_char_p, c_char_p]),
+    "hearth_multi_factor_assertion_release": (None, [_P]),
+    "hearth_totp_generate_secret": (_P, [_P]),
+    "hearth_future_totp_secret": (_P, [_P]),
+    "hearth_totp_secret_shared_secret_key": (c_char_p, [_P]),
+    "hearth_totp_secret_code_length": (c_int, [_P]),
+    "hearth_totp_secret_period_seconds": (c_int, [_P]),
+    "hearth_totp_secret_algorithm": (c_char_p, [_P]),
+    # Returns memory the caller frees with hearth_free: must stay a raw pointer.
+    "hearth_totp_secret_qr_code_url": (c_void_p, [_P, c_char_p, c_char_p]),
+    # `out` is a ctypes string buffer of out_size bytes.
+    "hearth_totp_generate_code": (c_int, [c_char_p, c_char_p, c_int, c_int, c_int64, c_char_p, c_size_t]),
 }
 
 
@@ -265,6 +375,15 @@ def _load() -> Tuple[ctypes.CDLL, str]:
         raise ImportError(
             f"hearth: {path} has a {struct_size}-byte hearth_app_options; this binding needs at least "
             f"{ctypes.sizeof(AppOptions)} (and room for at most {OPTIONS_BUFFER_SIZE}): rebuild the library."
+        )
+    flow_probe = ctypes.create_string_buffer(FLOW_OPTIONS_BUFFER_SIZE)
+    library.hearth_provider_flow_options_init(flow_probe)
+    flow_size = ProviderFlowOptions.from_buffer(flow_probe).struct_size
+    if not ctypes.sizeof(ProviderFlowOptions) <= flow_size <= FLOW_OPTIONS_BUFFER_SIZE:
+        raise ImportError(
+            f"hearth: {path} has a {flow_size}-byte hearth_provider_flow_options; this binding needs at least "
+            f"{ctypes.sizeof(ProviderFlowOptions)} (and room for at most {FLOW_OPTIONS_BUFFER_SIZE}): rebuild "
+            f"the library."
         )
     return library, path
 

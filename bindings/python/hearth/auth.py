@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import ctypes
+import math
 import threading
 from typing import TYPE_CHECKING, Any, Callable, List, Optional, TypeVar
 
-from ._core import LISTENERS, AppCore
-from ._lib import AUTH_STATE_CB, ID_TOKEN_CB, lib
-from ._support import call_logged, check_callable, check_int, encode, encode_optional, logger
-from .credential import Credential
+from ._core import LISTENERS, OPEN_URLS, AppCore
+from ._lib import AUTH_STATE_CB, FLOW_OPTIONS_BUFFER_SIZE, ID_TOKEN_CB, OPEN_URL_CB, ProviderFlowOptions, lib
+from ._support import (
+    call_logged,
+    check_callable,
+    check_int,
+    check_seconds,
+    decode,
+    encode,
+    encode_optional,
+    logger,
+)
+from .credential import Credential, OAuthProvider, credential_ptr, provider_ptr
 from .errors import AppDestroyedError, AuthError, ErrorCode, InvalidHandleError, raise_for_code
 from .future import Future
 from .user import AuthResult, User, auth_result_converter, to_none, to_strings, user_converter
@@ -17,12 +27,17 @@ from .user import AuthResult, User, auth_result_converter, to_none, to_strings, 
 if TYPE_CHECKING:
     from .app import App
 
-__all__ = ["Auth", "ListenerHandle", "AuthStateListener"]
+__all__ = ["Auth", "ListenerHandle", "AuthStateListener", "OpenUrl"]
 
 R = TypeVar("R")
 
 #: A listener: called with the current user (``None`` when signed out).
 AuthStateListener = Callable[[Optional[User]], object]
+
+#: The provider flow's UI delegate: shows a URL to the user; returning ``False`` (or raising) refuses.
+OpenUrl = Callable[[str], Optional[bool]]
+
+_MAX_TIMEOUT_MS = 2**63 - 1
 
 
 class _ListenerEntry:
@@ -110,9 +125,27 @@ def _on_id_token(_auth: Optional[int], user_data: Optional[int]) -> None:
     _dispatch(user_data, "ID-token listener")
 
 
+def _on_open_url(user_data: Optional[int], url: Optional[bytes]) -> int:
+    """Hearth asks the host's delegate to show a URL: 0 when shown, 1 to refuse (cancels the flow)."""
+    try:
+        open_url = OPEN_URLS.get(user_data)
+        if open_url is None or url is None:
+            return 1
+        try:
+            shown = open_url(decode(url))
+        except BaseException:  # noqa: BLE001 - must not unwind into C; the flow fails instead
+            logger.exception("hearth: exception in the provider flow's open_url %r (the flow is cancelled)", open_url)
+            return 1
+        return 1 if shown is False else 0
+    except BaseException:  # noqa: BLE001
+        logger.exception("hearth: error while opening a provider flow's URL")
+        return 1
+
+
 # Module-level, so the C function pointers live as long as the library can call them.
 _ON_AUTH_STATE = AUTH_STATE_CB(_on_auth_state)
 _ON_ID_TOKEN = ID_TOKEN_CB(_on_id_token)
+_ON_OPEN_URL = OPEN_URL_CB(_on_open_url)
 
 
 class Auth:
@@ -229,17 +262,25 @@ class Auth:
 
     def sign_in_with_credential(self, credential: Credential) -> Future[User]:
         """Signs in with a credential; the result is the user (see also
-        :meth:`sign_in_and_retrieve_data_with_credential`)."""
+        :meth:`sign_in_and_retrieve_data_with_credential`).
+
+        With an identity provider's credential, the account is found by that identity, else by a
+        *verified* provider e-mail (the identity is then linked to it), else created. An
+        *unverified* provider e-mail that another account already has fails with
+        :class:`~hearth.AccountExistsWithDifferentCredentialsError`: sign in that account the way it
+        knows, then link the error's ``updated_credential`` to it.
+        """
         return self._start(
-            lib.hearth_auth_sign_in_with_credential, user_converter(self._app), _credential_ptr(credential)
+            lib.hearth_auth_sign_in_with_credential, user_converter(self._app), credential_ptr(credential)
         )
 
     def sign_in_and_retrieve_data_with_credential(self, credential: Credential) -> Future[AuthResult]:
-        """Signs in with a credential; the result includes the additional user info."""
+        """Signs in with a credential; the result includes the additional user info and the
+        identity provider's credential the server returned."""
         return self._start(
             lib.hearth_auth_sign_in_and_retrieve_data_with_credential,
             auth_result_converter(self._app),
-            _credential_ptr(credential),
+            credential_ptr(credential),
         )
 
     def send_password_reset_email(self, email: str) -> Future[None]:
@@ -250,6 +291,106 @@ class Auth:
         """The sign-in methods of the account with ``email`` (e.g. ``["password"]``); empty when
         there is none, or when the project hides it (e-mail enumeration protection)."""
         return self._start(lib.hearth_auth_fetch_providers_for_email, to_strings, encode(email, "email"))
+
+    # ------------------------------------------------------------------------------------------------
+    # Provider sign-in on a desktop
+    # ------------------------------------------------------------------------------------------------
+    def set_provider_flow(
+        self,
+        open_url: OpenUrl,
+        *,
+        redirect_uri: Optional[str] = None,
+        loopback_port: int = 0,
+        timeout: float = 300.0,
+        use_create_auth_uri: bool = False,
+    ) -> None:
+        """Sets how provider flows (:meth:`sign_in_with_provider`, :meth:`hearth.User.link_with_provider`,
+        :meth:`hearth.User.reauthenticate_with_provider`) reach the user and come back.
+
+        - ``open_url(url)`` shows the provider's page: open the system browser
+          (``webbrowser.open``), an in-game web view, ... It runs **on Hearth's loop thread and must
+          not block**: the redirect that completes the flow is received on that same thread, so a
+          delegate that waited for the user would wait forever. Hand the URL to your UI thread and
+          return. Returning ``False`` or raising refuses it: the flow fails with
+          :class:`~hearth.WebContextCancelledError` (exceptions are also logged).
+        - ``redirect_uri``: ``None`` (default) receives the redirect on a one-shot loopback receiver
+          on 127.0.0.1 (``loopback_port``, 0 = a free port), which answers the browser with a small
+          page and closes. Or a URI of a custom scheme your app registered (e.g.
+          ``"com.example.game:/oauth"``): pass every URL your app is opened with to
+          :meth:`handle_url`.
+        - ``timeout``: seconds the whole flow may take (default 5 minutes); then it fails with
+          :class:`~hearth.WebContextCancelledError`.
+        - ``use_create_auth_uri``: take the production path (Firebase's ``createAuthUri`` and the
+          provider's page) even against the emulator, whose ``createAuthUri`` serves a fake consent
+          page; by default the emulator's own handler page is used when emulating.
+
+        Calling it again replaces the settings for later flows.
+        """
+        check_callable(open_url, "open_url")
+        redirect = encode_optional(redirect_uri, "redirect_uri")
+        if redirect is not None and not redirect:
+            raise ValueError("redirect_uri must not be empty (None uses the loopback receiver)")
+        check_int(loopback_port, "loopback_port")
+        if not 0 <= loopback_port <= 65535:
+            raise ValueError(f"loopback_port must be in 0..65535, not {loopback_port}")
+        seconds = check_seconds(timeout, "timeout")
+        if seconds <= 0:
+            raise ValueError("timeout must be positive")
+        if not isinstance(use_create_auth_uri, bool):
+            raise TypeError(f"use_create_auth_uri must be a bool, not {type(use_create_auth_uri).__name__}")
+        auth_ptr = self._ptr()
+
+        buffer = ctypes.create_string_buffer(FLOW_OPTIONS_BUFFER_SIZE)
+        lib.hearth_provider_flow_options_init(buffer)
+        options = ProviderFlowOptions.from_buffer(buffer)
+        key = OPEN_URLS.add(open_url)
+        # Earlier delegates stay registered until the app closes: a flow already under way keeps
+        # the settings it started with.
+        if not self._core.track_open_url(key):
+            OPEN_URLS.pop(key)
+            self._core.ensure_open()
+        options.open_url = _ON_OPEN_URL
+        options.user_data = key
+        options.redirect_uri = redirect
+        options.loopback_port = loopback_port
+        options.timeout_ms = min(_MAX_TIMEOUT_MS, max(1, math.ceil(seconds * 1000)))
+        options.use_create_auth_uri = int(use_create_auth_uri)
+        code = lib.hearth_auth_set_provider_flow_options(auth_ptr, buffer)
+        if code != 0:
+            OPEN_URLS.pop(key)
+            self._core.untrack_open_url(key)
+            raise_for_code(code)
+
+    def sign_in_with_provider(self, provider: OAuthProvider) -> Future[AuthResult]:
+        """Signs in through the provider's page (set the UI delegate first with
+        :meth:`set_provider_flow`). The result carries the provider's credential
+        (:attr:`hearth.AuthResult.credential`).
+
+        One flow at a time per app: another fails with
+        :class:`~hearth.WebContextAlreadyPresentedError`. :meth:`cancel_provider_flow`, the
+        timeout, or a refusing ``open_url`` fail it with :class:`~hearth.WebContextCancelledError`;
+        an unknown provider id with :class:`~hearth.InvalidProviderIdError`; no flow settings with
+        :class:`~hearth.InvalidArgumentError`. For ``"apple.com"`` and ``"oidc.*"`` providers Hearth
+        adds a ``nonce`` custom parameter (the SHA-256 of a raw nonce it keeps and sends to
+        Firebase) unless you set one.
+        """
+        return self._start(lib.hearth_auth_sign_in_with_provider, auth_result_converter(self._app),
+                           provider_ptr(provider))
+
+    def handle_url(self, url: str) -> bool:
+        """For apps with a custom URL scheme (``set_provider_flow(redirect_uri=...)``): offers a URL
+        the app was opened with. ``True`` when it was the pending flow's redirect (Hearth consumed
+        it); ``False`` when it is not (another scheme or path, a wrong state, no flow pending):
+        handle it yourself."""
+        return bool(lib.hearth_auth_handle_url(self._ptr(), encode(url, "url")))
+
+    def cancel_provider_flow(self) -> None:
+        """Cancels the pending provider flow, if any: its future fails with
+        :class:`~hearth.WebContextCancelledError`."""
+        raise_for_code(lib.hearth_auth_cancel_provider_flow(self._ptr()))
+
+    def sign_in_with_provider_last_result(self) -> Optional[Future[AuthResult]]:
+        return self._last_result(lib.hearth_auth_sign_in_with_provider_last_result, auth_result_converter(self._app))
 
     # ------------------------------------------------------------------------------------------------
     # Last results: the most recent future of each operation, or None if it never ran
@@ -338,8 +479,3 @@ class Auth:
     def __repr__(self) -> str:
         return f"<hearth.Auth of {self._app!r}>"
 
-
-def _credential_ptr(credential: object) -> int:
-    if not isinstance(credential, Credential):
-        raise TypeError(f"credential must be a hearth.Credential, not {type(credential).__name__}")
-    return int(credential._ptr)

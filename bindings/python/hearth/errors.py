@@ -8,9 +8,12 @@ those of ``include/hearth.h``: equal to the Firebase C++ SDK's ``firebase::auth:
 from __future__ import annotations
 
 import enum
-from typing import Dict, Optional, Type
+from typing import TYPE_CHECKING, Dict, Optional, Type
 
 from ._lib import lib
+
+if TYPE_CHECKING:
+    from .credential import Credential
 
 __all__ = [
     "ErrorCode",
@@ -22,6 +25,7 @@ __all__ = [
     "CustomTokenMismatchError",
     "InvalidCredentialError",
     "UserDisabledError",
+    "AccountConflictError",
     "AccountExistsWithDifferentCredentialsError",
     "OperationNotAllowedError",
     "EmailAlreadyInUseError",
@@ -48,7 +52,10 @@ __all__ = [
     "QuotaExceededError",
     "InvalidContinueUriError",
     "MissingContinueUriError",
+    "WebContextAlreadyPresentedError",
+    "WebContextCancelledError",
     "CancelledError",
+    "InvalidProviderIdError",
     "AdminRestrictedOperationError",
     "UnverifiedEmailError",
     "EmailChangeNeedsVerificationError",
@@ -223,15 +230,34 @@ class UserDisabledError(AuthError):
     """The account is disabled (5)."""
 
 
-class AccountExistsWithDifferentCredentialsError(AuthError):
-    """An account with this e-mail exists with another sign-in method (6)."""
+class AccountConflictError(AuthError):
+    """A sign-in or link failed because its identity or e-mail belongs to *another* account.
+
+    The base of :class:`AccountExistsWithDifferentCredentialsError`,
+    :class:`EmailAlreadyInUseError` and :class:`CredentialAlreadyInUseError`. When the server's
+    answer names that other account:
+
+    - ``updated_credential`` is a :class:`~hearth.Credential` that signs in to it
+      (``auth.sign_in_with_credential(error.updated_credential)``), or that the user links to the
+      account they prove they own (Firebase's account-linking recipe); ``None`` when there is none
+      (e.g. :meth:`~hearth.Auth.create_user_with_email_and_password` with a taken e-mail);
+    - ``email`` is the e-mail address the server reported, or ``None``.
+    """
+
+    updated_credential: Optional["Credential"] = None
+    email: Optional[str] = None
+
+
+class AccountExistsWithDifferentCredentialsError(AccountConflictError):
+    """An account with this e-mail exists with another sign-in method (6): sign in with that method,
+    then link :attr:`updated_credential` to it."""
 
 
 class OperationNotAllowedError(AuthError):
     """The sign-in method is disabled for the project (7)."""
 
 
-class EmailAlreadyInUseError(AuthError):
+class EmailAlreadyInUseError(AccountConflictError):
     """Another account already uses this e-mail address (8)."""
 
 
@@ -239,8 +265,9 @@ class RequiresRecentLoginError(AuthError):
     """The operation is sensitive and the last sign-in is too old (9)."""
 
 
-class CredentialAlreadyInUseError(AuthError):
-    """The credential is already linked to another account (10)."""
+class CredentialAlreadyInUseError(AccountConflictError):
+    """The credential is already linked to another account (10); :attr:`updated_credential` signs in
+    to that account."""
 
 
 class InvalidEmailError(AuthError):
@@ -327,6 +354,19 @@ class MissingContinueUriError(AuthError):
     """A continue URL is required (49)."""
 
 
+class WebContextAlreadyPresentedError(AuthError):
+    """A provider flow is already waiting for the user: one at a time per app (55)."""
+
+
+class WebContextCancelledError(AuthError):
+    """The provider flow ended without an answer: cancelled, timed out, or refused by the
+    ``open_url`` delegate (56)."""
+
+
+class InvalidProviderIdError(AuthError):
+    """The provider id is not one Firebase knows (59)."""
+
+
 class CancelledError(AuthError):
     """The operation was cancelled, e.g. by :meth:`hearth.App.close` while in flight (58).
 
@@ -408,7 +448,10 @@ _CLASSES: Dict[int, Type[AuthError]] = {
     ErrorCode.QUOTA_EXCEEDED: QuotaExceededError,
     ErrorCode.INVALID_CONTINUE_URI: InvalidContinueUriError,
     ErrorCode.MISSING_CONTINUE_URI: MissingContinueUriError,
+    ErrorCode.WEB_CONTEXT_ALREADY_PRESENTED: WebContextAlreadyPresentedError,
+    ErrorCode.WEB_CONTEXT_CANCELLED: WebContextCancelledError,
     ErrorCode.CANCELLED: CancelledError,
+    ErrorCode.INVALID_PROVIDER_ID: InvalidProviderIdError,
     ErrorCode.ADMIN_RESTRICTED_OPERATION: AdminRestrictedOperationError,
     ErrorCode.UNVERIFIED_EMAIL: UnverifiedEmailError,
     ErrorCode.EMAIL_CHANGE_NEEDS_VERIFICATION: EmailChangeNeedsVerificationError,

@@ -11,8 +11,16 @@ from typing import Any, Callable, Generator, Generic, List, Optional, Tuple, Typ
 
 from ._core import FUTURES, AppCore
 from ._lib import COMPLETION_CB, lib
-from ._support import call_logged, check_callable, check_seconds, decode, logger
-from .errors import AuthError, ErrorCode, InvalidHandleError, WouldDeadlockError, error_from_code
+from ._support import call_logged, check_callable, check_seconds, decode, decode_optional, logger
+from .credential import Credential
+from .errors import (
+    AccountConflictError,
+    AuthError,
+    ErrorCode,
+    InvalidHandleError,
+    WouldDeadlockError,
+    error_from_code,
+)
 
 __all__ = ["Future"]
 
@@ -202,7 +210,10 @@ class Future(Generic[T]):
             return False, InvalidHandleError(ErrorCode.INVALID_HANDLE, "the native future is invalid")
         code = lib.hearth_future_error(self._handle)
         if code != 0:
-            return False, error_from_code(code, decode(lib.hearth_future_error_message(self._handle)))
+            error = error_from_code(code, decode(lib.hearth_future_error_message(self._handle)))
+            if isinstance(error, AccountConflictError):
+                _attach_conflict_details(error, self._handle)
+            return False, error
         try:
             return True, self._convert(self._handle)
         except AuthError as error:
@@ -218,6 +229,16 @@ class Future(Generic[T]):
         if code == 0:
             return "<hearth.Future finished>"
         return f"<hearth.Future failed {error_from_code(code).name}>"
+
+
+def _attach_conflict_details(error: AccountConflictError, handle: int) -> None:
+    """A failed sign-in or link whose answer names another account still has an auth result: its
+    updated credential (signs in to that account) and the e-mail the server reported."""
+    result = lib.hearth_future_auth_result(handle)
+    if not result:
+        return
+    error.updated_credential = Credential._from_borrowed(lib.hearth_auth_result_updated_credential(result))
+    error.email = decode_optional(lib.hearth_auth_result_email(result))
 
 
 def _on_completion(_handle: Optional[int], user_data: Optional[int]) -> None:

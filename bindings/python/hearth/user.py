@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable, List, Mapping, Optional, Tuple,
 
 from ._lib import lib
 from ._support import KEEP, _Keep, decode, decode_optional, encode, logger
+from .credential import Credential, OAuthProvider, credential_ptr, provider_ptr
 from .errors import AuthError, ErrorCode, InvalidHandleError
 from .future import Future
 
@@ -198,8 +199,60 @@ class User:
         )
 
     def delete(self) -> Future[None]:
-        """Deletes the account and signs out."""
+        """Deletes the account and signs out. May fail with :class:`~hearth.RequiresRecentLoginError`."""
         return self._start(lib.hearth_user_delete, to_none)
+
+    # ------------------------------------------------------------------------------------------------
+    # Linking, unlinking, reauthenticating
+    # ------------------------------------------------------------------------------------------------
+    def link_with_credential(self, credential: Credential) -> Future["AuthResult"]:
+        """Links ``credential``'s identity to this account, so that it signs in here too (an anonymous
+        user stops being anonymous). The result's user lists the new provider in ``provider_data``.
+
+        Fails with :class:`~hearth.ProviderAlreadyLinkedError` when the account already has that
+        provider, :class:`~hearth.CredentialAlreadyInUseError` or :class:`~hearth.EmailAlreadyInUseError`
+        when the identity belongs to another account (their ``updated_credential`` signs in to it),
+        or :class:`~hearth.RequiresRecentLoginError`.
+        """
+        return self._start(
+            lib.hearth_user_link_with_credential, auth_result_converter(self._app), credential_ptr(credential)
+        )
+
+    def unlink(self, provider_id: str) -> Future["AuthResult"]:
+        """Unlinks a provider (``"google.com"``, ``"password"``, ``"phone"``, ...); the result's user
+        is the updated account. Unlinking ``"password"`` removes the e-mail, ``"phone"`` the phone
+        number. Fails with :class:`~hearth.NoSuchProviderError` when that provider is not linked."""
+        return self._start(
+            lib.hearth_user_unlink, auth_result_converter(self._app), encode(provider_id, "provider_id")
+        )
+
+    def reauthenticate(self, credential: Credential) -> Future[None]:
+        """Signs in again with a credential of this same user, before a sensitive operation
+        (password change, deletion) that would fail with :class:`~hearth.RequiresRecentLoginError`.
+        A credential of another account fails with :class:`~hearth.UserMismatchError` and this user
+        stays signed in."""
+        return self._start(lib.hearth_user_reauthenticate, to_none, credential_ptr(credential))
+
+    def reauthenticate_and_retrieve_data(self, credential: Credential) -> Future["AuthResult"]:
+        """:meth:`reauthenticate`, with the auth result (additional user info, provider credential)."""
+        return self._start(
+            lib.hearth_user_reauthenticate_and_retrieve_data,
+            auth_result_converter(self._app),
+            credential_ptr(credential),
+        )
+
+    def link_with_provider(self, provider: OAuthProvider) -> Future["AuthResult"]:
+        """Links a provider through its page (the desktop provider flow; see
+        :meth:`hearth.Auth.set_provider_flow`). Errors as for :meth:`link_with_credential`, plus those
+        of :meth:`hearth.Auth.sign_in_with_provider`."""
+        return self._start(lib.hearth_user_link_with_provider, auth_result_converter(self._app), provider_ptr(provider))
+
+    def reauthenticate_with_provider(self, provider: OAuthProvider) -> Future["AuthResult"]:
+        """Reauthenticates through the provider's page; :class:`~hearth.UserMismatchError` when
+        another account signs in there."""
+        return self._start(
+            lib.hearth_user_reauthenticate_with_provider, auth_result_converter(self._app), provider_ptr(provider)
+        )
 
     # ------------------------------------------------------------------------------------------------
     # Last results (per app)
@@ -230,12 +283,35 @@ class User:
     def delete_last_result(self) -> Optional[Future[None]]:
         return self._last(lib.hearth_user_delete_last_result, to_none)
 
+    def link_with_credential_last_result(self) -> Optional[Future["AuthResult"]]:
+        return self._last(lib.hearth_user_link_with_credential_last_result, auth_result_converter(self._app))
+
+    def unlink_last_result(self) -> Optional[Future["AuthResult"]]:
+        return self._last(lib.hearth_user_unlink_last_result, auth_result_converter(self._app))
+
+    def reauthenticate_last_result(self) -> Optional[Future[None]]:
+        return self._last(lib.hearth_user_reauthenticate_last_result, to_none)
+
+    def reauthenticate_and_retrieve_data_last_result(self) -> Optional[Future["AuthResult"]]:
+        return self._last(
+            lib.hearth_user_reauthenticate_and_retrieve_data_last_result, auth_result_converter(self._app)
+        )
+
+    def link_with_provider_last_result(self) -> Optional[Future["AuthResult"]]:
+        return self._last(lib.hearth_user_link_with_provider_last_result, auth_result_converter(self._app))
+
+    def reauthenticate_with_provider_last_result(self) -> Optional[Future["AuthResult"]]:
+        return self._last(
+            lib.hearth_user_reauthenticate_with_provider_last_result, auth_result_converter(self._app)
+        )
+
 
 @dataclass(frozen=True)
 class AdditionalUserInfo:
     """What the sign-in said beyond the user: the provider used (``"password"``, ``"anonymous"``,
-    ``"custom"``, ...), the identity provider's user name and profile (empty for these providers),
-    and whether this sign-in created the account."""
+    ``"custom"``, ``"google.com"``, ...), the identity provider's user name (GitHub login, Twitter
+    screen name) and profile (its claims, e.g. ``profile["email"]``; empty for Firebase's own
+    providers), and whether this sign-in created the account."""
 
     provider_id: Optional[str]
     user_name: Optional[str]
@@ -245,10 +321,13 @@ class AdditionalUserInfo:
 
 @dataclass(frozen=True)
 class AuthResult:
-    """The result of a sign-in: the signed-in :class:`User` and :class:`AdditionalUserInfo`."""
+    """The result of a sign-in, link or reauthentication: the signed-in :class:`User`, the
+    :class:`AdditionalUserInfo`, and the identity provider's :class:`~hearth.Credential` the server
+    returned (its access token, ID token, secret), or ``None`` (e-mail, anonymous, custom token)."""
 
     user: User
     additional_user_info: AdditionalUserInfo
+    credential: Optional[Credential] = field(default=None, compare=False)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -307,7 +386,8 @@ def auth_result_converter(app: "App") -> Callable[[int], AuthResult]:
             profile=_parse_profile(decode(lib.hearth_auth_result_profile_json(result))),
             is_new_user=bool(lib.hearth_auth_result_is_new_user(result)),
         )
-        return AuthResult(user=user, additional_user_info=info)
+        credential = Credential._from_borrowed(lib.hearth_auth_result_credential(result))
+        return AuthResult(user=user, additional_user_info=info, credential=credential)
 
     return convert
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import base64
+import http.client
 import http.server
 import json
 import os
+import queue
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 import uuid
 from typing import Any, Callable, Dict, List, Optional, Tuple
@@ -83,6 +86,18 @@ class Emulator:
             {"localId": uid, **fields}, admin=True)
         assert status == 200, body
 
+    def set_config(self, **fields: Any) -> Dict[str, Any]:
+        """PATCHes the emulator's project config (e.g. recentLoginMaxAgeSeconds=1)."""
+        status, body = self.request("PATCH", f"/emulator/v1/projects/{PROJECT}/config", fields)
+        assert status == 200, body
+        return dict(body or {})
+
+    def provider_ids(self, uid: str) -> List[str]:
+        """The providers the server lists for an account, sorted."""
+        record = self.lookup(uid)
+        assert record is not None, f"no account {uid}"
+        return sorted(info["providerId"] for info in record.get("providerUserInfo", []))
+
 
 # ---------------------------------------------------------------------------------------------------
 # Apps
@@ -97,6 +112,22 @@ def jwt_claims(token: str) -> Dict[str, Any]:
     assert len(parts) == 3, "an ID token is a three-part JWT"
     payload = parts[1] + "=" * (-len(parts[1]) % 4)
     return json.loads(base64.urlsafe_b64decode(payload))
+
+
+def make_jwt(claims: Dict[str, Any]) -> str:
+    """An unsigned JWT (alg none) carrying ``claims``: what the emulator accepts as a fake IdP token."""
+    def part(value: Dict[str, Any]) -> str:
+        return base64.urlsafe_b64encode(json.dumps(value).encode()).decode().rstrip("=")
+    return f"{part({'alg': 'none', 'typ': 'JWT'})}.{part(claims)}."
+
+
+def claims(**fields: Any) -> str:
+    """Fake IdP token text: the JSON claims the emulator reads (``sub`` required)."""
+    return json.dumps(fields)
+
+
+def query_of(url: str) -> Dict[str, str]:
+    return dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(url).query, keep_blank_values=True))
 
 
 def wait_until(condition: Callable[[], bool], timeout: float = TIMEOUT, what: str = "condition") -> None:
@@ -182,3 +213,132 @@ class RecordingProxy:
     def close(self) -> None:
         self._server.shutdown()
         self._server.server_close()
+
+
+# ---------------------------------------------------------------------------------------------------
+# The provider flow's user: a fake browser driven over plain HTTP
+# ---------------------------------------------------------------------------------------------------
+
+
+class HttpAnswer:
+    def __init__(self, status: int, headers: Dict[str, str], body: bytes) -> None:
+        self.status = status
+        self.headers = headers
+        self.body = body
+
+    @property
+    def location(self) -> str:
+        return self.headers.get("location", "")
+
+    @property
+    def text(self) -> str:
+        return self.body.decode("utf-8", "replace")
+
+
+def http_get(url: str, timeout: float = TIMEOUT) -> HttpAnswer:
+    """One GET, redirects not followed (a 303's Location is the answer)."""
+    parts = urllib.parse.urlsplit(url)
+    assert parts.scheme == "http", f"not an http URL: {url}"
+    connection = http.client.HTTPConnection(parts.hostname, parts.port or 80, timeout=timeout)
+    try:
+        target = parts.path or "/"
+        if parts.query:
+            target += "?" + parts.query
+        connection.request("GET", target)
+        response = connection.getresponse()
+        return HttpAnswer(response.status, {k.lower(): v for k, v in response.getheaders()}, response.read())
+    finally:
+        connection.close()
+
+
+def choice_url(page_url: str, **choice: str) -> str:
+    """The URL a user's pick on the emulator's provider page leads to: the handler page's picks go to
+    ``/emulator/auth/handler/choose``, the consent page (createAuthUri's) takes them in its own query."""
+    parts = urllib.parse.urlsplit(page_url)
+    path = parts.path
+    if path == "/emulator/auth/handler":
+        path += "/choose"
+    else:
+        assert path == "/emulator/auth/consent", f"not an emulator provider page: {page_url}"
+    query = parts.query + "&" + urllib.parse.urlencode(choice) if choice else parts.query
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, query, ""))
+
+
+class Visit:
+    """What the fake browser did with one URL Hearth opened."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.pick: Optional[HttpAnswer] = None       # the provider page's answer to the user's pick
+        self.redirect: Optional[HttpAnswer] = None   # the loopback receiver's answer to the redirect
+        self.handled: Optional[bool] = None          # custom scheme: what Auth.handle_url returned
+        self.error: Optional[BaseException] = None
+        self.done = threading.Event()
+
+
+class FakeBrowser:
+    """The user's browser for provider flows. ``open_url`` is the delegate given to
+    ``Auth.set_provider_flow``: it only records the URL and starts a thread (it runs on Hearth's loop
+    thread and must not block), and that thread plays the user as planned:
+
+    - ``choose(email=..., displayName=..., emailVerified="false", ...)``: pick that identity on the
+      provider page, then follow the 303 to the redirect target (GET it on the loopback receiver, or
+      for a custom scheme hand it to ``handle_url``);
+    - ``cancel()``: press Cancel on the page (the redirect then carries an OAuth error);
+    - ``stay()``: leave the page open and do nothing (the test cancels or times out).
+    """
+
+    def __init__(self, handle_url: Optional[Callable[[str], bool]] = None) -> None:
+        self.handle_url = handle_url
+        self.opened: "queue.Queue[Visit]" = queue.Queue()
+        self.visits: List[Visit] = []
+        self._plan: Optional[Dict[str, str]] = None
+        self._lock = threading.Lock()
+
+    def choose(self, **identity: str) -> "FakeBrowser":
+        self._plan = dict(identity)
+        return self
+
+    def cancel(self) -> "FakeBrowser":
+        self._plan = {"cancel": "1"}
+        return self
+
+    def stay(self) -> "FakeBrowser":
+        self._plan = None
+        return self
+
+    def open_url(self, url: str) -> None:
+        visit = Visit(url)
+        with self._lock:
+            self.visits.append(visit)
+        plan = self._plan
+        if plan is None:
+            visit.done.set()
+        else:
+            threading.Thread(target=self._play, args=(visit, plan), daemon=True).start()
+        self.opened.put(visit)
+
+    def next_visit(self, timeout: float = TIMEOUT) -> Visit:
+        """The next URL Hearth opened (waits for it)."""
+        return self.opened.get(timeout=timeout)
+
+    def _play(self, visit: Visit, plan: Dict[str, str]) -> None:
+        try:
+            visit.pick = http_get(choice_url(visit.url, **plan))
+            location = visit.pick.location
+            if visit.pick.status != 303 or not location:
+                return
+            if location.startswith("http://"):
+                visit.redirect = http_get(location)
+            elif self.handle_url is not None:
+                visit.handled = self.handle_url(location)
+        except BaseException as error:  # noqa: BLE001 - reported by the test through visit.error
+            visit.error = error
+        finally:
+            visit.done.set()
+
+    def finished(self, visit: Visit, timeout: float = TIMEOUT) -> Visit:
+        assert visit.done.wait(timeout), "the fake browser did not finish"
+        if visit.error is not None:
+            raise AssertionError(f"the fake browser failed on {visit.url}") from visit.error
+        return visit

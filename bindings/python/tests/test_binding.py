@@ -67,6 +67,14 @@ class TestDeclarations:
             assert function.restype is restype, name
             assert list(function.argtypes) == list(argtypes), name
 
+    def test_the_provider_flow_options_struct_fits_the_library(self) -> None:
+        buffer = ctypes.create_string_buffer(4096)
+        _lib.lib.hearth_provider_flow_options_init(buffer)
+        options = _lib.ProviderFlowOptions.from_buffer(buffer)
+        assert options.struct_size == ctypes.sizeof(_lib.ProviderFlowOptions)
+        assert options.loopback_port == 0 and options.timeout_ms == 0 and options.use_create_auth_uri == 0
+        assert options.redirect_uri is None
+
     def test_the_options_struct_fits_the_library(self) -> None:
         buffer = ctypes.create_string_buffer(4096)
         _lib.lib.hearth_app_options_init(buffer)
@@ -115,12 +123,29 @@ class TestErrors:
             "MISSING_PASSWORD": hearth.MissingPasswordError,
             "APP_DESTROYED": hearth.AppDestroyedError,
             "WOULD_DEADLOCK": hearth.WouldDeadlockError,
+            "ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIALS": hearth.AccountExistsWithDifferentCredentialsError,
+            "PROVIDER_ALREADY_LINKED": hearth.ProviderAlreadyLinkedError,
+            "NO_SUCH_PROVIDER": hearth.NoSuchProviderError,
+            "USER_MISMATCH": hearth.UserMismatchError,
+            "WEB_CONTEXT_ALREADY_PRESENTED": hearth.WebContextAlreadyPresentedError,
+            "WEB_CONTEXT_CANCELLED": hearth.WebContextCancelledError,
+            "INVALID_PROVIDER_ID": hearth.InvalidProviderIdError,
         }
         for name, cls in expected.items():
             code = hearth.ErrorCode[name]
             assert hearth.exception_class(code) is cls
             assert type(hearth.error_from_code(code)) is cls
             assert issubclass(cls, hearth.AuthError)
+
+    def test_the_errors_that_name_another_account_carry_its_details(self) -> None:
+        conflicts = {hearth.AccountExistsWithDifferentCredentialsError, hearth.EmailAlreadyInUseError,
+                     hearth.CredentialAlreadyInUseError}
+        for code in hearth.ErrorCode:
+            cls = hearth.exception_class(code)
+            assert issubclass(cls, hearth.AccountConflictError) is (cls in conflicts), cls
+        error = hearth.error_from_code(hearth.ErrorCode.CREDENTIAL_ALREADY_IN_USE)
+        assert isinstance(error, hearth.AccountConflictError)
+        assert error.updated_credential is None and error.email is None  # until a future fills them in
 
     def test_an_error_without_detail_uses_the_generic_sentence(self) -> None:
         error = hearth.AuthError(hearth.ErrorCode.WEAK_PASSWORD)
