@@ -9,7 +9,7 @@ LIB := $(RELEASE)/libhearth.so
 EMULATOR := $(RELEASE)/hearth-emulator
 OUT := out
 CFLAGS_T := -std=c11 -Wall -Wextra -Werror -g -Iinclude -pthread
-CXXFLAGS_T := -std=c++17 -Wall -Wextra -Werror -g -Iinclude -pthread
+CXXFLAGS_T := -std=c++17 -Wall -Wextra -Werror -pedantic -g -Iinclude -pthread
 LDFLAGS_T := -L$(RELEASE) -Wl,-rpath,$(abspath $(RELEASE)) -lhearth $(shell pkg-config --libs libuv 2>/dev/null || echo -luv)
 
 .PHONY: deps build demo test test-swift test-emulator test-c test-cpp test-python test-browser clean
@@ -47,7 +47,7 @@ $(OUT)/c_suite: tests/c/*.c tests/c/*.h include/hearth.h $(LIB) | $(OUT)
 test-c: $(OUT)/c_suite
 	scripts/with-emulator $(OUT)/c_suite
 
-$(OUT)/cpp_suite: tests/cpp/*.cpp include/hearth.h include/hearth.hpp $(LIB) | $(OUT)
+$(OUT)/cpp_suite: tests/cpp/*.cpp tests/cpp/*.h include/hearth.h include/hearth.hpp $(LIB) | $(OUT)
 	$(CXX) $(CXXFLAGS_T) -o $@ tests/cpp/*.cpp $(LDFLAGS_T)
 
 test-cpp: $(OUT)/cpp_suite

@@ -28,8 +28,16 @@
  *   deleted first. Copies of one Future share one callback slot; a Future from *LastResult() has its own.
  * - Futures, Users and Credentials may outlive the App (a Future cancelled by deleting the App completes
  *   with kAuthErrorCancelled).
- * - Extras: App options for the libuv loop, persistence and timeouts; Future::Wait; is_new_user in
- *   AdditionalUserInfo; Hearth's own error codes (kAuthErrorInvalidArgument and up, from 1000).
+ * - Provider sign-in (SignInWithProvider, LinkWithProvider, ReauthenticateWithProvider) works on a
+ *   desktop (the C++ SDK's desktop build answers kAuthErrorUnimplemented): set the UI delegate and
+ *   redirect target first with Auth::SetProviderFlowOptions.
+ * - AuthResult::credential holds the identity provider's credential the server returned, and a FAILED
+ *   link or sign-in whose identity belongs to another account still has a result():
+ *   additional_user_info.updated_credential signs in to that account (the SDK's documented recipe).
+ * - Extras: App options for the libuv loop, persistence and timeouts; Future::Wait; is_new_user and email
+ *   in AdditionalUserInfo; Credential::id_token/access_token/secret; FacebookAuthProvider's Limited
+ *   Login, AppleAuthProvider (with the user's name), Nonce; provider flow options, Auth::HandleUrl and
+ *   CancelProviderFlow; Hearth's own error codes (kAuthErrorInvalidArgument and up, from 1000).
  * - Exceptions thrown by callbacks cannot cross the C ABI: they are caught and dropped.
  */
 #ifndef HEARTH_HPP
@@ -64,6 +72,10 @@ class User;
 class AuthStateListener;
 class IdTokenListener;
 }  // namespace auth
+
+namespace detail {
+class ProviderArgument;
+}  // namespace detail
 
 /// Status of a Future, with firebase::FutureStatus's values.
 enum FutureStatus {
@@ -101,6 +113,10 @@ struct AppCore {
   std::mutex mutex;
   hearth_app* app = nullptr;
   hearth_auth* auth = nullptr;
+  // Every UI delegate given to Auth::SetProviderFlowOptions. A flow keeps the delegate it started with
+  // (its C user_data points here), so none is freed before the app is destroyed, after which no
+  // callback runs.
+  std::vector<std::unique_ptr<std::function<bool(const std::string&)>>> url_delegates;
 };
 using AppCorePtr = std::shared_ptr<AppCore>;
 
@@ -113,14 +129,21 @@ class FutureHandle {
  public:
   using Reader = std::shared_ptr<const void> (*)(const hearth_future*, const AppCorePtr&);
 
-  FutureHandle(hearth_future* future, AppCorePtr core, Reader reader)
-      : future_(future), core_(std::move(core)), reader_(reader) {}
+  FutureHandle(hearth_future* future, AppCorePtr core, Reader reader, std::string error_message = std::string())
+      : future_(future), core_(std::move(core)), reader_(reader), error_message_(std::move(error_message)) {}
   ~FutureHandle() { hearth_future_release(future_); }
   FutureHandle(const FutureHandle&) = delete;
   FutureHandle& operator=(const FutureHandle&) = delete;
 
   hearth_future* future() const { return future_; }
   const AppCore* core() const { return core_.get(); }
+
+  // The failure's message: the wrapper's own, when it refused an argument before Hearth saw it.
+  const char* ErrorMessage() const {
+    const char* message = hearth_future_error_message(future_);
+    if (error_message_.empty() || !message || hearth_future_error(future_) <= 0) return message;
+    return error_message_.c_str();
+  }
 
   // The typed result once the future is complete (a default value when it failed), else nullptr.
   const void* Result() {
@@ -140,6 +163,7 @@ class FutureHandle {
   hearth_future* const future_;
   const AppCorePtr core_;
   const Reader reader_;
+  const std::string error_message_;
   std::mutex mutex_;
   std::shared_ptr<const void> result_;
 };
@@ -276,7 +300,7 @@ class FutureBase {
 
   /// The error message: the server's detail where there is one; "" on success or while pending; nullptr
   /// for an invalid Future. Valid as long as this Future (or a copy) is.
-  const char* error_message() const { return handle_ ? hearth_future_error_message(handle_->future()) : nullptr; }
+  const char* error_message() const { return handle_ ? handle_->ErrorMessage() : nullptr; }
 
   /// The typed result as void*, nullptr until complete (and always for Future<void>).
   const void* result_void() const { return handle_ ? handle_->Result() : nullptr; }
@@ -354,12 +378,13 @@ class Future : public FutureBase {
 namespace detail {
 
 // Wraps a new C future reference (NULL gives an invalid Future).
+// error_message replaces the C future's message when it fails (for arguments the wrapper refused).
 template <typename T>
-Future<T> AdoptFuture(hearth_future* future, const AppCorePtr& core) {
+Future<T> AdoptFuture(hearth_future* future, const AppCorePtr& core, std::string error_message = std::string()) {
   if (!future) return Future<T>();
   FutureHandle* handle = nullptr;
   try {
-    handle = new FutureHandle(future, core, &FutureReader<T>::Read);
+    handle = new FutureHandle(future, core, &FutureReader<T>::Read, std::move(error_message));
   } catch (...) {
     hearth_future_release(future);
     throw;
@@ -669,15 +694,41 @@ class Credential {
   virtual ~Credential() { hearth_credential_release(credential_); }
 
   /// The provider id ("password", ...); "" for an invalid credential.
-  std::string provider() const { return credential_ ? detail::CopyString(hearth_credential_provider(credential_)) : std::string(); }
+  std::string provider() const { return Text(hearth_credential_provider); }
   bool is_valid() const { return credential_ && hearth_credential_is_valid(credential_) == 1; }
+
+  /// Hearth extras: the identity provider's tokens the credential carries (those the app gave, or
+  /// those the server returned in AuthResult::credential); "" when absent.
+  std::string id_token() const { return Text(hearth_credential_id_token); }
+  std::string access_token() const { return Text(hearth_credential_access_token); }
+  /// The OAuth 1.0 token secret (Twitter).
+  std::string secret() const { return Text(hearth_credential_secret); }
 
   /// The C handle (borrowed), for mixing with hearth.h.
   const hearth_credential* c_credential() const { return credential_; }
 
  private:
+  std::string Text(const char* (*field)(const hearth_credential*)) const {
+    return credential_ ? detail::CopyString(field(credential_)) : std::string();
+  }
+
   hearth_credential* credential_ = nullptr;
 };
+
+}  // namespace auth
+
+namespace detail {
+// Adopts a new C credential reference; NULL (an argument Hearth refused) gives an invalid Credential.
+inline auth::Credential AdoptCredential(hearth_credential* credential) {
+  return credential ? auth::Credential(kAdopt, credential) : auth::Credential();
+}
+// A new reference to a borrowed C credential (an invalid Credential for NULL).
+inline auth::Credential RetainCredential(const hearth_credential* credential) {
+  return AdoptCredential(credential ? hearth_credential_retain(credential) : nullptr);
+}
+}  // namespace detail
+
+namespace auth {
 
 /// Email and password credentials, as firebase::auth::EmailAuthProvider.
 class EmailAuthProvider {
@@ -685,8 +736,144 @@ class EmailAuthProvider {
   static constexpr const char* kProviderId = "password";
   /// An invalid Credential when either argument is NULL or not valid UTF-8.
   static Credential GetCredential(const char* email, const char* password) {
-    hearth_credential* credential = hearth_email_credential(email, password);
-    return credential ? Credential(detail::kAdopt, credential) : Credential();
+    return detail::AdoptCredential(hearth_email_credential(email, password));
+  }
+};
+
+// Identity-provider credentials, as the C++ SDK's *AuthProvider classes. Each GetCredential gives an
+// invalid Credential when a required argument is NULL or an argument is not valid UTF-8; empty tokens
+// are accepted here and refused when the credential is used (kAuthErrorInvalidCredential).
+
+/// Google ("google.com"): an ID token and/or an access token (NULL for the one you do not have).
+class GoogleAuthProvider {
+ public:
+  static constexpr const char* kProviderId = "google.com";
+  static Credential GetCredential(const char* id_token, const char* access_token) {
+    return detail::AdoptCredential(hearth_google_credential(id_token, access_token));
+  }
+};
+
+/// Facebook ("facebook.com").
+class FacebookAuthProvider {
+ public:
+  static constexpr const char* kProviderId = "facebook.com";
+  /// A classic Facebook Login access token.
+  static Credential GetCredential(const char* access_token) {
+    return detail::AdoptCredential(hearth_facebook_credential(access_token));
+  }
+  /// Hearth extra: Facebook Limited Login, whose authentication token is an OIDC ID token bound to the
+  /// nonce the app requested it with. Pass the RAW nonce (Facebook got its SHA-256; see Nonce).
+  static Credential GetLimitedLoginCredential(const char* id_token, const char* raw_nonce) {
+    return detail::AdoptCredential(hearth_facebook_limited_login_credential(id_token, raw_nonce));
+  }
+};
+
+/// Twitter ("twitter.com"): OAuth 1.0a token and secret.
+class TwitterAuthProvider {
+ public:
+  static constexpr const char* kProviderId = "twitter.com";
+  static Credential GetCredential(const char* token, const char* secret) {
+    return detail::AdoptCredential(hearth_twitter_credential(token, secret));
+  }
+};
+
+/// GitHub ("github.com"): an OAuth access token.
+class GitHubAuthProvider {
+ public:
+  static constexpr const char* kProviderId = "github.com";
+  static Credential GetCredential(const char* token) { return detail::AdoptCredential(hearth_github_credential(token)); }
+};
+
+/// Google Play Games ("playgames.google.com"): a server auth code.
+class PlayGamesAuthProvider {
+ public:
+  static constexpr const char* kProviderId = "playgames.google.com";
+  static Credential GetCredential(const char* server_auth_code) {
+    return detail::AdoptCredential(hearth_play_games_credential(server_auth_code));
+  }
+};
+
+/// Game Center ("gc.apple.com"). Only the id: Game Center credentials come from Apple's GameKit,
+/// which desktop hosts outside Apple platforms do not have.
+class GameCenterAuthProvider {
+ public:
+  static constexpr const char* kProviderId = "gc.apple.com";
+};
+
+/// Microsoft ("microsoft.com"): sign in through FederatedOAuthProvider, or with
+/// OAuthProvider::GetCredential(kProviderId, ...).
+class MicrosoftAuthProvider {
+ public:
+  static constexpr const char* kProviderId = "microsoft.com";
+};
+
+/// Yahoo ("yahoo.com"): as Microsoft.
+class YahooAuthProvider {
+ public:
+  static constexpr const char* kProviderId = "yahoo.com";
+};
+
+/// Phone numbers ("phone").
+class PhoneAuthProvider {
+ public:
+  static constexpr const char* kProviderId = "phone";
+};
+
+/// Any OAuth 2.0 / OpenID Connect provider ("microsoft.com", "yahoo.com", "apple.com", "oidc.<name>",
+/// ...), as firebase::auth::OAuthProvider. Like the C++ SDK's, it has no kProviderId.
+class OAuthProvider {
+ public:
+  /// id_token and/or access_token (NULL for the one you do not have).
+  static Credential GetCredential(const char* provider_id, const char* id_token, const char* access_token) {
+    return detail::AdoptCredential(hearth_oauth_credential(provider_id, id_token, access_token));
+  }
+  /// With the RAW nonce the ID token was requested with (the token carries its SHA-256). For
+  /// "apple.com" this is Sign in with Apple; access_token (Apple's authorization code) may be nullptr.
+  static Credential GetCredential(const char* provider_id, const char* id_token, const char* raw_nonce,
+                                  const char* access_token) {
+    return detail::AdoptCredential(hearth_oauth_credential_with_nonce(provider_id, id_token, raw_nonce, access_token));
+  }
+};
+
+/// Hearth extra: Sign in with Apple ("apple.com") with what OAuthProvider::GetCredential cannot carry:
+/// the user's name, which Apple sends only on the first authorization (Firebase stores it).
+class AppleAuthProvider {
+ public:
+  static constexpr const char* kProviderId = "apple.com";
+  /// id_token and raw_nonce are required; authorization_code, given_name and family_name may be nullptr.
+  static Credential GetCredential(const char* id_token, const char* raw_nonce, const char* authorization_code = nullptr,
+                                  const char* given_name = nullptr, const char* family_name = nullptr) {
+    return detail::AdoptCredential(
+        hearth_apple_credential(id_token, raw_nonce, authorization_code, given_name, family_name));
+  }
+};
+
+/// Hearth extra: nonces for providers that bind their ID token to a request (Apple, Facebook Limited
+/// Login, OpenID Connect). Send `sha256` to the provider and give `raw` to GetCredential.
+struct Nonce {
+  /// 32 characters of [0-9A-Za-z-._].
+  std::string raw;
+  /// SHA-256 of raw as 64 lowercase hex digits.
+  std::string sha256;
+
+  /// A fresh cryptographically random nonce. Both fields are empty if the system's random source fails.
+  static Nonce Generate() {
+    char raw_nonce[HEARTH_NONCE_SIZE] = {0};
+    char hash[HEARTH_SHA256_HEX_SIZE] = {0};
+    Nonce nonce;
+    if (hearth_nonce_generate(raw_nonce, hash) == HEARTH_ERROR_NONE) {
+      nonce.raw = raw_nonce;
+      nonce.sha256 = hash;
+    }
+    return nonce;
+  }
+
+  /// SHA-256 of text's bytes as 64 lowercase hex digits; "" when text holds a NUL (Hearth takes
+  /// NUL-terminated strings, so it could not hash all of it).
+  static std::string Sha256Hex(const std::string& text) {
+    if (text.find('\0') != std::string::npos) return std::string();
+    char hash[HEARTH_SHA256_HEX_SIZE] = {0};
+    return hearth_sha256_hex(text.c_str(), hash) == HEARTH_ERROR_NONE ? std::string(hash) : std::string();
   }
 };
 
@@ -722,6 +909,123 @@ struct UserMetadata {
   uint64_t last_sign_in_timestamp;
   uint64_t creation_timestamp;
 };
+
+struct AuthResult;
+
+/// Names the identity provider of a provider sign-in flow, as firebase::auth::FederatedProviderData.
+struct FederatedProviderData {
+  /// "microsoft.com", "apple.com", "twitter.com", "oidc.<name>", ...
+  std::string provider_id;
+};
+
+/// Provider id, OAuth scopes and custom parameters of a provider sign-in flow, as
+/// firebase::auth::FederatedOAuthProviderData.
+struct FederatedOAuthProviderData : FederatedProviderData {
+  FederatedOAuthProviderData() {}
+  explicit FederatedOAuthProviderData(const std::string& provider) { this->provider_id = provider; }
+  FederatedOAuthProviderData(const std::string& provider, std::vector<std::string> scopes,
+                             std::map<std::string, std::string> custom_parameters) {
+    this->provider_id = provider;
+    this->scopes = std::move(scopes);
+    this->custom_parameters = std::move(custom_parameters);
+  }
+
+  /// The rights of access requested ("email", "mail.read", ...).
+  std::vector<std::string> scopes;
+  /// Passed to the provider's page (Microsoft "tenant", "prompt", "login_hint"; Twitter "lang"; Apple
+  /// "locale"; ...). The names the flow sets itself (client_id, redirect_uri, response_mode,
+  /// response_type, scope, state) are refused: the operation fails with kAuthErrorInvalidArgument.
+  std::map<std::string, std::string> custom_parameters;
+};
+
+/// A provider to sign in, link or reauthenticate with through its own page (Auth::SignInWithProvider,
+/// User::LinkWithProvider, User::ReauthenticateWithProvider), as firebase::auth::FederatedAuthProvider.
+/// On a desktop Hearth shows the page through the UI delegate of Auth::SetProviderFlowOptions.
+class FederatedAuthProvider {
+ public:
+  virtual ~FederatedAuthProvider() = default;
+
+ protected:
+  FederatedAuthProvider() = default;
+  FederatedAuthProvider(const FederatedAuthProvider&) = default;
+  FederatedAuthProvider& operator=(const FederatedAuthProvider&) = default;
+
+ private:
+  friend class hearth::detail::ProviderArgument;
+  // A new C provider describing this one for a single operation, or nullptr with the reason in *problem.
+  virtual hearth_oauth_provider* NewCProvider(std::string* problem) const = 0;
+};
+
+/// An OAuth provider sign-in flow, as firebase::auth::FederatedOAuthProvider.
+class FederatedOAuthProvider : public FederatedAuthProvider {
+ public:
+  FederatedOAuthProvider() = default;
+  explicit FederatedOAuthProvider(const FederatedOAuthProviderData& provider_data) : provider_data_(provider_data) {}
+  ~FederatedOAuthProvider() override = default;
+  FederatedOAuthProvider(const FederatedOAuthProvider&) = default;
+  FederatedOAuthProvider& operator=(const FederatedOAuthProvider&) = default;
+
+  void SetProviderData(const FederatedOAuthProviderData& provider_data) { provider_data_ = provider_data; }
+
+  /// Hearth extra.
+  const FederatedOAuthProviderData& provider_data() const { return provider_data_; }
+
+ private:
+  hearth_oauth_provider* NewCProvider(std::string* problem) const override {
+    hearth_oauth_provider* provider = hearth_oauth_provider_create(provider_data_.provider_id.c_str());
+    if (!provider) {
+      *problem = "The provider id is not valid UTF-8.";
+      return nullptr;
+    }
+    for (const std::string& scope : provider_data_.scopes) {
+      if (hearth_oauth_provider_add_scope(provider, scope.c_str()) != HEARTH_ERROR_NONE) {
+        *problem = "The scope \"" + scope + "\" was refused: a scope is a non-empty UTF-8 string.";
+        hearth_oauth_provider_release(provider);
+        return nullptr;
+      }
+    }
+    for (const auto& parameter : provider_data_.custom_parameters) {
+      if (hearth_oauth_provider_set_custom_parameter(provider, parameter.first.c_str(), parameter.second.c_str()) !=
+          HEARTH_ERROR_NONE) {
+        *problem = "The custom parameter \"" + parameter.first +
+                   "\" was refused: client_id, redirect_uri, response_mode, response_type, scope and state are set "
+                   "by the sign-in flow itself; a name is non-empty UTF-8 without control characters, a value "
+                   "UTF-8.";
+        hearth_oauth_provider_release(provider);
+        return nullptr;
+      }
+    }
+    return provider;
+  }
+
+  FederatedOAuthProviderData provider_data_;
+};
+
+}  // namespace auth
+
+namespace detail {
+
+// The C provider of one operation; released when the operation has been started (Hearth copies it).
+class ProviderArgument {
+ public:
+  explicit ProviderArgument(const auth::FederatedAuthProvider* provider);
+  ~ProviderArgument() { hearth_oauth_provider_release(provider_); }
+  ProviderArgument(const ProviderArgument&) = delete;
+  ProviderArgument& operator=(const ProviderArgument&) = delete;
+
+  // NULL when there is no provider or it was refused: Hearth then fails the operation with
+  // kAuthErrorInvalidArgument, and problem() says why.
+  const hearth_oauth_provider* get() const { return provider_; }
+  const std::string& problem() const { return problem_; }
+
+ private:
+  hearth_oauth_provider* provider_ = nullptr;
+  std::string problem_;
+};
+
+}  // namespace detail
+
+namespace auth {
 
 /// A snapshot of a user (see the top of this file for how it differs from the C++ SDK's live handle).
 /// Default-constructed and signed-out Users are invalid: accessors give "", false, 0 and operations give
@@ -835,6 +1139,42 @@ class User {
   Future<void> Delete() const { return detail::AdoptFuture<void>(user_ ? hearth_user_delete(user_) : nullptr, core_); }
   Future<void> DeleteLastResult() const { return LastResult<void>(hearth_user_delete_last_result); }
 
+  /// Links a credential, so the account is reachable through that provider too (an anonymous user stops
+  /// being anonymous). Fails with kAuthErrorProviderAlreadyLinked when the user has that provider, and
+  /// with kAuthErrorCredentialAlreadyInUse or kAuthErrorEmailAlreadyInUse when the identity belongs to
+  /// another account: then result()->additional_user_info.updated_credential signs in to that account.
+  Future<AuthResult> LinkWithCredential(const Credential& credential) const;
+  Future<AuthResult> LinkWithCredentialLastResult() const;
+
+  /// Links a provider through its page (see Auth::SetProviderFlowOptions); errors as LinkWithCredential.
+  Future<AuthResult> LinkWithProvider(FederatedAuthProvider* provider) const;
+  /// Hearth extra.
+  Future<AuthResult> LinkWithProviderLastResult() const;
+
+  /// Unlinks a provider ("google.com", "password", ...); unlinking "password" removes the email, "phone"
+  /// the phone number. Fails with kAuthErrorNoSuchProvider when that provider is not linked.
+  Future<AuthResult> Unlink(const char* provider) const;
+  Future<AuthResult> UnlinkLastResult() const;
+
+  /// Signs in again with a credential of this user before sensitive operations (password change,
+  /// deletion) that fail with kAuthErrorRequiresRecentLogin otherwise. A credential of another account
+  /// fails with kAuthErrorUserMismatch, and this user stays signed in.
+  Future<void> Reauthenticate(const Credential& credential) const {
+    return detail::AdoptFuture<void>(user_ ? hearth_user_reauthenticate(user_, credential.c_credential()) : nullptr,
+                                     core_);
+  }
+  Future<void> ReauthenticateLastResult() const { return LastResult<void>(hearth_user_reauthenticate_last_result); }
+
+  /// Reauthenticate, with the auth result.
+  Future<AuthResult> ReauthenticateAndRetrieveData(const Credential& credential) const;
+  Future<AuthResult> ReauthenticateAndRetrieveDataLastResult() const;
+
+  /// Reauthenticates through the provider's page (see Auth::SetProviderFlowOptions);
+  /// kAuthErrorUserMismatch when another account signs in there.
+  Future<AuthResult> ReauthenticateWithProvider(FederatedAuthProvider* provider) const;
+  /// Hearth extra.
+  Future<AuthResult> ReauthenticateWithProviderLastResult() const;
+
   /// Same validity and uid.
   bool operator==(const User& other) const { return is_valid() == other.is_valid() && uid() == other.uid(); }
   bool operator!=(const User& other) const { return !(*this == other); }
@@ -865,25 +1205,58 @@ class User {
 
 using UserProfile = User::UserProfile;
 
-/// Data from the identity provider about a sign-in (firebase's AdditionalUserInfo, plus is_new_user and
-/// profile_json). profile maps the top-level fields of the IdP profile: strings unescaped, other values
-/// as their JSON text.
+/// Data from the identity provider about a sign-in (firebase's AdditionalUserInfo, plus is_new_user,
+/// profile_json and email). profile maps the top-level fields of the IdP profile: strings unescaped,
+/// other values as their JSON text.
 struct AdditionalUserInfo {
   std::string provider_id;
+  /// The IdP user name: GitHub login, Twitter screen name.
   std::string user_name;
   std::map<std::string, std::string> profile;
+  /// For a FAILED link or sign-in whose identity belongs to another account
+  /// (kAuthErrorCredentialAlreadyInUse, kAuthErrorEmailAlreadyInUse,
+  /// kAuthErrorAccountExistsWithDifferentCredentials): a credential that signs in to that account.
+  /// Invalid otherwise.
   Credential updated_credential;
-  /// Hearth extras.
+  /// Hearth extras: whether this sign-in created the user; the IdP profile as JSON text; the email the
+  /// server reported with a conflict ("" when none).
   bool is_new_user = false;
   std::string profile_json = "{}";
+  std::string email;
 };
 
-/// The result of a sign-in, as firebase::auth::AuthResult. `credential` is not filled by Hearth yet (as
-/// on the C++ SDK's desktop build).
+/// The result of a sign-in, link or reauthentication, as firebase::auth::AuthResult. A failed operation
+/// whose identity belongs to another account still has one (with an invalid user): see
+/// AdditionalUserInfo::updated_credential.
 struct AuthResult {
   AdditionalUserInfo additional_user_info;
+  /// The identity provider's credential the server returned (access token, ID token, secret: see
+  /// Credential's Hearth extras); invalid when there is none (password, anonymous, custom token).
   Credential credential;
   User user;
+};
+
+/// Hearth extra: how provider sign-in flows (SignInWithProvider, LinkWithProvider,
+/// ReauthenticateWithProvider) reach the user on a desktop. Hearth opens the provider's page through
+/// open_url and receives the redirect on a one-shot loopback receiver on 127.0.0.1, or, with a
+/// redirect_uri of a custom URL scheme the host registered, through Auth::HandleUrl.
+struct ProviderFlowOptions {
+  /// Required: shows the URL to the user (system browser, in-engine web view) and returns true, or
+  /// false to cancel the flow (kAuthErrorWebContextCancelled; so does an exception). Runs on the loop
+  /// thread and must not block: with the loopback receiver, the redirect arrives on that same loop.
+  std::function<bool(const std::string& url)> open_url;
+  /// "": the loopback receiver. Else a URI of a custom scheme (e.g. "com.example.game:/oauth"); hand
+  /// every URL the host is opened with to Auth::HandleUrl.
+  std::string redirect_uri;
+  /// The loopback receiver's port; 0 = a random free port. A port in use fails the flow with
+  /// kAuthErrorInvalidArgument.
+  uint16_t loopback_port = 0;
+  /// The whole flow, after which it fails with kAuthErrorWebContextCancelled; 0 = 5 minutes.
+  int64_t timeout_ms = 0;
+  /// true: always take the production path (accounts:createAuthUri and the provider's page), also
+  /// against the emulator, whose createAuthUri serves a fake consent page. false: the emulator's own
+  /// handler page when using the emulator.
+  bool use_create_auth_uri = false;
 };
 
 struct FetchProvidersResult {
@@ -986,6 +1359,31 @@ class Auth {
   Future<FetchProvidersResult> FetchProvidersForEmailLastResult() const {
     return Adopt<FetchProvidersResult>(hearth_auth_fetch_providers_for_email_last_result(auth_));
   }
+
+  /// Signs in through the provider's page (see SetProviderFlowOptions). One provider flow at a time:
+  /// a second fails with kAuthErrorWebContextAlreadyPresented. An unknown provider id fails with
+  /// kAuthErrorInvalidProviderId. CancelProviderFlow, the timeout, the UI delegate's refusal and a
+  /// Cancel on the provider's page end it with kAuthErrorWebContextCancelled; deleting the App with
+  /// kAuthErrorCancelled.
+  Future<AuthResult> SignInWithProvider(FederatedAuthProvider* provider);
+  /// Hearth extra.
+  Future<AuthResult> SignInWithProviderLastResult() const {
+    return Adopt<AuthResult>(hearth_auth_sign_in_with_provider_last_result(auth_));
+  }
+
+  /// Hearth extra: the UI delegate and redirect target of provider flows (the C++ SDK has no desktop
+  /// flow). Applies to flows started afterwards. Returns kAuthErrorInvalidArgument without open_url, or
+  /// for a negative timeout.
+  AuthError SetProviderFlowOptions(const ProviderFlowOptions& options);
+
+  /// Hearth extra, for hosts with a custom URL scheme: offers a URL the host was opened with. True when
+  /// it was the redirect of the pending provider flow (Hearth took it); false when it is not Hearth's
+  /// (another scheme or path, another flow's state, no flow pending).
+  bool HandleUrl(const char* url) { return url && hearth_auth_handle_url(auth_, url) == 1; }
+  bool HandleUrl(const std::string& url) { return HandleUrl(url.c_str()); }
+
+  /// Hearth extra: cancels the pending provider flow, if any (kAuthErrorWebContextCancelled).
+  void CancelProviderFlow() { hearth_auth_cancel_provider_flow(auth_); }
 
   /// Signs out (listeners are told on the loop thread) and erases the persisted session.
   void SignOut() { hearth_auth_sign_out(auth_); }
@@ -1239,6 +1637,9 @@ struct FutureReader<auth::AuthResult> {
       info.profile_json = profile && *profile ? profile : "{}";
       info.profile = ParseProfile(info.profile_json);
       info.is_new_user = hearth_auth_result_is_new_user(data) == 1;
+      info.updated_credential = RetainCredential(hearth_auth_result_updated_credential(data));
+      info.email = CopyString(hearth_auth_result_email(data));
+      result->credential = RetainCredential(hearth_auth_result_credential(data));
     }
     return std::shared_ptr<const auth::AuthResult>(std::move(result));
   }
@@ -1470,7 +1871,94 @@ inline App::~App() {
   detail::Completions().DropApp(core_.get());
 }
 
+namespace detail {
+
+inline ProviderArgument::ProviderArgument(const auth::FederatedAuthProvider* provider) {
+  // No provider: Hearth's own message says so.
+  if (provider) provider_ = provider->NewCProvider(&problem_);
+}
+
+inline int OpenUrl(void* user_data, const char* url) {
+  try {
+    const auto& open_url = *static_cast<const std::function<bool(const std::string&)>*>(user_data);
+    return open_url(CopyString(url)) ? 0 : 1;
+  } catch (...) {
+    // An exception must not unwind into the C library's loop; it cancels the flow.
+    return 1;
+  }
+}
+
+}  // namespace detail
+
 namespace auth {
+
+inline Future<AuthResult> User::LinkWithCredential(const Credential& credential) const {
+  return detail::AdoptFuture<AuthResult>(
+      user_ ? hearth_user_link_with_credential(user_, credential.c_credential()) : nullptr, core_);
+}
+inline Future<AuthResult> User::LinkWithCredentialLastResult() const {
+  return LastResult<AuthResult>(hearth_user_link_with_credential_last_result);
+}
+
+inline Future<AuthResult> User::LinkWithProvider(FederatedAuthProvider* provider) const {
+  if (!user_) return Future<AuthResult>();
+  const detail::ProviderArgument argument(provider);
+  return detail::AdoptFuture<AuthResult>(hearth_user_link_with_provider(user_, argument.get()), core_,
+                                         argument.problem());
+}
+inline Future<AuthResult> User::LinkWithProviderLastResult() const {
+  return LastResult<AuthResult>(hearth_user_link_with_provider_last_result);
+}
+
+inline Future<AuthResult> User::Unlink(const char* provider) const {
+  return detail::AdoptFuture<AuthResult>(user_ ? hearth_user_unlink(user_, provider) : nullptr, core_);
+}
+inline Future<AuthResult> User::UnlinkLastResult() const {
+  return LastResult<AuthResult>(hearth_user_unlink_last_result);
+}
+
+inline Future<AuthResult> User::ReauthenticateAndRetrieveData(const Credential& credential) const {
+  return detail::AdoptFuture<AuthResult>(
+      user_ ? hearth_user_reauthenticate_and_retrieve_data(user_, credential.c_credential()) : nullptr, core_);
+}
+inline Future<AuthResult> User::ReauthenticateAndRetrieveDataLastResult() const {
+  return LastResult<AuthResult>(hearth_user_reauthenticate_and_retrieve_data_last_result);
+}
+
+inline Future<AuthResult> User::ReauthenticateWithProvider(FederatedAuthProvider* provider) const {
+  if (!user_) return Future<AuthResult>();
+  const detail::ProviderArgument argument(provider);
+  return detail::AdoptFuture<AuthResult>(hearth_user_reauthenticate_with_provider(user_, argument.get()), core_,
+                                         argument.problem());
+}
+inline Future<AuthResult> User::ReauthenticateWithProviderLastResult() const {
+  return LastResult<AuthResult>(hearth_user_reauthenticate_with_provider_last_result);
+}
+
+inline Future<AuthResult> Auth::SignInWithProvider(FederatedAuthProvider* provider) {
+  const detail::ProviderArgument argument(provider);
+  return detail::AdoptFuture<AuthResult>(hearth_auth_sign_in_with_provider(auth_, argument.get()), core_,
+                                         argument.problem());
+}
+
+inline AuthError Auth::SetProviderFlowOptions(const ProviderFlowOptions& options) {
+  hearth_provider_flow_options c_options;
+  hearth_provider_flow_options_init(&c_options);
+  std::function<bool(const std::string&)>* delegate = nullptr;
+  if (options.open_url) {
+    auto owned = std::make_unique<std::function<bool(const std::string&)>>(options.open_url);
+    delegate = owned.get();
+    std::lock_guard<std::mutex> lock(core_->mutex);
+    core_->url_delegates.push_back(std::move(owned));
+  }
+  c_options.open_url = delegate ? &detail::OpenUrl : nullptr;
+  c_options.user_data = delegate;
+  c_options.redirect_uri = options.redirect_uri.empty() ? nullptr : options.redirect_uri.c_str();
+  c_options.loopback_port = options.loopback_port;
+  c_options.timeout_ms = options.timeout_ms;
+  c_options.use_create_auth_uri = options.use_create_auth_uri ? 1 : 0;
+  return static_cast<AuthError>(hearth_auth_set_provider_flow_options(auth_, &c_options));
+}
 
 inline Auth* Auth::GetAuth(App* app, InitResult* init_result_out) {
   if (!app || !app->core_->auth) {

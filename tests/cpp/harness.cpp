@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cctype>
 #include <condition_variable>
 #include <cstdio>
@@ -111,16 +112,14 @@ bool Unchunk(const std::string& chunked, std::string* body) {
 
 }  // namespace
 
-HttpResponse EmulatorRequest(const std::string& method, const std::string& path, const std::string& body) {
-  const EmulatorAddress address = RequireEmulator();
+HttpResponse HttpRequest(const std::string& host, uint16_t port, const std::string& method, const std::string& target,
+                         const std::string& extra_headers, const std::string& body) {
   HttpResponse response;
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
   addrinfo* found = nullptr;
-  if (getaddrinfo(address.host.c_str(), std::to_string(address.port).c_str(), &hints, &found) != 0 || !found) {
-    return response;
-  }
+  if (getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &found) != 0 || !found) return response;
   int fd = -1;
   for (addrinfo* candidate = found; candidate; candidate = candidate->ai_next) {
     fd = socket(candidate->ai_family, candidate->ai_socktype, candidate->ai_protocol);
@@ -129,15 +128,17 @@ HttpResponse EmulatorRequest(const std::string& method, const std::string& path,
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
     if (connect(fd, candidate->ai_addr, candidate->ai_addrlen) == 0) break;
+    if (errno == ECONNREFUSED) response.connection_refused = true;
     close(fd);
     fd = -1;
   }
   freeaddrinfo(found);
   if (fd < 0) return response;
+  response.connection_refused = false;
 
-  std::string request = method + " " + path + " HTTP/1.1\r\nHost: " + address.host + ":" + std::to_string(address.port) +
-                        "\r\nAuthorization: Bearer owner\r\nConnection: close\r\nContent-Length: " +
-                        std::to_string(body.size()) + "\r\n";
+  std::string request = method + " " + target + " HTTP/1.1\r\nHost: " + host + ":" + std::to_string(port) +
+                        "\r\nConnection: close\r\nContent-Length: " + std::to_string(body.size()) + "\r\n" +
+                        extra_headers;
   if (!body.empty()) request += "Content-Type: application/json\r\n";
   request += "\r\n" + body;
   size_t sent = 0;
@@ -162,9 +163,23 @@ HttpResponse EmulatorRequest(const std::string& method, const std::string& path,
   if (raw.compare(0, 5, "HTTP/") != 0 || header_end == std::string::npos) return response;
   const size_t space = raw.find(' ');
   response.status = std::atoi(raw.c_str() + space + 1);
-  const std::string headers = Lower(raw.substr(0, header_end));
+  // Header lines after the status line: names lower-cased, values trimmed.
+  size_t line_start = raw.find("\r\n") + 2;
+  while (line_start < header_end) {
+    size_t line_end = raw.find("\r\n", line_start);
+    if (line_end == std::string::npos || line_end > header_end) line_end = header_end;
+    const std::string line = raw.substr(line_start, line_end - line_start);
+    const size_t colon = line.find(':');
+    if (colon != std::string::npos) {
+      size_t value_start = colon + 1;
+      while (value_start < line.size() && line[value_start] == ' ') ++value_start;
+      response.headers[Lower(line.substr(0, colon))] = line.substr(value_start);
+    }
+    line_start = line_end + 2;
+  }
   std::string payload = raw.substr(header_end + 4);
-  if (headers.find("transfer-encoding: chunked") != std::string::npos) {
+  auto encoding = response.headers.find("transfer-encoding");
+  if (encoding != response.headers.end() && Lower(encoding->second) == "chunked") {
     std::string decoded;
     if (!Unchunk(payload, &decoded)) {
       response.status = 0;
@@ -174,6 +189,11 @@ HttpResponse EmulatorRequest(const std::string& method, const std::string& path,
   }
   response.body = payload;
   return response;
+}
+
+HttpResponse EmulatorRequest(const std::string& method, const std::string& path, const std::string& body) {
+  const EmulatorAddress address = RequireEmulator();
+  return HttpRequest(address.host, address.port, method, path, "Authorization: Bearer owner\r\n", body);
 }
 
 void WipeEmulatorAccounts() {

@@ -8,6 +8,8 @@
 
 #include "hearth.hpp"
 
+#include <uv.h>
+
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -134,9 +136,14 @@ EmulatorAddress RequireEmulator();
 std::string ProjectId();
 
 struct HttpResponse {
-  int status = 0;
+  int status = 0;  // 0: no HTTP answer
+  std::map<std::string, std::string> headers;  // names lower-cased
   std::string body;
+  bool connection_refused = false;
 };
+// A plain HTTP/1.1 request (no redirects followed; extra_headers are "Name: value\r\n" lines).
+HttpResponse HttpRequest(const std::string& host, uint16_t port, const std::string& method, const std::string& target,
+                         const std::string& extra_headers = "", const std::string& body = "");
 // A plain HTTP/1.1 request to the emulator (admin and emulator-only routes the C API does not cover).
 HttpResponse EmulatorRequest(const std::string& method, const std::string& path, const std::string& body = "");
 // DELETE /emulator/v1/projects/{p}/accounts; REQUIREs success.
@@ -187,6 +194,60 @@ void WaitForCompletionOrInvalidStatus(const hearth::FutureBase& future, const ch
 hearth::auth::User CreateUser(hearth::auth::Auth* auth, const std::string& email, const char* password = kTestPassword);
 hearth::auth::User SignIn(hearth::auth::Auth* auth, const std::string& email, const char* password = kTestPassword);
 hearth::auth::User SignInAnonymously(hearth::auth::Auth* auth);
+
+// A libuv loop the test runs itself (Hearth's host-loop mode): nothing progresses unless Pump runs.
+class HostLoop {
+ public:
+  HostLoop() { initialized_ = uv_loop_init(&loop_) == 0; }
+  ~HostLoop() {
+    if (!initialized_) return;
+    if (frame_timer_started_) uv_close(reinterpret_cast<uv_handle_t*>(&frame_timer_), nullptr);
+    // Closing Hearth's handles completes on the next loop turns.
+    for (int i = 0; i < 20; ++i) uv_run(&loop_, UV_RUN_NOWAIT);
+    const int rc = uv_loop_close(&loop_);
+    if (rc != 0) ::hearth_test::RecordFailure(__FILE__, __LINE__, std::string("uv_loop_close: ") + uv_err_name(rc));
+  }
+  HostLoop(const HostLoop&) = delete;
+  HostLoop& operator=(const HostLoop&) = delete;
+
+  uv_loop_t* loop() { return &loop_; }
+  bool ok() const { return initialized_; }
+
+  // A handle of the host's own (a game engine's frame timer), which keeps the loop alive.
+  void StartFrameTimer() {
+    if (!initialized_ || frame_timer_started_) return;
+    uv_timer_init(&loop_, &frame_timer_);
+    uv_timer_start(&frame_timer_, [](uv_timer_t*) {}, 16, 16);
+    frame_timer_started_ = true;
+  }
+
+  bool PumpUntil(const std::function<bool()>& condition, int64_t timeout_ms = kOperationTimeoutMs) {
+    const int64_t deadline = NowMs() + timeout_ms;
+    while (!condition()) {
+      if (NowMs() >= deadline) return false;
+      uv_run(&loop_, UV_RUN_NOWAIT);
+      SleepMs(1);
+    }
+    return true;
+  }
+  void PumpFor(int64_t milliseconds) {
+    const int64_t deadline = NowMs() + milliseconds;
+    while (NowMs() < deadline) {
+      uv_run(&loop_, UV_RUN_NOWAIT);
+      SleepMs(1);
+    }
+  }
+
+ private:
+  uv_loop_t loop_;
+  bool initialized_ = false;
+  uv_timer_t frame_timer_;
+  bool frame_timer_started_ = false;
+};
+
+inline std::function<void(hearth::AppOptions&)> OnLoop(HostLoop* host) {
+  return [host](hearth::AppOptions& options) { options.set_loop(host->loop()); };
+}
 
 // The decoded payload of a JWT's middle part (base64url), "" if malformed.
 std::string JwtPayload(const std::string& token);

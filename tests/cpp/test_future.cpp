@@ -17,49 +17,6 @@ using namespace hearth_test;
 
 namespace {
 
-// A libuv loop the test runs itself (Hearth's host-loop mode): nothing progresses unless Pump runs.
-class HostLoop {
- public:
-  HostLoop() { initialized_ = uv_loop_init(&loop_) == 0; }
-  ~HostLoop() {
-    if (!initialized_) return;
-    // Closing Hearth's handles completes on the next loop turns.
-    for (int i = 0; i < 20; ++i) uv_run(&loop_, UV_RUN_NOWAIT);
-    const int rc = uv_loop_close(&loop_);
-    if (rc != 0) RecordFailure(__FILE__, __LINE__, std::string("uv_loop_close: ") + uv_err_name(rc));
-  }
-  HostLoop(const HostLoop&) = delete;
-  HostLoop& operator=(const HostLoop&) = delete;
-
-  uv_loop_t* loop() { return &loop_; }
-  bool ok() const { return initialized_; }
-
-  bool PumpUntil(const std::function<bool()>& condition, int64_t timeout_ms = kOperationTimeoutMs) {
-    const int64_t deadline = NowMs() + timeout_ms;
-    while (!condition()) {
-      if (NowMs() >= deadline) return false;
-      uv_run(&loop_, UV_RUN_NOWAIT);
-      SleepMs(1);
-    }
-    return true;
-  }
-  void PumpFor(int64_t milliseconds) {
-    const int64_t deadline = NowMs() + milliseconds;
-    while (NowMs() < deadline) {
-      uv_run(&loop_, UV_RUN_NOWAIT);
-      SleepMs(1);
-    }
-  }
-
- private:
-  uv_loop_t loop_;
-  bool initialized_ = false;
-};
-
-std::function<void(hearth::AppOptions&)> OnLoop(HostLoop* host) {
-  return [host](hearth::AppOptions& options) { options.set_loop(host->loop()); };
-}
-
 // State shared with callbacks; held by shared_ptr so a late callback never touches a dead stack frame.
 struct Calls {
   std::mutex mutex;

@@ -23,8 +23,8 @@ extension Auth {
                 }
             case .federated(let federated):
                 service.signInWithIdp(federated.signInWithIdp(.link(idToken: idToken))) { [self] result in
-                    completeLink(future, result.map(\.tokens), idp: result.success?.idp, generation: generation,
-                                 service: service)
+                    completeLink(future, result.map(\.tokens).mapError { $0.carryingRawNonce(of: federated) },
+                                 idp: result.success?.idp, generation: generation, service: service)
                 }
             case .phone(let phone):
                 service.call(phone.signInWithPhoneNumber(.link(idToken: idToken))) { [self] result in

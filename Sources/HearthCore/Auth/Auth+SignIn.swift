@@ -79,7 +79,8 @@ extension Auth {
                 }
             case .federated(let federated):
                 service.signInWithIdp(federated.signInWithIdp(.signIn)) { [self] result in
-                    completeSignIn(future, result.map(\.tokens), kind: kind, idp: result.success?.idp)
+                    completeSignIn(future, result.map(\.tokens).mapError { $0.carryingRawNonce(of: federated) },
+                                   kind: kind, idp: result.success?.idp)
                 }
             case .phone(let phone):
                 service.call(phone.signInWithPhoneNumber(.signIn)) { [self] result in

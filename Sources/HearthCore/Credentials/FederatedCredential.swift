@@ -48,3 +48,30 @@ extension FederatedCredential: CustomStringConvertible, CustomDebugStringConvert
     public var debugDescription: String { description }
     public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .enum) }
 }
+
+extension FederatedCredential {
+    /// The raw nonce this credential's ID token was requested with, if any.
+    public var rawNonce: String? {
+        switch self {
+        case .apple(_, let rawNonce, _, _), .facebookLimitedLogin(_, let rawNonce): return rawNonce
+        case .oauth(let oauth): return oauth.rawNonce
+        case .idpRedirect(let redirect):
+            return redirect.postBody.flatMap { FormFields(parsing: Substring($0), plusIsSpace: true).first("nonce") }
+        case .google, .facebook, .twitter, .gitHub, .playGames: return nil
+        }
+    }
+}
+
+extension AuthError {
+    /// A conflict answer names the other account's credential but, for nonce-bound ID tokens, not
+    /// always the raw nonce the client sent; without it that credential could never sign in. Hearth
+    /// knows the nonce it sent, so it completes the answer.
+    func carryingRawNonce(of credential: FederatedCredential) -> AuthError {
+        guard let rawNonce = credential.rawNonce, case .object(var object)? = body, object["error"] == nil,
+              object["nonce"] == nil else { return self }
+        object["nonce"] = .string(rawNonce)
+        var copy = self
+        copy.body = .object(object)
+        return copy
+    }
+}

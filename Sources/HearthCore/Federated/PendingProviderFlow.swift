@@ -82,6 +82,10 @@ public final class PendingProviderFlow {
 
     func startTimeout(on loop: EventLoop, afterMs timeoutMs: UInt64) {
         let timer = loop.makeTimer()
+        // A pending flow is work in flight, like a request: it keeps the host's loop running until the
+        // user finishes, cancels, or the timeout passes (a Hearth-only host loop would not even poll the
+        // receiver otherwise).
+        timer.keepsLoopAlive = true
         timer.start(afterMs: timeoutMs) { [weak self] in
             let seconds = Double(timeoutMs) / 1000
             self?.finish(.failure(AuthError(
