@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
 import json
 import os
 import time
@@ -16,6 +17,7 @@ PROJECT_ID = os.environ.get("HEARTH_PROJECT", "demo-hearth")
 API_KEY = "fake-api-key"
 IDENTITY = "/identitytoolkit.googleapis.com/v1"
 SECURE_TOKEN = "/securetoken.googleapis.com/v1/token"
+MFA = "/identitytoolkit.googleapis.com/v2/accounts"
 ADMIN = f"{IDENTITY}/projects/{PROJECT_ID}"
 EMULATOR = f"/emulator/v1/projects/{PROJECT_ID}"
 CUSTOM_TOKEN_AUDIENCE = (
@@ -60,6 +62,32 @@ def sha256_hex(text: str) -> str:
 def query_of(url: str) -> dict[str, str]:
     """The query parameters of a URL (single values)."""
     return dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(url).query, keep_blank_values=True))
+
+
+def totp_code(secret: str, at: float | None = None, step_offset: int = 0, digits: int = 6,
+              period: int = 30) -> str:
+    """RFC 6238 (HMAC-SHA-1) from a base32 shared secret, as an authenticator app computes it."""
+    key = base64.b32decode(secret + "=" * (-len(secret) % 8), casefold=True)
+    counter = int((time.time() if at is None else at) // period) + step_offset
+    mac = hmac.new(key, counter.to_bytes(8, "big"), hashlib.sha1).digest()
+    offset = mac[-1] & 0x0F
+    binary = int.from_bytes(mac[offset:offset + 4], "big") & 0x7FFFFFFF
+    return str(binary % 10 ** digits).zfill(digits)
+
+
+def read_log(until: str | None = None, timeout: float = 5) -> str:
+    """The emulator's output so far (scripts/with-emulator's HEARTH_EMULATOR_LOG); waits up to
+    `timeout` seconds for `until` to appear."""
+    path = os.environ.get("HEARTH_EMULATOR_LOG")
+    if not path:
+        raise RuntimeError("HEARTH_EMULATOR_LOG is not set: run through scripts/with-emulator")
+    deadline = time.time() + timeout
+    while True:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            log = f.read()
+        if until is None or until in log or time.time() > deadline:
+            return log
+        time.sleep(0.05)
 
 
 def wait_for_next_second() -> None:
@@ -160,6 +188,37 @@ class Emulator:
     def refresh(self, refresh_token: str) -> requests.Response:
         return self.post(SECURE_TOKEN, {"grant_type": "refresh_token", "refresh_token": refresh_token})
 
+    def mfa(self, method: str, body: Any = None, **kwargs) -> requests.Response:
+        """POST /identitytoolkit.googleapis.com/v2/accounts/<method> (mfaEnrollment:start, ...)."""
+        return self.post(f"{MFA}/{method}", body, **kwargs)
+
+    def verification_codes(self) -> list[dict]:
+        """Every SMS code the emulator holds, oldest first (wiping accounts keeps codes)."""
+        return self.ok(self.request("GET", f"{EMULATOR}/verificationCodes", key=False))["verificationCodes"]
+
+    def verification_code(self, session_info: str) -> dict:
+        [entry] = [c for c in self.verification_codes() if c["sessionInfo"] == session_info]
+        return entry
+
+    def send_code(self, phone_number: str, headers: dict | None = None, **fields) -> str:
+        """sendVerificationCode; the sessionInfo."""
+        body = self.ok(self.identity("sendVerificationCode", {"phoneNumber": phone_number, **fields},
+                                     headers=headers))
+        return body["sessionInfo"]
+
+    def verify_phone(self, session_info: str, **fields) -> requests.Response:
+        """signInWithPhoneNumber with the listed code of `session_info`."""
+        code = self.verification_code(session_info)["code"]
+        return self.identity("signInWithPhoneNumber", {"sessionInfo": session_info, "code": code, **fields})
+
+    def sign_in_with_phone(self, phone_number: str, **fields) -> dict:
+        return self.ok(self.verify_phone(self.send_code(phone_number), **fields))
+
+    def verified_user(self, email: str, password: str = "secret-password") -> User:
+        """A password account whose email is verified (second factors need one), signed in."""
+        self.ok(self.admin("", {"email": email, "password": password, "emailVerified": True}))
+        return self.sign_in(email, password)
+
     def oob_codes(self) -> list[dict]:
         """Every code the emulator holds, oldest first (wiping accounts keeps codes)."""
         return self.ok(self.request("GET", f"{EMULATOR}/oobCodes", key=False))["oobCodes"]
@@ -175,7 +234,9 @@ class Emulator:
         self.ok(self.request("DELETE", f"{EMULATOR}/accounts", key=False))
         self.set_config(signIn={"allowDuplicateEmails": False},
                         emailPrivacyConfig={"enableImprovedEmailPrivacy": False},
-                        recentLoginMaxAgeSeconds=0)
+                        recentLoginMaxAgeSeconds=0, smsCodeTtlSeconds=300,
+                        smsRateLimit={"maxSends": 5, "windowSeconds": 60}, testPhoneNumbers={},
+                        appVerificationRequired=False)
         self.oob_baseline = {c["oobCode"] for c in self.oob_codes()}
 
 

@@ -17,19 +17,24 @@ def test_wiping_deletes_every_account(emu):
     emu.sign_up("a@example.com")
 
 
+DEFAULT_CONFIG = {"signIn": {"allowDuplicateEmails": False},
+                  "emailPrivacyConfig": {"enableImprovedEmailPrivacy": False},
+                  "recentLoginMaxAgeSeconds": 0, "smsCodeTtlSeconds": 300,
+                  "smsRateLimit": {"maxSends": 5, "windowSeconds": 60}, "testPhoneNumbers": {},
+                  "appVerificationRequired": False}
+
+
 def test_config_defaults_and_partial_patch(emu):
     defaults = emu.ok(emu.request("GET", f"{EMULATOR}/config", key=False))
-    assert defaults == {"signIn": {"allowDuplicateEmails": False},
-                        "emailPrivacyConfig": {"enableImprovedEmailPrivacy": False},
-                        "recentLoginMaxAgeSeconds": 0}
+    assert defaults == DEFAULT_CONFIG
     patched = emu.set_config(emailPrivacyConfig={"enableImprovedEmailPrivacy": True})
-    assert patched == {"signIn": {"allowDuplicateEmails": False},
-                       "emailPrivacyConfig": {"enableImprovedEmailPrivacy": True},
-                       "recentLoginMaxAgeSeconds": 0}
+    assert patched == {**DEFAULT_CONFIG, "emailPrivacyConfig": {"enableImprovedEmailPrivacy": True}}
     patched = emu.set_config(signIn={"allowDuplicateEmails": True})
-    assert patched == {"signIn": {"allowDuplicateEmails": True},
-                       "emailPrivacyConfig": {"enableImprovedEmailPrivacy": True},
-                       "recentLoginMaxAgeSeconds": 0}
+    assert patched == {**DEFAULT_CONFIG, "signIn": {"allowDuplicateEmails": True},
+                       "emailPrivacyConfig": {"enableImprovedEmailPrivacy": True}}
+    patched = emu.set_config(smsRateLimit={"windowSeconds": 120}, appVerificationRequired=True)
+    assert patched["smsRateLimit"] == {"maxSends": 5, "windowSeconds": 120}
+    assert patched["appVerificationRequired"] is True
     assert emu.ok(emu.request("GET", f"{EMULATOR}/config", key=False)) == patched
 
 
@@ -43,3 +48,11 @@ def test_config_patch_rejects_unknown_settings(emu):
 def test_projects_config_for_clients(emu):
     body = emu.ok(emu.request("GET", f"{IDENTITY}/projects"))
     assert body == {"projectId": "12345", "authorizedDomains": ["localhost"]}
+
+
+def test_recaptcha_params_are_obviously_fake(emu):
+    body = emu.ok(emu.request("GET", f"{IDENTITY}/recaptchaParams"))
+    assert body == {"kind": "identitytoolkit#GetRecaptchaParamResponse",
+                    "recaptchaStoken": "This-is-a-fake-token__Dont-send-this-to-the-Recaptcha-service__The-Auth-"
+                                       "Emulator-does-not-support-Recaptcha",
+                    "recaptchaSiteKey": "Fake-key__Do-not-send-this-to-Recaptcha_"}

@@ -130,3 +130,17 @@ def test_admin_sdk_generates_action_links(emu, admin_app):
     link = auth.generate_password_reset_link("links@example.com", app=admin_app)
     assert "/emulator/action?mode=resetPassword" in link
     assert any(c["oobLink"] == link for c in emu.new_oob_codes())
+
+
+def test_admin_sdk_reads_and_verifies_a_second_factor_sign_in(emu, admin_app):
+    user = emu.verified_user("sdk-mfa@example.com")
+    session_info = emu.ok(emu.mfa("mfaEnrollment:start", {
+        "idToken": user.id_token, "phoneEnrollmentInfo": {"phoneNumber": "+15555550260"}}))["phoneSessionInfo"]
+    enrolled = emu.ok(emu.mfa("mfaEnrollment:finalize", {"idToken": user.id_token, "phoneVerificationInfo": {
+        "sessionInfo": session_info["sessionInfo"],
+        "code": emu.verification_code(session_info["sessionInfo"])["code"]}}))
+    record = auth.get_user(user.local_id, app=admin_app)
+    assert record.email == "sdk-mfa@example.com"
+    claims = auth.verify_id_token(enrolled["idToken"], app=admin_app)
+    assert claims["uid"] == user.local_id
+    assert claims["firebase"]["sign_in_second_factor"] == "phone"

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from emulator_client import ADMIN, EMULATOR, IDENTITY, SECURE_TOKEN
+from emulator_client import ADMIN, EMULATOR, IDENTITY, MFA, SECURE_TOKEN
 
 ROUTES = [
     ("POST", f"{IDENTITY}/accounts:{m}") for m in
@@ -17,18 +17,27 @@ ROUTES = [
     ("POST", f"{ADMIN}/accounts:delete"), ("POST", f"{ADMIN}/accounts:batchDelete"),
     ("POST", f"{ADMIN}/accounts:query"), ("POST", f"{ADMIN}/accounts:sendOobCode"),
     ("POST", SECURE_TOKEN), ("PATCH", f"{EMULATOR}/config"),
+    ("POST", f"{IDENTITY}/accounts:sendVerificationCode"), ("POST", f"{IDENTITY}/accounts:signInWithPhoneNumber"),
+] + [
+    ("POST", f"{MFA}/{m}") for m in
+    ["mfaEnrollment:start", "mfaEnrollment:finalize", "mfaEnrollment:withdraw", "mfaSignIn:start", "mfaSignIn:finalize"]
 ]
 
 FIELDS = ["email", "password", "idToken", "token", "localId", "displayName", "requestType", "oobCode",
           "newPassword", "identifier", "continueUri", "grant_type", "refresh_token", "deleteAttribute",
           "deleteProvider", "customAttributes", "localIds", "returnSecureToken", "signIn", "phoneNumber",
           "linkProviderUserInfo", "validSince", "disableUser", "claims", "requestUri", "postBody", "sessionId",
-          "providerId", "oauthScope", "customParameter", "returnIdpCredential", "recentLoginMaxAgeSeconds", "x"]
+          "providerId", "oauthScope", "customParameter", "returnIdpCredential", "recentLoginMaxAgeSeconds",
+          "sessionInfo", "code", "temporaryProof", "operation", "recaptchaToken", "mfaPendingCredential",
+          "mfaEnrollmentId", "phoneEnrollmentInfo", "totpEnrollmentInfo", "phoneVerificationInfo",
+          "totpVerificationInfo", "phoneSignInInfo", "verificationCode", "smsCodeTtlSeconds", "smsRateLimit",
+          "maxSends", "testPhoneNumbers", "appVerificationRequired", "mfa", "enrollments", "phoneInfo", "x"]
 
 
 def random_value(rng, depth=0):
     choices = [
         lambda: rng.choice(["", "a@b.c", "PASSWORD_RESET", "VERIFY_EMAIL", "{", '{"uid":"u"}', "+1555",
+                            "+1 650-555-3434", "REAUTH", "LINK", "123456", "e30=", "eyJsb2NhbElkIjoieCJ9",
                             "e30.e30.", "password", "DISPLAY_NAME", "\u0000", "é" * 3, "x" * 2000,
                             "http://localhost", "http://localhost/cb?state=s#id_token=%7B", "apple.com",
                             "providerId=google.com&id_token=%7B%22sub%22%3A%221%22%7D&nonce=%FF%FE",
@@ -68,12 +77,13 @@ def test_random_requests_get_well_formed_answers(emu, seed):
 
 
 PAGES = ["/emulator/auth/handler", "/emulator/auth/handler/choose", "/emulator/auth/consent",
-         "/emulator/auth/consent/choose"]
+         "/emulator/auth/consent/choose", "/emulator/auth/handler/verify-app"]
 PAGE_FIELDS = ["apiKey", "providerId", "redirectUrl", "eventId", "state", "customParameters", "scopes", "tid",
-               "sessionId", "email", "rawId", "sub", "displayName", "emailVerified", "generate", "cancel", "x"]
+               "sessionId", "email", "rawId", "sub", "displayName", "emailVerified", "generate", "cancel",
+               "authType", "notARobot", "x"]
 PAGE_VALUES = ["", "k", "google.com", "saml.x", "http://127.0.0.1:1/cb", "relative", "com.app:/cb", "a@b.c",
                "not-an-email", "{", '{"nonce":5,"login_hint":"a@b.c"}', "%FF%FE", "%ZZ", "<b>\"'&", "é" * 3,
-               "x" * 3000, "true", "false"]
+               "x" * 3000, "true", "false", "verifyApp", "on"]
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -85,7 +95,7 @@ def test_random_requests_to_the_fake_provider_pages_get_well_formed_answers(emu,
         fields = [(rng.choice(PAGE_FIELDS), rng.choice(PAGE_VALUES + [flow["sessionId"]]))
                   for _ in range(rng.randint(0, 6))]
         query = "&".join(f"{name}={value}" for name, value in fields)
-        if path.endswith("/choose") and rng.random() < 0.5:
+        if path.endswith(("/choose", "/verify-app")) and rng.random() < 0.5:
             body = query.encode() if rng.random() < 0.7 else bytes(rng.randrange(256) for _ in range(40))
             response = emu.session.post(emu.base_url + path, data=body, allow_redirects=False, timeout=30,
                                         headers={"Content-Type": "application/x-www-form-urlencoded"})

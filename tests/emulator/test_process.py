@@ -96,6 +96,10 @@ def test_help_prints_usage_and_exits_zero(binary):
     assert result.returncode == 0
     assert "--port" in result.stdout and "--project" in result.stdout and "--host" in result.stdout
     assert "--recent-login-seconds" in result.stdout
+    for flag in ["--sms-code-ttl-seconds", "--sms-rate-limit", "--test-phone-number", "--require-app-verification"]:
+        assert flag in result.stdout
+    # The config shape of the phone settings is documented there too.
+    assert '"testPhoneNumbers": {"+16505553434": "654321"}' in result.stdout
 
 
 def test_recent_login_flag_sets_the_projects_maximum_sign_in_age(launch):
@@ -119,9 +123,75 @@ def test_recent_login_is_off_without_the_flag(launch):
     running.stop(signal.SIGTERM)
 
 
+IDENTITY = "/identitytoolkit.googleapis.com/v1"
+
+
+def send_code(url, number):
+    response = requests.post(url + f"{IDENTITY}/accounts:sendVerificationCode", params={"key": "k"},
+                             json={"phoneNumber": number}, timeout=5)
+    return response
+
+
+def listed(url, session_info, project="phone-proj"):
+    codes = requests.get(url + f"/emulator/v1/projects/{project}/verificationCodes", timeout=5).json()
+    [entry] = [c for c in codes["verificationCodes"] if c["sessionInfo"] == session_info]
+    return entry
+
+
+def test_test_phone_number_flags_give_fixed_codes_and_send_no_sms(launch):
+    running = launch("--port", "0", "--project", "phone-proj", "--test-phone-number", "+1 650-555-3434=654321",
+                     "--test-phone-number=+44 20 7946 0018=000111")
+    config = requests.get(running.url + "/emulator/v1/projects/phone-proj/config", timeout=5).json()
+    assert config["testPhoneNumbers"] == {"+16505553434": "654321", "+442079460018": "000111"}
+    session_info = send_code(running.url, "+16505553434").json()["sessionInfo"]
+    assert listed(running.url, session_info)["code"] == "654321"
+    signed = requests.post(running.url + f"{IDENTITY}/accounts:signInWithPhoneNumber", params={"key": "k"},
+                           json={"sessionInfo": session_info, "code": "654321"}, timeout=5).json()
+    assert signed["phoneNumber"] == "+16505553434" and signed["idToken"]
+    real = send_code(running.url, "+15555550100").json()["sessionInfo"]
+    real_code = listed(running.url, real)["code"]
+    code, out, err = running.stop(signal.SIGTERM)
+    assert code == 0
+    assert out == "", "log lines go to stderr"
+    assert f"To verify the phone number +15555550100, use the code {real_code}." in err
+    assert "+16505553434" not in err
+
+
+def test_sms_flags_set_the_session_lifetime_rate_limit_and_app_verification(launch):
+    running = launch("--port", "0", "--project", "phone-proj", "--sms-code-ttl-seconds", "1",
+                     "--sms-rate-limit", "1/60", "--require-app-verification",
+                     "--test-phone-number", "+16505554567=123456")
+    config = requests.get(running.url + "/emulator/v1/projects/phone-proj/config", timeout=5).json()
+    assert config["smsCodeTtlSeconds"] == 1
+    assert config["smsRateLimit"] == {"maxSends": 1, "windowSeconds": 60}
+    assert config["appVerificationRequired"] is True
+    refused = send_code(running.url, "+15555550100")
+    assert refused.json()["error"]["message"] == "MISSING_APP_CREDENTIAL"
+    # Only the fictional number works without app verification, as Firebase documents.
+    session_info = send_code(running.url, "+16505554567").json()["sessionInfo"]
+    time.sleep(1.3)
+    expired = requests.post(running.url + f"{IDENTITY}/accounts:signInWithPhoneNumber", params={"key": "k"},
+                            json={"sessionInfo": session_info, "code": "123456"}, timeout=5)
+    assert expired.json()["error"]["message"] == "SESSION_EXPIRED"
+    running.stop(signal.SIGTERM)
+
+
+def test_the_sms_rate_limit_flag_limits_sends_per_number(launch):
+    running = launch("--port", "0", "--project", "phone-proj", "--sms-rate-limit=1/60")
+    assert send_code(running.url, "+15555550100").status_code == 200
+    assert send_code(running.url, "+15555550100").json()["error"]["message"] == "TOO_MANY_ATTEMPTS_TRY_LATER"
+    running.stop(signal.SIGTERM)
+
+
 @pytest.mark.parametrize("args", [["--port", "70000"], ["--port", "abc"], ["--port"], ["--bogus"], ["--host", ""],
                                   ["--recent-login-seconds", "-1"], ["--recent-login-seconds", "soon"],
-                                  ["--recent-login-seconds"]])
+                                  ["--recent-login-seconds"], ["--sms-code-ttl-seconds", "0"],
+                                  ["--sms-code-ttl-seconds", "x"], ["--sms-rate-limit", "5"],
+                                  ["--sms-rate-limit", "5/0"], ["--sms-rate-limit", "-1/60"],
+                                  ["--sms-rate-limit", "a/b"], ["--test-phone-number", "+16505553434"],
+                                  ["--test-phone-number", "+1650abc=123456"],
+                                  ["--test-phone-number", "+16505553434=12345"], ["--test-phone-number"],
+                                  ["--require-app-verification=yes"]])
 def test_bad_arguments_exit_2_with_usage(binary, args):
     result = subprocess.run([binary, *args], capture_output=True, text=True, timeout=10)
     assert result.returncode == 2

@@ -13,6 +13,9 @@ enum AccountsRoutes {
         Route(.post, "\(prefix)/accounts:resetPassword", ResetPassword.operation),
         Route(.post, "\(prefix)/accounts:signInWithIdp", SignInWithIdp.operation),
         Route(.post, "\(prefix)/accounts:createAuthUri", CreateAuthUri.operation),
+        Route(.post, "\(prefix)/accounts:sendVerificationCode", SendVerificationCode.operation),
+        Route(.post, "\(prefix)/accounts:signInWithPhoneNumber", SignInWithPhoneNumber.operation),
         Route(.get, "\(prefix)/projects", GetProjects.operation),
+        Route(.get, "\(prefix)/recaptchaParams", GetRecaptchaParams.operation),
     ]
 }

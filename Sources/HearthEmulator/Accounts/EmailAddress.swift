@@ -9,8 +9,3 @@ enum EmailAddress {
 
     static func canonical(_ email: String) -> String { email.lowercased() }
 }
-
-/// Phone numbers: the reference only requires a leading "+".
-enum PhoneNumber {
-    static func isValid(_ number: String) -> Bool { number.hasPrefix("+") }
-}

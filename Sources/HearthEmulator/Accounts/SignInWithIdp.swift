@@ -1,7 +1,8 @@
 /// `accounts:signInWithIdp` (verifyAssertion): sign-in, sign-up and linking with a fake identity
 /// provider credential, as Firebase's emulator does it (emulator-reference §2 and §5), plus what
 /// that emulator skips: the OIDC / Apple nonce, Twitter's token secret, the createAuthUri session of
-/// a provider flow, and `autoCreate:false`.
+/// a provider flow, and `autoCreate:false`. An account with second factors gets
+/// `mfaPendingCredential` and `mfaInfo` instead of tokens (emulator-reference §4).
 enum SignInWithIdp {
     static let schema = RequestSchema([
         "autoCreate": .bool, "delegatedProjectNumber": .int64, "idToken": .string, "pendingIdToken": .string,
@@ -103,6 +104,11 @@ enum SignInWithIdp {
         if user.email == profile.email { response.emailVerified = user.emailVerified }
         // As in the reference, the sign-in is recorded before a disabled account is turned away.
         try require(!user.isDisabled, "USER_DISABLED")
+        if let challenge = SecondFactorChallenge(for: user, signInProvider: providerId, projectId: project.projectId) {
+            response.mfaPendingCredential = challenge.mfaPendingCredential
+            response.mfaInfo = challenge.mfaInfo
+            return Reply(response)
+        }
 
         let tokens = TokenIssuer.issue(
             for: user, signInProvider: providerId, signInAttributes: saml?.attributeStatements,
@@ -133,7 +139,8 @@ enum SignInWithIdp {
                 user, upsertProviders: [profile.providerUserInfo], deleteProviders: resolution.deleteProviders
             ) { record in
                 for edit in edits { edit(&record) }
-                record.lastLoginAt = now
+                // With second factors, the sign-in happens when mfaSignIn:finalize completes it.
+                if record.secondFactors.isEmpty { record.lastLoginAt = now }
             }
         }
     }

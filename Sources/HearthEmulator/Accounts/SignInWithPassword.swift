@@ -1,5 +1,6 @@
 /// `accounts:signInWithPassword`. With improved email privacy, unknown emails and wrong passwords
-/// are both INVALID_LOGIN_CREDENTIALS so the answer does not reveal which accounts exist.
+/// are both INVALID_LOGIN_CREDENTIALS so the answer does not reveal which accounts exist. An account
+/// with second factors gets `mfaPendingCredential` and `mfaInfo` instead of tokens.
 enum SignInWithPassword {
     static let schema = RequestSchema([
         "captchaChallenge": .string, "captchaResponse": .string, "clientType": .enumeration(ClientType.names),
@@ -23,9 +24,11 @@ enum SignInWithPassword {
         let registered = true
         var localId: String
         var email: String
-        var idToken: String
-        var refreshToken: String
-        var expiresIn: String
+        var idToken: String?
+        var refreshToken: String?
+        var expiresIn: String?
+        var mfaPendingCredential: String?
+        var mfaInfo: [MfaHint]?
     }
 
     static let operation = Operation(
@@ -57,6 +60,12 @@ enum SignInWithPassword {
             try require(PasswordHash.matches(user, password: password), "INVALID_PASSWORD")
         }
 
+        if let challenge = SecondFactorChallenge(
+            for: user, signInProvider: ProviderID.password, projectId: project.projectId) {
+            return Reply(Response(
+                localId: user.localId, email: canonical, mfaPendingCredential: challenge.mfaPendingCredential,
+                mfaInfo: challenge.mfaInfo))
+        }
         let clock = request.environment.clock
         let signedIn = project.updateUser(user) { $0.lastLoginAt = String(clock.milliseconds) }
         let tokens = TokenIssuer.issue(for: signedIn, signInProvider: ProviderID.password, in: &project, clock: clock)

@@ -21,7 +21,7 @@ enum SignUp {
         var phoneNumber: String?
         var emailVerified: Bool?
         var disabled: Bool?
-        var mfaInfo: [JSONValue]?
+        var mfaInfo: [AdminMfaEnrollments.Input]?
     }
 
     struct Response: Encodable {
@@ -56,8 +56,10 @@ enum SignUp {
                 changes.append { $0.phoneNumber = phone }
             }
             if body.disabled == true { changes.append { $0.disabled = true } }
-            if body.mfaInfo?.isEmpty == false {
-                throw .notImplemented("mfaInfo is not implemented in hearth-emulator yet.")
+            if let factors = body.mfaInfo, !factors.isEmpty {
+                let enrollments = try AdminMfaEnrollments.enrollments(
+                    from: factors, generatingIds: true, existing: [], now: env.clock.iso8601)
+                changes.append { $0.mfaInfo = enrollments }
             }
         } else {
             try require(body.localId == nil, "UNEXPECTED_PARAMETER : User ID")

@@ -1,5 +1,6 @@
 /// `accounts:update` (setAccountInfo): profile, email and password changes, unlinking, applying an
-/// out-of-band code, and for admins disabling, custom claims and the other privileged fields.
+/// out-of-band code, replacing second factors (`mfa.enrollments`, see `AdminMfaEnrollments`), and for
+/// admins disabling, custom claims and the other privileged fields.
 ///
 /// A password or email change moves `validSince` to now, which revokes earlier ID tokens; the
 /// response then carries fresh tokens so the caller stays signed in.
@@ -20,13 +21,13 @@ enum UpdateAccount {
         "deleteProvider": .array(.string), "disableUser": .bool, "displayName": .string, "email": .string,
         "emailVerified": .bool, "idToken": .string, "instanceId": .string, "lastLoginAt": .int64,
         "linkProviderUserInfo": .message(providerUserInfoSchema), "localId": .string,
-        "mfa": .message(RequestSchema(["enrollments": .array(.any)])), "oobCode": .string,
+        "mfa": .message(RequestSchema(["enrollments": .array(.message(AdminMfaEnrollments.schema))])), "oobCode": .string,
         "password": .string, "phoneNumber": .string, "photoUrl": .string, "provider": .array(.string),
         "returnSecureToken": .bool, "targetProjectId": .string, "tenantId": .string,
         "upgradeToFederatedLogin": .bool, "validSince": .int64,
     ])
 
-    struct MfaInfo: Decodable { var enrollments: [JSONValue]? }
+    struct MfaInfo: Decodable { var enrollments: [AdminMfaEnrollments.Input]? }
 
     struct Request: Decodable {
         var idToken: String?
@@ -93,7 +94,6 @@ enum UpdateAccount {
     ) throws(ApiError) -> Response {
         if body.provider != nil { throw .notImplemented("provider is not implemented yet.") }
         if body.upgradeToFederatedLogin != nil { throw .notImplemented("upgradeToFederatedLogin is not implemented yet.") }
-        if body.mfa != nil { throw .notImplemented("mfa is not implemented in hearth-emulator yet.") }
         if body.deletePasskey?.isEmpty == false {
             throw .notImplemented("deletePasskey is not implemented in hearth-emulator yet.")
         }
@@ -205,6 +205,12 @@ enum UpdateAccount {
             change.revokesTokens = true
         }
 
+        if let mfa = body.mfa {
+            // Factors given replace the account's; none (or an empty list) removes them all.
+            let enrollments = try AdminMfaEnrollments.enrollments(
+                from: mfa.enrollments ?? [], generatingIds: false, existing: user.secondFactors, now: env.clock.iso8601)
+            change.edits.append { $0.mfaInfo = enrollments.isEmpty ? nil : enrollments }
+        }
         if let displayName = body.displayName { change.edits.append { $0.displayName = displayName } }
         if let photoUrl = body.photoUrl { change.edits.append { $0.photoUrl = photoUrl } }
         if privileged {

@@ -7,13 +7,15 @@
 /// `id_token` (the claims as JSON), and `eventId` and `state` when the handler URL had them. That is
 /// the URL a desktop app's loopback receiver or custom scheme gets, and what it passes to
 /// signInWithIdp as `requestUri`. Without `redirectUrl` the page shows that `requestUri` instead.
-/// As with the consent page, a GET carrying a choice (`&email=…`) skips the HTML.
+/// As with the consent page, a GET carrying a choice (`&email=…`) skips the HTML. With
+/// `authType=verifyApp` it is the fake reCAPTCHA instead (`VerifyAppPage`).
 enum AuthHandlerPage {
     static let path = "/emulator/auth/handler"
     static let choosePath = "\(path)/choose"
 
     static let pageOperation = Operation("emulator.auth.handler", access: .open) { project, request throws(ApiError) in
-        respond(to: request.query, choiceRequired: false, in: project, environment: request.environment)
+        if request.query["authType"] == VerifyAppPage.authType { return VerifyAppPage.page(request.query) }
+        return respond(to: request.query, choiceRequired: false, in: project, environment: request.environment)
     }
 
     static let chooseOperation = Operation("emulator.auth.handler.choose", access: .open) { project, request throws(ApiError) in

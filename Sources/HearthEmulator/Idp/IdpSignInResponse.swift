@@ -27,6 +27,9 @@ struct IdpSignInResponse: Encodable, Sendable {
     var idToken: String?
     var refreshToken: String?
     var expiresIn: String?
+    /// The account has second factors: the sign-in continues with mfaSignIn instead of tokens.
+    var mfaPendingCredential: String?
+    var mfaInfo: [MfaHint]?
 
     init(_ profile: IdpProfile, oauthIdToken: String?, oauthAccessToken: String, oauthTokenSecret: String?) {
         providerId = profile.providerId

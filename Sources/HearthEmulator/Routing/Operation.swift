@@ -84,6 +84,8 @@ struct OperationRequest: Sendable {
     var query: QueryParameters
     var pathParameters: [String: String]
     var environment: EmulatorEnvironment
+    /// The `X-Firebase-Locale` header (the app's language code), when it is a well-formed tag.
+    var locale: String? = nil
 
     var isAdmin: Bool { caller.isAdmin }
 

@@ -49,13 +49,15 @@ struct EmulatorResponder: HTTPResponder {
             pathParameters: parameters, body: body, caller: caller, access: operation.access,
             defaultProjectId: environment.defaultProjectId)
         let operationRequest = OperationRequest(
-            caller: caller, body: body, query: query, pathParameters: parameters, environment: environment)
+            caller: caller, body: body, query: query, pathParameters: parameters, environment: environment,
+            locale: request.headers[Self.localeHeader].flatMap(SmsText.languageTag))
         return try state.withProject(projectId) { project throws(ApiError) in
             try operation.handler(&project, operationRequest)
         }
     }
 
     private static let apiKeyHeader = HTTPField.Name("x-goog-api-key")!
+    private static let localeHeader = HTTPField.Name("X-Firebase-Locale")!
 
     private static func response(status: HTTPResponse.Status, contentType: String, body: [UInt8]) -> Response {
         var headers = HTTPFields()

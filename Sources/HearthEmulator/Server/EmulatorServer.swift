@@ -13,13 +13,34 @@ public struct EmulatorConfiguration: Sendable {
     /// How recent a sign-in must be for sensitive account changes; 0 never asks (see `RecentLogin`).
     /// Projects start with it; `/emulator/v1/projects/{p}/config` changes it per project.
     public var recentLoginMaxAgeSeconds: Int64
+    /// How long SMS verification (and TOTP enrollment) sessions can be finished; later they are
+    /// SESSION_EXPIRED.
+    public var smsCodeTtlSeconds: Int64
+    public var smsRateLimit: SmsRateLimit
+    public var testPhoneNumbers: TestPhoneNumbers
+    /// SMS to numbers that are not test numbers need a reCAPTCHA token (see `AppVerification`).
+    public var appVerificationRequired: Bool
 
     public init(host: String = "127.0.0.1", port: Int = 9099, projectId: String = "demo-hearth",
-                recentLoginMaxAgeSeconds: Int64 = 0) {
+                recentLoginMaxAgeSeconds: Int64 = 0, smsCodeTtlSeconds: Int64 = 300,
+                smsRateLimit: SmsRateLimit = SmsRateLimit(), testPhoneNumbers: TestPhoneNumbers = TestPhoneNumbers(),
+                appVerificationRequired: Bool = false) {
         self.host = host
         self.port = port
         self.projectId = projectId
         self.recentLoginMaxAgeSeconds = recentLoginMaxAgeSeconds
+        self.smsCodeTtlSeconds = smsCodeTtlSeconds
+        self.smsRateLimit = smsRateLimit
+        self.testPhoneNumbers = testPhoneNumbers
+        self.appVerificationRequired = appVerificationRequired
+    }
+
+    /// The settings every project starts with.
+    var initialProjectConfig: ProjectConfig {
+        ProjectConfig(
+            recentLoginMaxAgeSeconds: recentLoginMaxAgeSeconds, smsCodeTtlSeconds: smsCodeTtlSeconds,
+            smsRateLimit: smsRateLimit, testPhoneNumbers: testPhoneNumbers,
+            appVerificationRequired: appVerificationRequired)
     }
 }
 
@@ -35,7 +56,8 @@ public struct EmulatorServer: Sendable {
     /// Serves until a termination signal. `onListening` gets `http://host:port` (the bound port) once
     /// the server accepts connections.
     public func run(onListening: @escaping @Sendable (String) -> Void) async throws {
-        let logger = Logger(label: "hearth-emulator")
+        // Messages go to stderr: stdout carries only the readiness line tools wait for.
+        let logger = Logger(label: "hearth-emulator", factory: { StreamLogHandler.standardError(label: $0) })
         let baseURL = Mutex<String?>(nil)
         let host = configuration.host
         let environment = EmulatorEnvironment(
@@ -45,7 +67,7 @@ public struct EmulatorServer: Sendable {
             baseURL: { baseURL.withLock { $0 } ?? "http://\(Self.urlHost(host))" })
         let responder = EmulatorResponder(
             routes: EmulatorRoutes.table,
-            state: EmulatorState(initialConfig: ProjectConfig(recentLoginMaxAgeSeconds: configuration.recentLoginMaxAgeSeconds)),
+            state: EmulatorState(initialConfig: configuration.initialProjectConfig),
             environment: environment)
         var hummingbirdLogger = logger
         hummingbirdLogger.logLevel = .warning

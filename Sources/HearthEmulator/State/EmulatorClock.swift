@@ -9,9 +9,16 @@ struct EmulatorClock: Sendable {
     var seconds: Int64 { Int64(now().timeIntervalSince1970.rounded(.down)) }
 
     /// RFC 3339 with milliseconds, like JavaScript's `toISOString()`.
-    var iso8601: String {
+    var iso8601: String { Self.iso8601(now()) }
+
+    /// `milliseconds` (since the epoch) in RFC 3339 with milliseconds.
+    static func iso8601(milliseconds: Int64) -> String {
+        iso8601(Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+
+    private static func iso8601(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: now())
+        return formatter.string(from: date)
     }
 }

@@ -8,6 +8,17 @@ struct ProjectConfig: Sendable, Equatable {
     /// change, an email change or an account deletion; older ones fail with
     /// CREDENTIAL_TOO_OLD_LOGIN_AGAIN. 0 never asks for a recent sign-in, as Firebase's emulator.
     var recentLoginMaxAgeSeconds: Int64 = 0
+    /// `smsCodeTtlSeconds` (hearth-emulator only): how long an SMS verification session (and a TOTP
+    /// enrollment session) can be finished; later it is SESSION_EXPIRED. Firebase's emulator keeps
+    /// codes forever.
+    var smsCodeTtlSeconds: Int64 = 300
+    /// `smsRateLimit` (hearth-emulator only), see `SmsRateLimit`.
+    var smsRateLimit = SmsRateLimit()
+    /// `testPhoneNumbers` (hearth-emulator only), see `TestPhoneNumbers`.
+    var testPhoneNumbers = TestPhoneNumbers()
+    /// `appVerificationRequired` (hearth-emulator only), see `AppVerification`. Off by default, as
+    /// Firebase's emulator never checks app credentials.
+    var appVerificationRequired = false
 
     var oneAccountPerEmail: Bool { !allowDuplicateEmails }
 }

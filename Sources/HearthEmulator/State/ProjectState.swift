@@ -6,6 +6,15 @@ struct ProjectState: Sendable {
     var oobCodes = OobCodeBook()
     /// Provider sign-in flows started by createAuthUri, awaiting their signInWithIdp.
     var providerSessions = ProviderSessionBook()
+    /// SMS codes "sent", by sessionInfo. Expired sessions are kept an hour to answer SESSION_EXPIRED.
+    var verificationSessions = ExpiringBook<VerificationSession>(retentionMilliseconds: 3_600_000)
+    var smsRateLimiter = SmsRateLimiter()
+    /// signInWithPhoneNumber's temporaryProof → the phone number it proves.
+    var temporaryProofs = ExpiringBook<String>()
+    /// Tokens of the fake reCAPTCHA page, each good for one sendVerificationCode.
+    var recaptchaTokens = ExpiringBook<Bool>()
+    /// TOTP enrollments started by mfaEnrollment:start, by sessionInfo.
+    var totpEnrollmentSessions = ExpiringBook<TotpEnrollmentSession>(retentionMilliseconds: 3_600_000)
 
     private(set) var users: [String: UserRecord] = [:]
     private var localIdByEmail: [String: String] = [:]

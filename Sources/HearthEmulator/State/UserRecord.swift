@@ -15,6 +15,8 @@ struct UserRecord: Codable, Sendable, Equatable {
     /// Milliseconds since the epoch (a JSON number).
     var passwordUpdatedAt: Int64?
     var providerUserInfo: [ProviderUserInfo]?
+    /// Second factors, in enrollment order.
+    var mfaInfo: [MfaEnrollment]?
     /// Custom claims as a JSON object serialized to a string.
     var customAttributes: String?
     var disabled: Bool?
@@ -35,6 +37,9 @@ struct UserRecord: Codable, Sendable, Equatable {
     }
 
     var isDisabled: Bool { disabled == true }
+
+    /// A first-factor sign-in of this account must be completed with one of these.
+    var secondFactors: [MfaEnrollment] { mfaInfo ?? [] }
 }
 
 /// A linked identity (`providerUserInfo[]` entry).
@@ -54,6 +59,8 @@ enum ProviderID {
     static let phone = "phone"
     static let anonymous = "anonymous"
     static let custom = "custom"
+    /// Apple Game Center.
+    static let gameCenter = "gc.apple.com"
     /// Sign-in method (not a provider) reported by createAuthUri for email-link users.
     static let emailLinkSignInMethod = "emailLink"
 }

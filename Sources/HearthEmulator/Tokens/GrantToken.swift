@@ -34,7 +34,7 @@ enum GrantToken {
 
         let tokens = TokenIssuer.issue(
             for: user, signInProvider: record.provider, extraClaims: record.extraClaims,
-            in: &project, clock: request.environment.clock)
+            secondFactor: record.secondFactor, in: &project, clock: request.environment.clock)
         return Reply(Response(
             id_token: tokens.idToken, access_token: tokens.idToken, expires_in: tokens.expiresIn,
             refresh_token: tokens.refreshToken, user_id: user.localId, project_id: project.projectNumber))

@@ -7,6 +7,7 @@ struct RefreshToken: Sendable, Equatable {
     var provider: String
     var extraClaims: JSONObject
     var projectId: String
+    var secondFactor: SecondFactor?
     var tenantId: String?
 
     func encoded() -> String {
@@ -16,6 +17,9 @@ struct RefreshToken: Sendable, Equatable {
         record["provider"] = .string(provider)
         record["extraClaims"] = .object(extraClaims)
         record["projectId"] = .string(projectId)
+        record["secondFactor"] = secondFactor.map { factor in
+            .object(JSONObject([("identifier", .string(factor.identifier)), ("provider", .string(factor.provider))]))
+        }
         record["tenantId"] = tenantId.map(JSONValue.string)
         return Base64.standardEncoded(JSONCoding.encode(JSONValue.object(record)))
     }
@@ -29,9 +33,14 @@ struct RefreshToken: Sendable, Equatable {
               let provider = record["provider"]?.stringValue,
               let projectId = record["projectId"]?.stringValue
         else { throw .badRequest("INVALID_REFRESH_TOKEN") }
+        var secondFactor: SecondFactor?
+        if let factor = record["secondFactor"]?.objectValue,
+           let identifier = factor["identifier"]?.stringValue, let provider = factor["provider"]?.stringValue {
+            secondFactor = SecondFactor(identifier: identifier, provider: provider)
+        }
         return RefreshToken(
             localId: localId, provider: provider,
             extraClaims: record["extraClaims"]?.objectValue ?? JSONObject(),
-            projectId: projectId, tenantId: record["tenantId"]?.stringValue)
+            projectId: projectId, secondFactor: secondFactor, tenantId: record["tenantId"]?.stringValue)
     }
 }

@@ -9,19 +9,22 @@ enum TokenIssuer {
     /// `iat` is the current second, so a token issued right after a password change (which sets
     /// `validSince` to the same second) is valid, while tokens of earlier seconds are revoked.
     /// `signInAttributes` are a SAML sign-in's attribute statements; they go into this ID token only.
+    /// `secondFactor` is the factor that completed a multi-factor sign-in; refreshes keep it.
     static func issue(
         for account: UserRecord, signInProvider: String, extraClaims: JSONObject = JSONObject(),
-        signInAttributes: JSONValue? = nil, in project: inout ProjectState, clock: EmulatorClock
+        signInAttributes: JSONValue? = nil, secondFactor: SecondFactor? = nil, in project: inout ProjectState,
+        clock: EmulatorClock
     ) -> IssuedTokens {
         let refreshedAt = clock.iso8601
         let user = project.updateUser(account) { $0.lastRefreshAt = refreshedAt }
         let issuedAt = clock.seconds
         let idToken = UnsignedJWT.encode(idTokenClaims(
             for: user, projectId: project.projectId, signInProvider: signInProvider,
-            extraClaims: extraClaims, signInAttributes: signInAttributes, issuedAt: issuedAt))
+            extraClaims: extraClaims, signInAttributes: signInAttributes, secondFactor: secondFactor,
+            issuedAt: issuedAt))
         let refreshToken = RefreshToken(
             localId: user.localId, provider: signInProvider, extraClaims: extraClaims,
-            projectId: project.projectId, tenantId: user.tenantId
+            projectId: project.projectId, secondFactor: secondFactor, tenantId: user.tenantId
         ).encoded()
         return IssuedTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: String(lifetimeSeconds))
     }
@@ -30,7 +33,7 @@ enum TokenIssuer {
     /// claims that nothing may override, then the registered JWT claims.
     static func idTokenClaims(
         for user: UserRecord, projectId: String, signInProvider: String, extraClaims: JSONObject,
-        signInAttributes: JSONValue? = nil, issuedAt: Int64
+        signInAttributes: JSONValue? = nil, secondFactor: SecondFactor? = nil, issuedAt: Int64
     ) -> JSONObject {
         var claims = JSONObject()
         claims["name"] = user.displayName.map(JSONValue.string)
@@ -48,6 +51,8 @@ enum TokenIssuer {
         var firebase = JSONObject()
         firebase["identities"] = .object(identities(of: user))
         firebase["sign_in_provider"] = .string(signInProvider)
+        firebase["second_factor_identifier"] = secondFactor.map { .string($0.identifier) }
+        firebase["sign_in_second_factor"] = secondFactor.map { .string($0.provider) }
         firebase["tenant"] = user.tenantId.map(JSONValue.string)
         firebase["sign_in_attributes"] = signInAttributes
         claims["firebase"] = .object(firebase)
