@@ -19,11 +19,14 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // Typed wrappers for curl's variadic functions, which Swift cannot call. No logic.
         .target(name: "CHearthShims", dependencies: ["CCurl"]),
-        .target(name: "HearthCore", dependencies: ["CLibUV", "CCurl", "CHearthShims"]),
+        // Hashes, HMAC and base32 in pure Swift, shared by the client and the emulator.
+        .target(name: "HearthCrypto"),
+        .target(name: "HearthCore", dependencies: ["CLibUV", "CCurl", "CHearthShims", "HearthCrypto"]),
         // The public C header, so the ABI layer reads the options struct with the host's layout.
         .systemLibrary(name: "CHearthHeader"),
         .target(name: "Hearth", dependencies: ["HearthCore", "CHearthHeader", "CLibUV"]),
         .target(name: "HearthEmulator", dependencies: [
+            "HearthCrypto",
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         .executableTarget(name: "hearth-emulator", dependencies: ["HearthEmulator"]),

@@ -161,9 +161,9 @@ public func abi_nonce_generate(_ raw: UnsafeMutablePointer<CChar>?, _ hex: Unsaf
 
 @_cdecl("hearth_sha256_hex")
 public func abi_sha256_hex(_ input: CStringArg, _ hex: UnsafeMutablePointer<CChar>?) -> Int32 {
-    guard let input, let hex else { return AuthErrorCode.invalidArgument.rawValue }
-    let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(input).assumingMemoryBound(to: UInt8.self),
-                                    count: strlen(input))
-    copy(SHA256.hexDigest(Array(bytes)), to: hex)
+    guard let hex, let text = try? HostString.required(input, "input") else {
+        return AuthErrorCode.invalidArgument.rawValue
+    }
+    copy(SHA256.hexDigest(text), to: hex)
     return 0
 }

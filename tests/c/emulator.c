@@ -40,14 +40,18 @@ int emu_init(void) {
   return body && status == 200 ? 0 : -1;
 }
 
-static int connect_to_emulator(void) {
+/* A connected TCP socket (10 s send/receive timeouts), or -1 with errno set (ECONNREFUSED, ...). */
+static int connect_to(const char *name, uint16_t port_number) {
   struct addrinfo hints = {0}, *found = NULL;
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
   char port[8];
-  snprintf(port, sizeof port, "%u", (unsigned)host_port);
-  if (getaddrinfo(host_name, port, &hints, &found) != 0) return -1;
-  int fd = -1;
+  snprintf(port, sizeof port, "%u", (unsigned)port_number);
+  if (getaddrinfo(name, port, &hints, &found) != 0) {
+    errno = EHOSTUNREACH;
+    return -1;
+  }
+  int fd = -1, failure = ECONNREFUSED;
   for (struct addrinfo *a = found; a && fd < 0; a = a->ai_next) {
     fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
     if (fd < 0) continue;
@@ -55,11 +59,13 @@ static int connect_to_emulator(void) {
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
     if (connect(fd, a->ai_addr, a->ai_addrlen) != 0) {
+      failure = errno;
       close(fd);
       fd = -1;
     }
   }
   freeaddrinfo(found);
+  if (fd < 0) errno = failure;
   return fd;
 }
 
@@ -133,32 +139,32 @@ static const char *find_header(const char *headers, const char *headers_end, con
   return NULL;
 }
 
-char *emu_request(const char *method, const char *path, const char *body, bool admin, int *status) {
+/* Sends `request` as it is on a fresh connection and reads the answer until the server closes it. Returns
+ * the body (malloc'd, NUL-terminated, chunked encoding undone) and stores the status and, when asked, a
+ * malloc'd copy of the Location header; NULL on transport failure, with errno set. */
+static char *round_trip(const char *name, uint16_t port, const char *request, size_t length, int *status,
+                        char **location) {
   *status = 0;
-  int fd = connect_to_emulator();
+  if (location) *location = NULL;
+  int fd = connect_to(name, port);
   if (fd < 0) return NULL;
-  size_t body_length = body ? strlen(body) : 0;
-  char *request = NULL;
-  int length = asprintf(&request,
-                        "%s %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\nAccept: application/json\r\n"
-                        "%sContent-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
-                        method, path, host_text, admin ? "Authorization: Bearer owner\r\n" : "", body_length,
-                        body ? body : "");
-  if (length < 0) {
-    close(fd);
-    return NULL;
-  }
-  bool sent = send_all(fd, request, (size_t)length);
-  free(request);
+  errno = 0;
+  bool sent = send_all(fd, request, length);
+  int failure = errno;
   size_t response_length = 0;
   char *response = sent ? receive_all(fd, &response_length) : NULL;
+  if (sent && !response) failure = errno;
   close(fd);
-  if (!response) return NULL;
+  if (!response) {
+    errno = failure ? failure : EIO;
+    return NULL;
+  }
 
   int code = 0;
   char *headers_end = strstr(response, "\r\n\r\n");
   if (sscanf(response, "HTTP/%*d.%*d %d", &code) != 1 || !headers_end) {
     free(response);
+    errno = EPROTO;
     return NULL;
   }
   char *content = headers_end + 4;
@@ -168,14 +174,129 @@ char *emu_request(const char *method, const char *path, const char *body, bool a
     long decoded = dechunk(content, content_length);
     if (decoded < 0) {
       free(response);
+      errno = EPROTO;
       return NULL;
     }
     content_length = (size_t)decoded;
+  }
+  if (location) {
+    const char *value = find_header(response, headers_end, "Location");
+    if (value) {
+      while (*value == ' ' || *value == '\t') value++;
+      const char *line_end = strstr(value, "\r\n");
+      *location = strndup(value, (size_t)(line_end - value));
+    }
   }
   memmove(response, content, content_length);
   response[content_length] = '\0';
   *status = code;
   return response;
+}
+
+/* One HTTP/1.1 request (Connection: close) with `extra_headers` (each ending in CRLF). */
+static char *exchange(const char *name, uint16_t port, const char *authority, const char *method, const char *target,
+                      const char *extra_headers, const char *body, int *status, char **location) {
+  size_t body_length = body ? strlen(body) : 0;
+  char *request = NULL;
+  int length = asprintf(&request,
+                        "%s %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n%sContent-Length: %zu\r\n\r\n%s",
+                        method, target, authority, extra_headers, body_length, body ? body : "");
+  if (length < 0) {
+    *status = 0;
+    if (location) *location = NULL;
+    errno = ENOMEM;
+    return NULL;
+  }
+  char *answer = round_trip(name, port, request, (size_t)length, status, location);
+  int failure = errno;
+  free(request);
+  errno = failure;
+  return answer;
+}
+
+char *emu_request(const char *method, const char *path, const char *body, bool admin, int *status) {
+  return exchange(host_name, host_port, host_text, method, path,
+                  admin ? "Accept: application/json\r\nAuthorization: Bearer owner\r\nContent-Type: application/json\r\n"
+                        : "Accept: application/json\r\nContent-Type: application/json\r\n",
+                  body, status, NULL);
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Any http:// URL, as a browser fetches it (no redirects followed)
+ * ---------------------------------------------------------------------------------------------- */
+typedef struct http_target {
+  const char *host;      /* without brackets */
+  uint16_t port;
+  const char *authority; /* as in the URL: the Host header */
+  const char *path;      /* path and query; the fragment stays with the browser */
+} http_target;
+
+static bool parse_http_url(const char *url, http_target *out) {
+  const char *prefix = "http://";
+  if (!url || strncmp(url, prefix, strlen(prefix)) != 0) return false;
+  const char *authority = url + strlen(prefix);
+  size_t authority_length = strcspn(authority, "/?#");
+  const char *rest = authority + authority_length;
+  char *host = t_printf("%.*s", (int)authority_length, authority);
+  uint16_t port = 80;
+  char *colon = strrchr(host, ':');
+  if (colon && !strchr(colon, ']')) {
+    port = (uint16_t)strtol(colon + 1, NULL, 10);
+    *colon = '\0';
+  }
+  if (host[0] == '[') {
+    host++;
+    char *bracket = strchr(host, ']');
+    if (bracket) *bracket = '\0';
+  }
+  out->host = host;
+  out->port = port;
+  out->authority = t_printf("%.*s", (int)authority_length, authority);
+  size_t path_length = strcspn(rest, "#");
+  out->path = path_length ? t_printf("%.*s", (int)path_length, rest) : "/";
+  return true;
+}
+
+static t_http_response finish_response(char *body, char *location, int status) {
+  t_http_response response = {0};
+  if (!body) {
+    response.transport_error = errno ? errno : EIO;
+    return response;
+  }
+  response.status = status;
+  response.body = t_own(body);
+  response.location = t_own(location);
+  return response;
+}
+
+static t_http_response send_to(const char *method, const char *url, const char *content_type, const char *body) {
+  http_target target;
+  if (!parse_http_url(url, &target)) return (t_http_response){.transport_error = EINVAL};
+  const char *headers = t_printf("Accept: text/html,application/json\r\nUser-Agent: hearth-c-suite\r\n%s%s%s",
+                                 content_type ? "Content-Type: " : "", content_type ? content_type : "",
+                                 content_type ? "\r\n" : "");
+  char *location = NULL;
+  int status = 0;
+  errno = 0;
+  char *answer = exchange(target.host, target.port, target.authority, method, target.path, headers, body, &status,
+                          &location);
+  return finish_response(answer, location, status);
+}
+
+t_http_response t_http_get(const char *url) { return send_to("GET", url, NULL, NULL); }
+
+t_http_response t_http_post_form(const char *url, const char *form) {
+  return send_to("POST", url, "application/x-www-form-urlencoded", form);
+}
+
+t_http_response t_http_raw(const char *url, const char *request) {
+  http_target target;
+  if (!parse_http_url(url, &target)) return (t_http_response){.transport_error = EINVAL};
+  char *location = NULL;
+  int status = 0;
+  errno = 0;
+  char *answer = round_trip(target.host, target.port, request, strlen(request), &status, &location);
+  return finish_response(answer, location, status);
 }
 
 /* ------------------------------------------------------------------------------------------------
@@ -256,5 +377,12 @@ int emu_set_improved_email_privacy(bool on) {
   free(emu_request("PATCH", path,
                    t_printf("{\"emailPrivacyConfig\":{\"enableImprovedEmailPrivacy\":%s}}", on ? "true" : "false"),
                    false, &status));
+  return status;
+}
+
+int emu_set_recent_login_max_age(int seconds) {
+  const char *path = t_printf("/emulator/v1/projects/%s/config", t_project());
+  int status = 0;
+  free(emu_request("PATCH", path, t_printf("{\"recentLoginMaxAgeSeconds\":%d}", seconds), false, &status));
   return status;
 }

@@ -117,6 +117,66 @@ const char *t_token(const hearth_user *user, int force_refresh) {
 }
 
 /* ------------------------------------------------------------------------------------------------
+ * Identity providers
+ * ---------------------------------------------------------------------------------------------- */
+static atomic_int subject_serial;
+
+const char *t_subject(const char *tag) {
+  return t_printf("%s-%d-%d", tag, (int)getpid(), atomic_fetch_add(&subject_serial, 1));
+}
+
+const char *t_idp_claims(const char *sub, const char *email, bool email_verified, const char *name, const char *more) {
+  return t_printf("{\"sub\":\"%s\"%s%s%s,\"email_verified\":%s%s%s%s%s}", sub, email ? ",\"email\":\"" : "",
+                  email ? email : "", email ? "\"" : "", email_verified ? "true" : "false", name ? ",\"name\":\"" : "",
+                  name ? name : "", name ? "\"" : "", more ? more : "");
+}
+
+static const char *base64url(const char *bytes) {
+  static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  size_t length = strlen(bytes);
+  char *out = t_alloc(length * 4 / 3 + 4);
+  size_t n = 0;
+  const unsigned char *b = (const unsigned char *)bytes;
+  for (size_t i = 0; i < length; i += 3) {
+    uint32_t group = (uint32_t)b[i] << 16;
+    if (i + 1 < length) group |= (uint32_t)b[i + 1] << 8;
+    if (i + 2 < length) group |= b[i + 2];
+    out[n++] = alphabet[(group >> 18) & 63];
+    out[n++] = alphabet[(group >> 12) & 63];
+    if (i + 1 < length) out[n++] = alphabet[(group >> 6) & 63];
+    if (i + 2 < length) out[n++] = alphabet[group & 63];
+  }
+  out[n] = '\0';
+  return out;
+}
+
+const char *t_unsigned_jwt(const char *claims_json) {
+  return t_printf("%s.%s.", base64url("{\"alg\":\"none\",\"typ\":\"JWT\"}"), base64url(claims_json));
+}
+
+const hearth_user_info *t_provider_info(const hearth_user *user, const char *provider_id) {
+  for (size_t i = 0; i < hearth_user_provider_data_count(user); i++) {
+    const hearth_user_info *info = hearth_user_provider_data_at(user, i);
+    if (t_str_eq(hearth_user_info_provider_id(info), provider_id)) return info;
+  }
+  return NULL;
+}
+
+static int compare_strings(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+const char *t_provider_ids(const hearth_user *user) {
+  size_t count = hearth_user_provider_data_count(user);
+  const char **ids = t_alloc((count + 1) * sizeof *ids);
+  for (size_t i = 0; i < count; i++) ids[i] = hearth_user_info_provider_id(hearth_user_provider_data_at(user, i));
+  qsort(ids, count, sizeof *ids, compare_strings);
+  char *text = t_strdup("");
+  for (size_t i = 0; i < count; i++) text = t_printf("%s%s%s", text, i ? "," : "", ids[i] ? ids[i] : "(null)");
+  return text;
+}
+
+/* ------------------------------------------------------------------------------------------------
  * Tokens
  * ---------------------------------------------------------------------------------------------- */
 static int base64url_value(char c) {

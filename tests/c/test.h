@@ -236,6 +236,20 @@ const char *t_current_uid(hearth_auth *auth);   /* "" when signed out; test-owne
 const char *t_token(const hearth_user *user, int force_refresh);
 
 /* ------------------------------------------------------------------------------------------------
+ * Identity providers (the emulator accepts fake IdP tokens: the claims as JSON, or an unsigned JWT)
+ * ---------------------------------------------------------------------------------------------- */
+const char *t_subject(const char *tag); /* a provider user id (sub), unique per call */
+/* {"sub":..,"email":..,"email_verified":..,"name":..} plus `more` (e.g. ",\"nonce\":\"..\""); NULL email or
+ * name: left out; NULL more: nothing. Test-owned. */
+const char *t_idp_claims(const char *sub, const char *email, bool email_verified, const char *name, const char *more);
+/* The same claims as an unsigned JWT ({"alg":"none"}). Test-owned. */
+const char *t_unsigned_jwt(const char *claims_json);
+/* The provider entry of a user's provider data, or NULL. */
+const hearth_user_info *t_provider_info(const hearth_user *user, const char *provider_id);
+/* The user's provider ids, sorted and comma-separated ("google.com,password"). Test-owned. */
+const char *t_provider_ids(const hearth_user *user);
+
+/* ------------------------------------------------------------------------------------------------
  * JSON (tiny reader for emulator answers and token claims)
  * ---------------------------------------------------------------------------------------------- */
 typedef struct json json;
@@ -273,6 +287,94 @@ const json *emu_lookup(const char *uid);                /* the server's record o
 int emu_admin_update(const char *uid, const char *fields_json); /* HTTP status */
 int emu_admin_delete(const char *uid);                  /* HTTP status */
 int emu_set_improved_email_privacy(bool on);            /* HTTP status */
+/* Sign-ins older than `seconds` fail sensitive updates with CREDENTIAL_TOO_OLD_LOGIN_AGAIN (0 = never);
+ * HTTP status. */
+int emu_set_recent_login_max_age(int seconds);
+
+/* ------------------------------------------------------------------------------------------------
+ * HTTP as a browser does it, and URLs
+ * ---------------------------------------------------------------------------------------------- */
+typedef struct t_http_response {
+  int status;           /* 0 when there was no HTTP answer */
+  int transport_error;  /* errno of a failed exchange (ECONNREFUSED, ...), else 0 */
+  const char *location; /* the Location header, or NULL; test-owned */
+  const char *body;     /* test-owned; NULL when there was no answer */
+} t_http_response;
+/* GET of an http:// URL on a fresh connection; redirects are not followed. Any thread. */
+t_http_response t_http_get(const char *url);
+/* POST of an application/x-www-form-urlencoded body, as a provider's form_post answer arrives. */
+t_http_response t_http_post_form(const char *url, const char *form);
+/* Sends `request` byte for byte to the URL's host and port and reads the answer. */
+t_http_response t_http_raw(const char *url, const char *request);
+
+/* The decoded value of the first query parameter `name` ('+' is a space), or NULL; test-owned. */
+const char *t_url_param(const char *url, const char *name);
+/* scheme://authority and path, without query or fragment; test-owned. */
+const char *t_url_base(const char *url);
+/* `url` with parameter `name` set to `value` (replaced where present, else appended); test-owned. */
+const char *t_url_with_param(const char *url, const char *name, const char *value);
+/* Percent-encoding of everything but RFC 3986's unreserved characters (NULL: ""); test-owned. */
+const char *t_url_encode(const char *text);
+
+/* ------------------------------------------------------------------------------------------------
+ * The person at the browser, for provider flows
+ *
+ * A t_browser is a provider flow's UI delegate: its open_url hands the URL to a thread of its own that
+ * plays the user (open_url runs on the loop thread and must not block it: the loopback receiver is
+ * served by that same loop). The user fetches the provider page with the planned choice, follows its
+ * 303 to the app's redirect (an HTTP GET to the loopback receiver, or hearth_auth_handle_url for a
+ * custom scheme) and records every step as a t_visit.
+ * ---------------------------------------------------------------------------------------------- */
+typedef enum t_user_action {
+  T_USER_SIGNS_IN,   /* picks the identity described by the plan's choice */
+  T_USER_WALKS_AWAY, /* looks at the page and does nothing: the flow stays pending */
+  T_USER_CANCELS,    /* presses Cancel on the provider page */
+  T_USER_REFUSED     /* open_url itself fails (returns non-zero): the page is never shown */
+} t_user_action;
+
+typedef struct t_plan {
+  t_user_action action;
+  /* The choice on the provider page, as query parameters: "email=a%40example.com&emailVerified=false". */
+  const char *choice;
+  /* Before the real redirect, the user's browser delivers the same redirect with a forged state (and,
+   * for a custom scheme, the host first offers hearth_auth_handle_url a URL of another scheme). */
+  bool forged_redirect_first;
+  /* The provider answers with a form post (response_mode=form_post, as Apple does): the browser POSTs
+   * the redirect's query as a form to the redirect target instead of following it. */
+  bool form_post;
+  /* When set, the redirect arrives with this id_token instead of the provider's (a token minted for
+   * another sign-in). */
+  const char *swapped_id_token;
+} t_plan;
+
+typedef struct t_visit {
+  const char *opened_url;   /* what open_url got */
+  int page_status;          /* the provider page's answer to the choice (303) */
+  const char *location;     /* where the page sent the browser */
+  int forged_status;        /* the receiver's answer to the forged redirect (400); 0 when not tried */
+  int forged_handled;       /* custom scheme: hearth_auth_handle_url of the forged redirect (0); -1 when not tried */
+  int foreign_handled;      /* custom scheme: hearth_auth_handle_url of another scheme's URL (0); -1 when not tried */
+  int redirect_status;      /* the loopback receiver's answer (200); 0 when not fetched */
+  int redirect_error;       /* errno when fetching the redirect failed */
+  const char *redirect_body;
+  int handled;              /* custom scheme: hearth_auth_handle_url of the redirect (1); -1 when not tried */
+} t_visit;
+
+typedef struct t_browser t_browser;
+/* A browser for `app`'s provider flows; its thread stops after the test. */
+t_browser *t_browser_new(hearth_app *app);
+/* What the user does with the pages opened from now on. */
+void t_browser_plan(t_browser *browser, t_plan plan);
+void t_browser_sign_in_as(t_browser *browser, const char *choice); /* T_USER_SIGNS_IN with `choice` */
+/* Flow options using this browser as the UI delegate (redirect_uri etc. left at their defaults). */
+void t_browser_options(t_browser *browser, hearth_provider_flow_options *options);
+/* t_browser_options + hearth_auth_set_provider_flow_options (REQUIREs success). */
+void t_browser_attach(t_browser *browser, int use_create_auth_uri);
+int t_browser_opened(t_browser *browser);   /* open_url calls so far */
+int t_browser_finished(t_browser *browser); /* visits the user is done with */
+/* Turns until `count` visits are finished (REQUIREs it), and returns the last one. */
+t_visit t_browser_wait(t_browser *browser, int count);
+t_visit t_browser_visit(t_browser *browser, int index); /* 0-based; zeroed when out of range */
 
 /* ------------------------------------------------------------------------------------------------
  * Processes, sockets, files

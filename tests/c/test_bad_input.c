@@ -318,3 +318,168 @@ TEST(a_pointer_that_was_never_a_handle_is_rejected, BOTH_LOOPS) {
   CHECK(hearth_user_uid(foreign_user) == NULL);
   CHECK(hearth_user_get_token(foreign_user, 0) == NULL);
 }
+
+/* ------------------------------------------------------------------------------------------------
+ * Federated identity: providers, provider flows, linking, auth result details
+ * ---------------------------------------------------------------------------------------------- */
+static int open_url_never_runs(void *user_data, const char *url) {
+  (void)user_data;
+  (void)url;
+  t_fail(__FILE__, __LINE__, "a UI delegate ran for a flow that should have been refused");
+  return 1;
+}
+
+static void refuse_every_page(hearth_auth *auth) {
+  hearth_provider_flow_options options;
+  hearth_provider_flow_options_init(&options);
+  options.open_url = open_url_never_runs;
+  REQUIRE_CODE(hearth_auth_set_provider_flow_options(auth, &options), 0);
+}
+
+TEST(null_handles_of_the_federated_api_are_rejected, MODE_NONE) {
+  CHECK(hearth_oauth_provider_create(NULL) == NULL);
+  hearth_oauth_provider_release(NULL);
+  CHECK(hearth_oauth_provider_id(NULL) == NULL);
+  CHECK_CODE(hearth_oauth_provider_add_scope(NULL, "email"), HEARTH_ERROR_INVALID_HANDLE);
+  CHECK_CODE(hearth_oauth_provider_set_custom_parameter(NULL, "locale", "fr"), HEARTH_ERROR_INVALID_HANDLE);
+
+  hearth_provider_flow_options options;
+  hearth_provider_flow_options_init(&options);
+  options.open_url = open_url_never_runs;
+  CHECK_CODE(hearth_auth_set_provider_flow_options(NULL, &options), HEARTH_ERROR_INVALID_HANDLE);
+  hearth_oauth_provider *provider = hearth_oauth_provider_create("twitter.com");
+  REQUIRE(provider != NULL);
+  CHECK(hearth_auth_sign_in_with_provider(NULL, provider) == NULL);
+  CHECK(hearth_user_link_with_provider(NULL, provider) == NULL);
+  CHECK(hearth_user_reauthenticate_with_provider(NULL, provider) == NULL);
+  hearth_oauth_provider_release(provider);
+  CHECK_INT(hearth_auth_handle_url(NULL, "com.example.game:/oauth?state=x"), 0);
+  CHECK_CODE(hearth_auth_cancel_provider_flow(NULL), HEARTH_ERROR_INVALID_HANDLE);
+  CHECK(hearth_auth_sign_in_with_provider_last_result(NULL) == NULL);
+  CHECK(hearth_user_link_with_provider_last_result(NULL) == NULL);
+  CHECK(hearth_user_reauthenticate_with_provider_last_result(NULL) == NULL);
+
+  CHECK(hearth_auth_result_credential(NULL) == NULL);
+  CHECK(hearth_auth_result_updated_credential(NULL) == NULL);
+  CHECK(hearth_auth_result_email(NULL) == NULL);
+  CHECK(hearth_credential_id_token(NULL) == NULL);
+  CHECK(hearth_credential_access_token(NULL) == NULL);
+  CHECK(hearth_credential_secret(NULL) == NULL);
+
+  hearth_credential *credential = hearth_google_credential("{\"sub\":\"s\"}", NULL);
+  CHECK(hearth_user_link_with_credential(NULL, credential) == NULL);
+  CHECK(hearth_user_unlink(NULL, "google.com") == NULL);
+  CHECK(hearth_user_reauthenticate(NULL, credential) == NULL);
+  CHECK(hearth_user_reauthenticate_and_retrieve_data(NULL, credential) == NULL);
+  hearth_credential_release(credential);
+  CHECK(hearth_user_link_with_credential_last_result(NULL) == NULL);
+  CHECK(hearth_user_unlink_last_result(NULL) == NULL);
+  CHECK(hearth_user_reauthenticate_last_result(NULL) == NULL);
+  CHECK(hearth_user_reauthenticate_and_retrieve_data_last_result(NULL) == NULL);
+}
+
+TEST(null_and_invalid_utf8_provider_arguments_are_refused, MODE_NONE) {
+  for (size_t i = 0; i < BAD_COUNT; i++) CHECK(hearth_oauth_provider_create(bad_utf8[i]) == NULL);
+  hearth_oauth_provider *provider = hearth_oauth_provider_create("microsoft.com");
+  REQUIRE(provider != NULL);
+  CHECK_CODE(hearth_oauth_provider_add_scope(provider, NULL), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_CODE(hearth_oauth_provider_set_custom_parameter(provider, NULL, "x"), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_CODE(hearth_oauth_provider_set_custom_parameter(provider, "tenant", NULL), HEARTH_ERROR_INVALID_ARGUMENT);
+  for (size_t i = 0; i < BAD_COUNT; i++) {
+    CHECK_CODE(hearth_oauth_provider_add_scope(provider, bad_utf8[i]), HEARTH_ERROR_INVALID_ARGUMENT);
+    CHECK_CODE(hearth_oauth_provider_set_custom_parameter(provider, bad_utf8[i], "x"), HEARTH_ERROR_INVALID_ARGUMENT);
+    CHECK_CODE(hearth_oauth_provider_set_custom_parameter(provider, "tenant", bad_utf8[i]), HEARTH_ERROR_INVALID_ARGUMENT);
+  }
+  CHECK_STR(hearth_oauth_provider_id(provider), "microsoft.com");
+  hearth_oauth_provider_release(provider);
+}
+
+TEST(a_released_provider_is_an_invalid_handle, BOTH_LOOPS) {
+  hearth_auth *auth = hearth_auth_get(t_app());
+  refuse_every_page(auth);
+  hearth_user *user = t_sign_in_anonymously(auth);
+  char id[32];
+  snprintf(id, sizeof id, "%s", "twitter.com");
+  hearth_oauth_provider *provider = hearth_oauth_provider_create(id);
+  REQUIRE(provider != NULL);
+  memset(id, 'x', sizeof id - 1); /* the id was copied */
+  CHECK_STR(hearth_oauth_provider_id(provider), "twitter.com");
+  hearth_oauth_provider_release(provider);
+  CHECK(hearth_oauth_provider_id(provider) == NULL);
+  CHECK_CODE(hearth_oauth_provider_add_scope(provider, "email"), HEARTH_ERROR_INVALID_HANDLE);
+  CHECK_CODE(hearth_oauth_provider_set_custom_parameter(provider, "lang", "fr"), HEARTH_ERROR_INVALID_HANDLE);
+  CHECK_FAILS_WITH(t_keep_future(hearth_auth_sign_in_with_provider(auth, provider)), HEARTH_ERROR_INVALID_HANDLE);
+  CHECK_FAILS_WITH(t_keep_future(hearth_user_link_with_provider(user, provider)), HEARTH_ERROR_INVALID_HANDLE);
+  CHECK_FAILS_WITH(t_keep_future(hearth_user_reauthenticate_with_provider(user, provider)),
+                   HEARTH_ERROR_INVALID_HANDLE);
+  hearth_oauth_provider_release(provider); /* releasing again is harmless */
+  /* NULL where a provider is required. */
+  CHECK_FAILS_WITH(t_keep_future(hearth_auth_sign_in_with_provider(auth, NULL)), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_FAILS_WITH(t_keep_future(hearth_user_link_with_provider(user, NULL)), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_FAILS_WITH(t_keep_future(hearth_user_reauthenticate_with_provider(user, NULL)), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_STR(t_current_uid(auth), hearth_user_uid(user));
+}
+
+TEST(linking_with_null_released_or_invalid_arguments_is_refused, BOTH_LOOPS) {
+  hearth_auth *auth = hearth_auth_get(t_app());
+  hearth_user *user = t_create_user(auth, t_email("badlink"), T_PASSWORD);
+  CHECK_FAILS_WITH(t_keep_future(hearth_user_link_with_credential(user, NULL)), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_FAILS_WITH(t_keep_future(hearth_user_reauthenticate(user, NULL)), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_FAILS_WITH(t_keep_future(hearth_user_reauthenticate_and_retrieve_data(user, NULL)),
+                   HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_FAILS_WITH(t_keep_future(hearth_user_unlink(user, NULL)), HEARTH_ERROR_INVALID_ARGUMENT);
+  for (size_t i = 0; i < BAD_COUNT; i++)
+    CHECK_FAILS_WITH(t_keep_future(hearth_user_unlink(user, bad_utf8[i])), HEARTH_ERROR_INVALID_ARGUMENT);
+
+  hearth_credential *released = hearth_google_credential("{\"sub\":\"released\"}", NULL);
+  REQUIRE(released != NULL);
+  hearth_credential_release(released);
+  CHECK_FAILS_WITH(t_keep_future(hearth_user_link_with_credential(user, released)), HEARTH_ERROR_INVALID_HANDLE);
+  CHECK_FAILS_WITH(t_keep_future(hearth_user_reauthenticate(user, released)), HEARTH_ERROR_INVALID_HANDLE);
+  CHECK_FAILS_WITH(t_keep_future(hearth_user_reauthenticate_and_retrieve_data(user, released)),
+                   HEARTH_ERROR_INVALID_HANDLE);
+  CHECK_STR(t_provider_ids(t_current_user(auth)), "password"); /* nothing reached the account */
+  CHECK_STR(t_current_uid(auth), hearth_user_uid(user));
+}
+
+TEST(a_released_user_cannot_link_unlink_or_reauthenticate, BOTH_LOOPS) {
+  hearth_auth *auth = hearth_auth_get(t_app());
+  refuse_every_page(auth);
+  t_sign_in_anonymously(auth);
+  hearth_user *user = hearth_auth_current_user(auth);
+  REQUIRE(user != NULL);
+  hearth_user_release(user);
+  hearth_credential *credential = hearth_google_credential("{\"sub\":\"s\"}", NULL);
+  hearth_oauth_provider *provider = hearth_oauth_provider_create("twitter.com");
+  CHECK(hearth_user_link_with_credential(user, credential) == NULL);
+  CHECK(hearth_user_unlink(user, "google.com") == NULL);
+  CHECK(hearth_user_reauthenticate(user, credential) == NULL);
+  CHECK(hearth_user_reauthenticate_and_retrieve_data(user, credential) == NULL);
+  CHECK(hearth_user_link_with_provider(user, provider) == NULL);
+  CHECK(hearth_user_reauthenticate_with_provider(user, provider) == NULL);
+  hearth_credential_release(credential);
+  hearth_oauth_provider_release(provider);
+  CHECK(strlen(t_current_uid(auth)) > 0);
+}
+
+TEST(foreign_pointers_are_not_providers_or_auth_results, BOTH_LOOPS) {
+  hearth_auth *auth = hearth_auth_get(t_app());
+  refuse_every_page(auth);
+  static uint64_t junk[64];
+  memset(junk, 0x5A, sizeof junk);
+  hearth_oauth_provider *foreign_provider = (hearth_oauth_provider *)junk;
+  CHECK(hearth_oauth_provider_id(foreign_provider) == NULL);
+  CHECK_CODE(hearth_oauth_provider_add_scope(foreign_provider, "email"), HEARTH_ERROR_INVALID_HANDLE);
+  CHECK_FAILS_WITH(t_keep_future(hearth_auth_sign_in_with_provider(auth, foreign_provider)), HEARTH_ERROR_INVALID_HANDLE);
+  hearth_oauth_provider_release(foreign_provider);
+  const hearth_auth_result *foreign_result = (const hearth_auth_result *)junk;
+  CHECK(hearth_auth_result_credential(foreign_result) == NULL);
+  CHECK(hearth_auth_result_updated_credential(foreign_result) == NULL);
+  CHECK(hearth_auth_result_email(foreign_result) == NULL);
+  CHECK(hearth_auth_result_user(foreign_result) == NULL);
+  const hearth_credential *foreign_credential = (const hearth_credential *)junk;
+  CHECK(hearth_credential_id_token(foreign_credential) == NULL);
+  CHECK(hearth_credential_access_token(foreign_credential) == NULL);
+  CHECK(hearth_credential_secret(foreign_credential) == NULL);
+  hearth_credential_release((hearth_credential *)junk);
+}

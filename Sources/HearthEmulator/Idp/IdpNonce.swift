@@ -1,3 +1,5 @@
+import HearthCrypto
+
 /// The OIDC nonce check Firebase's emulator skips (hearth-emulator only): an ID token that carries a
 /// `nonce` claim was issued for one sign-in attempt, identified by the SHA-256 (lowercase hex) of
 /// the raw nonce the client kept; the client proves it is that attempt by sending the raw nonce

@@ -1,3 +1,5 @@
+import HearthCrypto
+
 /// `v2/accounts/mfaEnrollment:start`: begins enrolling a second factor for the account of `idToken`.
 /// A phone factor (`phoneEnrollmentInfo`) gets an SMS code (see `VerificationCodeSender`); a TOTP
 /// factor (`totpEnrollmentInfo: {}`, hearth-emulator only) gets a new shared secret for the
@@ -76,7 +78,7 @@ enum StartMfaEnrollment {
         project.totpEnrollmentSessions.insert(
             TotpEnrollmentSession(localId: user.localId, secret: secret), key: sessionInfo, expiresAt: expiresAt,
             now: now)
-        return TotpSession(sharedSecretKey: Base32.encode(secret), sessionInfo: sessionInfo,
+        return TotpSession(sharedSecretKey: Base32.encode(secret, padding: false), sessionInfo: sessionInfo,
                            finalizeEnrollmentTime: EmulatorClock.iso8601(milliseconds: expiresAt))
     }
 }

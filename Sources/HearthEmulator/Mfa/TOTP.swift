@@ -1,3 +1,5 @@
+import HearthCrypto
+
 /// Time-based one-time passwords (RFC 6238 over RFC 4226's HOTP) with the parameters Firebase's
 /// TOTP second factor announces: HMAC-SHA-1, 6 digits, 30-second steps. A code is accepted in the
 /// current step and one step either side, so a clock a little off still works.
@@ -20,7 +22,7 @@ enum TOTP {
 
     static func code(secret: [UInt8], counter: UInt64) -> String {
         let message = (0..<8).map { UInt8(truncatingIfNeeded: counter >> UInt64(56 - $0 * 8)) }
-        let mac = HMAC.sha1(key: secret, message: message)
+        let mac = HMAC.authenticationCode(key: secret, message: message, algorithm: .sha1)
         // Dynamic truncation (RFC 4226 §5.3).
         let offset = Int(mac[mac.count - 1] & 0x0f)
         let binary = (UInt32(mac[offset]) & 0x7f) << 24 | UInt32(mac[offset + 1]) << 16

@@ -6,7 +6,7 @@
 /// times, then `finalize()` once.
 public struct SHA256: Sendable {
     public static let digestByteCount = 32
-    static let blockByteCount = 64
+    public static let blockByteCount = 64
 
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19

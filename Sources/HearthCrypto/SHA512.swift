@@ -1,10 +1,10 @@
 /// SHA-512 (FIPS 180-4 §6.4), in Swift so the core needs no crypto library. Only TOTP uses it (RFC 6238's
 /// HMAC-SHA-512 variant, one of the algorithms Identity Platform may assign).
-enum SHA512 {
-    static let digestByteCount = 64
-    static let blockByteCount = 128
+public enum SHA512 {
+    public static let digestByteCount = 64
+    public static let blockByteCount = 128
 
-    static func digest(_ message: [UInt8]) -> [UInt8] {
+    public static func digest(_ message: [UInt8]) -> [UInt8] {
         var state: [UInt64] = [
             0x6a09_e667_f3bc_c908, 0xbb67_ae85_84ca_a73b, 0x3c6e_f372_fe94_f82b, 0xa54f_f53a_5f1d_36f1,
             0x510e_527f_ade6_82d1, 0x9b05_688c_2b3e_6c1f, 0x1f83_d9ab_fb41_bd6b, 0x5be0_cd19_137e_2179,

@@ -13,7 +13,7 @@ public enum TOTPAlgorithm: String, Sendable, CaseIterable {
         self.init(rawValue: letters)
     }
 
-    var blockByteCount: Int {
+    public var blockByteCount: Int {
         switch self {
         case .sha1: return SHA1.blockByteCount
         case .sha256: return SHA256.blockByteCount
@@ -21,7 +21,7 @@ public enum TOTPAlgorithm: String, Sendable, CaseIterable {
         }
     }
 
-    func digest(_ bytes: [UInt8]) -> [UInt8] {
+    public func digest(_ bytes: [UInt8]) -> [UInt8] {
         switch self {
         case .sha1: return SHA1.digest(bytes)
         case .sha256: return SHA256.digest(bytes)
@@ -30,9 +30,9 @@ public enum TOTPAlgorithm: String, Sendable, CaseIterable {
     }
 }
 
-/// HMAC (RFC 2104) over the TOTP hashes.
-enum HMAC {
-    static func authenticationCode(key: [UInt8], message: [UInt8], algorithm: TOTPAlgorithm) -> [UInt8] {
+/// HMAC (RFC 2104) over these hashes (TOTP codes on the client, their check in the emulator).
+public enum HMAC {
+    public static func authenticationCode(key: [UInt8], message: [UInt8], algorithm: TOTPAlgorithm) -> [UInt8] {
         let blockByteCount = algorithm.blockByteCount
         // Keys longer than a block are hashed first; shorter ones are padded with zeros.
         var block = key.count > blockByteCount ? algorithm.digest(key) : key

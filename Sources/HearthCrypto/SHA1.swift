@@ -1,11 +1,11 @@
 /// SHA-1 (FIPS 180-4 §6.1), in Swift so the core needs no crypto library. Only TOTP uses it: RFC 6238's
 /// default HMAC-SHA-1, which authenticator apps still default to. HMAC-SHA-1 is not affected by SHA-1's
 /// collision weakness; nothing here needs constant time (the client computes codes, it checks none).
-enum SHA1 {
-    static let digestByteCount = 20
-    static let blockByteCount = 64
+public enum SHA1 {
+    public static let digestByteCount = 20
+    public static let blockByteCount = 64
 
-    static func digest(_ message: [UInt8]) -> [UInt8] {
+    public static func digest(_ message: [UInt8]) -> [UInt8] {
         var state: (UInt32, UInt32, UInt32, UInt32, UInt32) = (
             0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476, 0xc3d2_e1f0
         )
