@@ -31,13 +31,22 @@
  * - Provider sign-in (SignInWithProvider, LinkWithProvider, ReauthenticateWithProvider) works on a
  *   desktop (the C++ SDK's desktop build answers kAuthErrorUnimplemented): set the UI delegate and
  *   redirect target first with Auth::SetProviderFlowOptions.
+ * - Phone number sign-in works on a desktop (the C++ SDK's desktop PhoneAuthProvider fails with
+ *   kAuthErrorApiNotAvailable). PhoneAuthProvider::Listener callbacks run on the loop thread;
+ *   OnVerificationCompleted is never called (a desktop neither reads SMS nor verifies instantly), and
+ *   OnCodeAutoRetrievalTimeOut runs timeout_milliseconds after the code was sent. App verification shows
+ *   reCAPTCHA through the provider flow's UI delegate (see Auth::SetAppVerificationDisabledForTesting).
+ * - Multi-factor authentication (SMS and TOTP second factors), which the C++ SDK lacks, shaped after the
+ *   Apple and JS SDKs: MultiFactorResolver::FromFuture on kAuthErrorSecondFactorRequired, User::multi_factor(),
+ *   PhoneMultiFactorGenerator, TotpMultiFactorGenerator, TotpSecret.
  * - AuthResult::credential holds the identity provider's credential the server returned, and a FAILED
  *   link or sign-in whose identity belongs to another account still has a result():
  *   additional_user_info.updated_credential signs in to that account (the SDK's documented recipe).
  * - Extras: App options for the libuv loop, persistence and timeouts; Future::Wait; is_new_user and email
  *   in AdditionalUserInfo; Credential::id_token/access_token/secret; FacebookAuthProvider's Limited
  *   Login, AppleAuthProvider (with the user's name), Nonce; provider flow options, Auth::HandleUrl and
- *   CancelProviderFlow; Hearth's own error codes (kAuthErrorInvalidArgument and up, from 1000).
+ *   CancelProviderFlow; PhoneAuthProvider::VerifyPhoneNumber as a Future; Hearth's own error codes
+ *   (kAuthErrorInvalidArgument and up, from 1000).
  * - Exceptions thrown by callbacks cannot cross the C ABI: they are caught and dropped.
  */
 #ifndef HEARTH_HPP
@@ -55,6 +64,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -69,12 +79,14 @@ class Future;
 namespace auth {
 class Auth;
 class User;
+class MultiFactor;
 class AuthStateListener;
 class IdTokenListener;
 }  // namespace auth
 
 namespace detail {
 class ProviderArgument;
+struct FutureAccess;
 }  // namespace detail
 
 /// Status of a Future, with firebase::FutureStatus's values.
@@ -137,6 +149,7 @@ class FutureHandle {
 
   hearth_future* future() const { return future_; }
   const AppCore* core() const { return core_.get(); }
+  const AppCorePtr& app_core() const { return core_; }
 
   // The failure's message: the wrapper's own, when it refused an argument before Hearth saw it.
   const char* ErrorMessage() const {
@@ -340,6 +353,7 @@ class FutureBase {
   explicit FutureBase(detail::FutureHandlePtr handle) : handle_(std::move(handle)) {}
 
  protected:
+  friend struct detail::FutureAccess;
   detail::FutureHandlePtr handle_;
 };
 
@@ -390,6 +404,19 @@ Future<T> AdoptFuture(hearth_future* future, const AppCorePtr& core, std::string
     throw;
   }
   return Future<T>(FutureHandlePtr(handle));
+}
+
+// What wrapper types built from a future need of it.
+struct FutureAccess {
+  static AppCorePtr Core(const FutureBase& future) { return future.handle_ ? future.handle_->app_core() : nullptr; }
+};
+
+// A new C reference to an operation, for results borrowed from it: Hearth's borrowed views (sessions,
+// secrets, resolvers) live as long as the reference they were taken from, so a wrapper object that may
+// outlive its Future keeps a reference of its own. Null for an invalid handle.
+inline std::shared_ptr<hearth_future> RetainFuture(const hearth_future* future) {
+  hearth_future* copy = future ? hearth_future_retain(future) : nullptr;
+  return copy ? std::shared_ptr<hearth_future>(copy, &hearth_future_release) : nullptr;
 }
 
 template <>
@@ -813,10 +840,334 @@ class YahooAuthProvider {
   static constexpr const char* kProviderId = "yahoo.com";
 };
 
-/// Phone numbers ("phone").
+/// A phone number credential ("phone"), as firebase::auth::PhoneAuthCredential: a verification id and
+/// the SMS code the user typed (PhoneAuthProvider::GetCredential). Use it wherever a Credential goes
+/// (sign in, link, reauthenticate), with User::UpdatePhoneNumberCredential, or as a second factor
+/// (PhoneMultiFactorGenerator::GetAssertion).
+class PhoneAuthCredential : public Credential {
+ public:
+  PhoneAuthCredential() = default;
+  /// Internal: adopts a new C reference.
+  PhoneAuthCredential(detail::AdoptTag tag, hearth_credential* credential) : Credential(tag, credential) {}
+
+  /// The SMS code the system read by itself: Android only in the C++ SDK; always "" on a desktop.
+  std::string sms_code() const { return std::string(); }
+};
+
+// -------------------------------------------------------------------------------------------------
+// Multi-factor authentication (Hearth extra: the C++ SDK has no MFA API). Shaped after the Firebase
+// Apple and JS SDKs, in this SDK's style: a sign-in that needs a second factor fails with
+// kAuthErrorSecondFactorRequired, MultiFactorResolver::FromFuture gives the hints, a session and
+// ResolveSignIn; User::multi_factor() enrolls and unenrolls factors.
+// -------------------------------------------------------------------------------------------------
+
+/// One enrolled second factor, or a hint naming one during a sign-in (a value; it keeps what it was
+/// read from alive). Invalid when default-constructed: accessors give "" and 0.
+class MultiFactorInfo {
+ public:
+  MultiFactorInfo() = default;
+  /// Internal: `info` is borrowed from `owner`.
+  MultiFactorInfo(std::shared_ptr<const void> owner, const hearth_multi_factor_info* info)
+      : owner_(info ? std::move(owner) : nullptr), info_(owner_ ? info : nullptr) {}
+
+  bool is_valid() const { return info_ != nullptr; }
+  /// The enrollment id (what Unenroll and TotpMultiFactorGenerator::GetAssertionForSignIn take).
+  std::string uid() const { return Text(hearth_multi_factor_info_uid); }
+  /// PhoneMultiFactorGenerator::kFactorId ("phone") or TotpMultiFactorGenerator::kFactorId ("totp").
+  std::string factor_id() const { return Text(hearth_multi_factor_info_factor_id); }
+  std::string display_name() const { return Text(hearth_multi_factor_info_display_name); }
+  /// Phone factors: the number, masked ("+*******4567") in sign-in hints; "" for TOTP.
+  std::string phone_number() const { return Text(hearth_multi_factor_info_phone_number); }
+  /// When it was enrolled, UTC milliseconds since the Unix epoch; 0 when unknown.
+  uint64_t enrollment_timestamp() const { return info_ ? hearth_multi_factor_info_enrollment_timestamp(info_) : 0; }
+
+  /// The C handle (borrowed; valid as long as this object), for mixing with hearth.h.
+  const hearth_multi_factor_info* c_info() const { return info_; }
+
+ private:
+  std::string Text(const char* (*field)(const hearth_multi_factor_info*)) const {
+    return info_ ? detail::CopyString(field(info_)) : std::string();
+  }
+
+  std::shared_ptr<const void> owner_;
+  const hearth_multi_factor_info* info_ = nullptr;
+};
+
+/// Proof of the first factor, for enrolling a second one (User::multi_factor().GetSession()) or for
+/// texting an enrolled phone during a sign-in (MultiFactorResolver::session()). A value; invalid when
+/// default-constructed.
+class MultiFactorSession {
+ public:
+  MultiFactorSession() = default;
+  /// Internal: `session` is borrowed from `owner`.
+  MultiFactorSession(std::shared_ptr<const void> owner, const hearth_multi_factor_session* session,
+                     detail::AppCorePtr core)
+      : owner_(session ? std::move(owner) : nullptr), session_(owner_ ? session : nullptr), core_(std::move(core)) {}
+
+  bool is_valid() const { return session_ != nullptr; }
+
+  /// The C handle (borrowed; valid as long as this object), for mixing with hearth.h.
+  const hearth_multi_factor_session* c_session() const { return session_; }
+
+ private:
+  friend class TotpMultiFactorGenerator;
+  std::shared_ptr<const void> owner_;
+  const hearth_multi_factor_session* session_ = nullptr;
+  detail::AppCorePtr core_;
+};
+
+/// A second factor, proven: what MultiFactor::Enroll and MultiFactorResolver::ResolveSignIn take.
+/// Copies share one assertion. Invalid when a generator refused its arguments.
+class MultiFactorAssertion {
+ public:
+  MultiFactorAssertion() = default;
+  /// Internal: adopts a new C reference (NULL gives an invalid assertion).
+  MultiFactorAssertion(detail::AdoptTag, hearth_multi_factor_assertion* assertion, const char* factor_id)
+      : assertion_(assertion ? std::shared_ptr<hearth_multi_factor_assertion>(assertion, &hearth_multi_factor_assertion_release)
+                             : nullptr),
+        factor_id_(assertion ? factor_id : "") {}
+
+  bool is_valid() const { return assertion_ != nullptr; }
+  /// "phone" or "totp"; "" when invalid.
+  std::string factor_id() const { return factor_id_; }
+
+  /// The C handle (borrowed), for mixing with hearth.h. NULL if invalid.
+  const hearth_multi_factor_assertion* c_assertion() const { return assertion_.get(); }
+
+ private:
+  std::shared_ptr<hearth_multi_factor_assertion> assertion_;
+  std::string factor_id_;
+};
+
+/// Second factors proven by an SMS code (Firebase's PhoneMultiFactorGenerator).
+class PhoneMultiFactorGenerator {
+ public:
+  static constexpr const char* kFactorId = "phone";
+  /// From the credential of a verification that used a MultiFactorSession (PhoneAuthOptions's
+  /// multi_factor_session): enrolling (with phone_number) or signing in (with multi_factor_hint).
+  /// Invalid for an invalid credential.
+  static MultiFactorAssertion GetAssertion(const PhoneAuthCredential& credential) {
+    const hearth_credential* c_credential = credential.c_credential();
+    return MultiFactorAssertion(detail::kAdopt, c_credential ? hearth_phone_multi_factor_assertion(c_credential) : nullptr,
+                                kFactorId);
+  }
+};
+
+/// The secret of a TOTP factor being enrolled: show it (or its QR code) to the user's authenticator
+/// app, then enroll with a code the app shows. A value; invalid when default-constructed.
+class TotpSecret {
+ public:
+  TotpSecret() = default;
+  /// Internal: `secret` is borrowed from `owner`.
+  TotpSecret(std::shared_ptr<const void> owner, const hearth_totp_secret* secret)
+      : owner_(secret ? std::move(owner) : nullptr), secret_(owner_ ? secret : nullptr) {}
+
+  bool is_valid() const { return secret_ != nullptr; }
+  /// The shared secret, base32.
+  std::string shared_secret_key() const {
+    return secret_ ? detail::CopyString(hearth_totp_secret_shared_secret_key(secret_)) : std::string();
+  }
+  /// Digits per code (6).
+  int code_length() const { return secret_ ? hearth_totp_secret_code_length(secret_) : 0; }
+  /// Seconds each code is valid (30).
+  int code_interval_seconds() const { return secret_ ? hearth_totp_secret_period_seconds(secret_) : 0; }
+  /// "SHA1", "SHA256" or "SHA512".
+  std::string hashing_algorithm() const {
+    return secret_ ? detail::CopyString(hearth_totp_secret_algorithm(secret_)) : std::string();
+  }
+  /// The otpauth:// URI to show as a QR code ("" for NULL or invalid UTF-8 arguments).
+  std::string GenerateQrCodeUrl(const char* account_name, const char* issuer) const {
+    char* url = secret_ ? hearth_totp_secret_qr_code_url(secret_, account_name, issuer) : nullptr;
+    std::string result = detail::CopyString(url);
+    hearth_free(url);
+    return result;
+  }
+  /// Hearth extra: the code an authenticator app shows at unix_time_seconds (RFC 6238); "" if invalid.
+  std::string GenerateCode(int64_t unix_time_seconds) const;
+
+  /// The C handle (borrowed; valid as long as this object), for mixing with hearth.h.
+  const hearth_totp_secret* c_secret() const { return secret_; }
+
+ private:
+  std::shared_ptr<const void> owner_;
+  const hearth_totp_secret* secret_ = nullptr;
+};
+
+/// Second factors proven by an authenticator app's time-based one-time password (Firebase's
+/// TotpMultiFactorGenerator).
+class TotpMultiFactorGenerator {
+ public:
+  static constexpr const char* kFactorId = "totp";
+
+  /// Starts a TOTP enrollment with a session from User::multi_factor().GetSession() (an invalid Future
+  /// for an invalid session; kAuthErrorAppDestroyed once the App is deleted).
+  static Future<TotpSecret> GenerateSecret(const MultiFactorSession& session);
+  /// Enrolling: the secret being enrolled and a code the user's authenticator shows. Invalid for an
+  /// invalid secret, or a NULL / invalid UTF-8 code.
+  static MultiFactorAssertion GetAssertionForEnrollment(const TotpSecret& secret, const char* one_time_password) {
+    const hearth_totp_secret* c_secret = secret.c_secret();
+    return MultiFactorAssertion(
+        detail::kAdopt, c_secret ? hearth_totp_multi_factor_assertion_for_enrollment(c_secret, one_time_password) : nullptr,
+        kFactorId);
+  }
+  /// Signing in: the hint's enrollment id (MultiFactorInfo::uid()) and a code.
+  static MultiFactorAssertion GetAssertionForSignIn(const char* enrollment_id, const char* one_time_password) {
+    return MultiFactorAssertion(detail::kAdopt, hearth_totp_multi_factor_assertion_for_sign_in(enrollment_id, one_time_password),
+                                kFactorId);
+  }
+
+  /// Hearth extra: RFC 6238, the code an authenticator app shows at unix_time_seconds for a base32
+  /// shared secret. "" for invalid arguments (bad base32, unknown algorithm, digits outside 1..9,
+  /// interval <= 0, negative time).
+  static std::string GenerateCode(const char* shared_secret_key, int64_t unix_time_seconds, int code_length = 6,
+                                  int code_interval_seconds = 30, const char* hashing_algorithm = "SHA1") {
+    if (code_length <= 0 || code_length > 9) return std::string();
+    char code[16] = {0};
+    const int rc = hearth_totp_generate_code(shared_secret_key, hashing_algorithm, code_length, code_interval_seconds,
+                                             unix_time_seconds, code, sizeof code);
+    return rc == HEARTH_ERROR_NONE ? std::string(code) : std::string();
+  }
+};
+
+inline std::string TotpSecret::GenerateCode(int64_t unix_time_seconds) const {
+  if (!secret_) return std::string();
+  return TotpMultiFactorGenerator::GenerateCode(hearth_totp_secret_shared_secret_key(secret_), unix_time_seconds,
+                                                code_length(), code_interval_seconds(),
+                                                hearth_totp_secret_algorithm(secret_));
+}
+
+/// What a phone verification shows the user with: UIParent in the C++ SDK (an Android Activity, a
+/// UIView). Ignored on a desktop: the reCAPTCHA page of app verification goes through the UI delegate of
+/// Auth::SetProviderFlowOptions.
+typedef void* UIParent;
+
+struct PhoneAuthOptions;
+
+/// Phone number sign-in ("phone"), as firebase::auth::PhoneAuthProvider, working on a desktop:
+///   1. VerifyPhoneNumber texts a code; the Listener's OnCodeSent gets the verification id (store it: it
+///      stays valid if the app is closed while the user reads the SMS).
+///   2. GetCredential(verification_id, the code the user typed).
+///   3. Sign in, link, reauthenticate, or User::UpdatePhoneNumberCredential with it.
+/// App verification: Firebase wants proof that a real app asks (reCAPTCHA on a desktop). Hearth shows
+/// the reCAPTCHA page through the UI delegate of Auth::SetProviderFlowOptions; with
+/// Auth::SetAppVerificationDisabledForTesting(true) (the default against the emulator) it shows nothing
+/// and Firebase then accepts only the project's fictional test numbers.
 class PhoneAuthProvider {
  public:
   static constexpr const char* kProviderId = "phone";
+
+  /// Forces a new SMS for a number whose code is still fresh (a "Resend code" button). From
+  /// Listener::OnCodeSent; copyable; equal when it names the same sent code. A default token is ignored
+  /// by VerifyPhoneNumber.
+  class ForceResendingToken {
+   public:
+    ForceResendingToken() = default;
+    /// Internal: wraps the C resend token (hearth_future_phone_resend_token).
+    ForceResendingToken(detail::AdoptTag, const char* token) : token_(detail::CopyString(token)) {}
+
+    bool operator==(const ForceResendingToken& other) const { return token_ == other.token_; }
+    bool operator!=(const ForceResendingToken& other) const { return token_ != other.token_; }
+
+    /// Hearth extra: false for a default token.
+    bool is_valid() const { return !token_.empty(); }
+    /// Hearth extra: the opaque token text, for hearth_phone_auth_options.force_resending_token.
+    const char* c_token() const { return token_.c_str(); }
+
+   private:
+    std::string token_;
+  };
+
+  /// Told how a VerifyPhoneNumber goes, as firebase::auth::PhoneAuthProvider::Listener. Every callback
+  /// runs on the app's loop thread, never inside VerifyPhoneNumber. Exactly one of OnCodeSent and
+  /// OnVerificationFailed runs; after OnCodeSent, OnCodeAutoRetrievalTimeOut runs once
+  /// timeout_milliseconds have passed. OnVerificationCompleted is never called on a desktop (no
+  /// automatic SMS retrieval, no instant verification): the user types the code. Destroying a listener
+  /// stops its callbacks (waiting for one running on another thread); deleting the App does too.
+  class Listener {
+   public:
+    Listener() = default;
+    Listener(const Listener&) = delete;
+    Listener& operator=(const Listener&) = delete;
+    virtual ~Listener();
+
+    /// Android's automatic verification; never called by Hearth.
+    virtual void OnVerificationCompleted(PhoneAuthCredential credential) = 0;
+    /// The verification failed; `error` describes why (invalid or missing number, too many requests,
+    /// app verification failed or cancelled, network...).
+    virtual void OnVerificationFailed(const std::string& error) = 0;
+    /// The SMS was sent (or a fresh one was already on its way: then the same verification id).
+    virtual void OnCodeSent(const std::string& /*verification_id*/,
+                            const ForceResendingToken& /*force_resending_token*/) {}
+    /// timeout_milliseconds passed after the code was sent: offer to resend it.
+    virtual void OnCodeAutoRetrievalTimeOut(const std::string& /*verification_id*/) {}
+    /// Hearth extra: the failure with its code. By default it calls OnVerificationFailed(message).
+    virtual void OnVerificationFailedWithError(AuthError /*error*/, const std::string& message) {
+      OnVerificationFailed(message);
+    }
+  };
+
+  /// Hearth extra: what the Future form of VerifyPhoneNumber completes with.
+  struct VerificationResult {
+    std::string verification_id;
+    ForceResendingToken force_resending_token;
+  };
+
+  /// Texts a verification code (see the class comment). The number must be E.164 ("+16505554567";
+  /// spaces, dashes, dots and parentheses are ignored); a malformed one fails with
+  /// kAuthErrorInvalidPhoneNumber (an empty one with kAuthErrorMissingPhoneNumber) before any request.
+  /// While a code sent to the number is fresher than timeout_milliseconds, asking again sends no SMS and
+  /// gives the same verification id (even when that code was used meanwhile), unless
+  /// options.force_resending_token is set.
+  /// Hearth extra: returns kAuthErrorInvalidArgument, and calls nothing, for a null listener or the
+  /// provider of a null Auth; otherwise kAuthErrorNone, or the code of a failure found during the call
+  /// (e.g. invalid UTF-8), which the listener is told too, on the loop thread.
+  AuthError VerifyPhoneNumber(const PhoneAuthOptions& options, Listener* listener);
+  /// Hearth extra: the same as a Future (invalid for the provider of a null Auth).
+  Future<VerificationResult> VerifyPhoneNumber(const PhoneAuthOptions& options);
+  Future<VerificationResult> VerifyPhoneNumberLastResult() const;
+
+  /// The credential for a verification id and the code the user typed. Invalid when an argument is
+  /// NULL or not valid UTF-8 (empty ones fail when used: kAuthErrorMissingVerificationId / Code).
+  PhoneAuthCredential GetCredential(const char* verification_id, const char* verification_code) const {
+    hearth_credential* credential = hearth_phone_credential(verification_id, verification_code);
+    return credential ? PhoneAuthCredential(detail::kAdopt, credential) : PhoneAuthCredential();
+  }
+
+  /// The provider of `auth` (owned by it). For a null Auth, an inert provider whose operations fail.
+  static PhoneAuthProvider& GetInstance(Auth* auth);
+
+ private:
+  friend class Auth;
+  PhoneAuthProvider(hearth_auth* auth, detail::AppCorePtr core) : auth_(auth), core_(std::move(core)) {}
+  ~PhoneAuthProvider() = default;
+  PhoneAuthProvider(const PhoneAuthProvider&) = delete;
+  PhoneAuthProvider& operator=(const PhoneAuthProvider&) = delete;
+
+  // Fills `out` (whose strings point into `options`); false with the reason when the wrapper refuses.
+  static bool ToC(const PhoneAuthOptions& options, hearth_phone_auth_options* out, std::string* problem);
+
+  hearth_auth* const auth_;  // nullptr for the inert provider
+  const detail::AppCorePtr core_;
+};
+
+/// How to verify a phone number, as firebase::auth::PhoneAuthOptions.
+struct PhoneAuthOptions {
+  PhoneAuthOptions() : force_resending_token(nullptr), timeout_milliseconds(0), ui_parent(nullptr) {}
+
+  /// From an earlier OnCodeSent of this number: send a new SMS now. nullptr or a default token: none.
+  PhoneAuthProvider::ForceResendingToken* force_resending_token;
+  /// E.164. Not needed to sign in with a second factor (multi_factor_hint).
+  std::string phone_number;
+  /// How long a sent code counts as fresh (no second SMS for the same number), and when
+  /// Listener::OnCodeAutoRetrievalTimeOut runs. 0 = 60000. (The C++ SDK's range and meaning are
+  /// Android's: there 0 turns automatic SMS retrieval off, which a desktop never does anyway.)
+  uint32_t timeout_milliseconds;
+  /// Ignored on a desktop (see UIParent).
+  UIParent ui_parent;
+  /// Hearth extras. Enrolling a phone second factor: User::multi_factor().GetSession() with
+  /// phone_number. Signing in with one: MultiFactorResolver::session() with the hint to text.
+  MultiFactorSession multi_factor_session;
+  MultiFactorInfo multi_factor_hint;
 };
 
 /// Any OAuth 2.0 / OpenID Connect provider ("microsoft.com", "yahoo.com", "apple.com", "oidc.<name>",
@@ -868,8 +1219,8 @@ struct Nonce {
     return nonce;
   }
 
-  /// SHA-256 of text's bytes as 64 lowercase hex digits; "" when text holds a NUL (Hearth takes
-  /// NUL-terminated strings, so it could not hash all of it).
+  /// SHA-256 of text's bytes as 64 lowercase hex digits; "" when text is not valid UTF-8 or holds a NUL
+  /// (Hearth takes NUL-terminated strings, so it could not hash all of it).
   static std::string Sha256Hex(const std::string& text) {
     if (text.find('\0') != std::string::npos) return std::string();
     char hash[HEARTH_SHA256_HEX_SIZE] = {0};
@@ -1175,6 +1526,17 @@ class User {
   /// Hearth extra.
   Future<AuthResult> ReauthenticateWithProviderLastResult() const;
 
+  /// Replaces the user's phone number with the one the credential proves; the result is the updated
+  /// user. A number another account owns fails with kAuthErrorCredentialAlreadyInUse (a Future<User>
+  /// has no AdditionalUserInfo: the updated credential is hearth_auth_result_updated_credential of
+  /// hearth_future_auth_result(c_future())).
+  Future<User> UpdatePhoneNumberCredential(const PhoneAuthCredential& credential) const;
+  Future<User> UpdatePhoneNumberCredentialLastResult() const;
+
+  /// Hearth extra: the user's second factors (enrolled_factors() from this snapshot; GetSession, Enroll
+  /// and Unenroll act on the signed-in user with this uid).
+  MultiFactor multi_factor() const;
+
   /// Same validity and uid.
   bool operator==(const User& other) const { return is_valid() == other.is_valid() && uid() == other.uid(); }
   bool operator!=(const User& other) const { return !(*this == other); }
@@ -1199,11 +1561,37 @@ class User {
     return detail::AdoptFuture<T>(future, core_);
   }
 
+  friend class MultiFactor;
   hearth_user* user_ = nullptr;
   detail::AppCorePtr core_;
 };
 
 using UserProfile = User::UserProfile;
+
+/// Hearth extra: a user's second factors (Firebase's MultiFactor / multiFactor(user)), from
+/// User::multi_factor(). Enrolling needs a verified email (kAuthErrorUnverifiedEmail otherwise).
+class MultiFactor {
+ public:
+  MultiFactor() = default;
+  explicit MultiFactor(User user) : user_(std::move(user)) {}
+
+  /// The enrolled factors of the snapshot it came from (take a new User to see changes).
+  std::vector<MultiFactorInfo> enrolled_factors() const;
+  /// A session proving the first factor, for PhoneAuthOptions::multi_factor_session (with the phone
+  /// number to enroll) or TotpMultiFactorGenerator::GenerateSecret.
+  Future<MultiFactorSession> GetSession() const;
+  /// Enrolls a proven second factor under display_name (nullptr: none); the result is the updated
+  /// user. Errors: kAuthErrorSecondFactorAlreadyEnrolled, kAuthErrorMaximumSecondFactorCountExceeded,
+  /// kAuthErrorUnverifiedEmail, kAuthErrorUnsupportedFirstFactor, kAuthErrorInvalidVerificationCode, ...
+  Future<User> Enroll(const MultiFactorAssertion& assertion, const char* display_name = nullptr) const;
+  /// Removes an enrolled factor; the result is the updated user. kAuthErrorMultiFactorInfoNotFound
+  /// when it is not enrolled.
+  Future<User> Unenroll(const MultiFactorInfo& factor) const;
+  Future<User> Unenroll(const char* enrollment_id) const;
+
+ private:
+  User user_;
+};
 
 /// Data from the identity provider about a sign-in (firebase's AdditionalUserInfo, plus is_new_user,
 /// profile_json and email). profile maps the top-level fields of the IdP profile: strings unescaped,
@@ -1261,6 +1649,37 @@ struct ProviderFlowOptions {
 
 struct FetchProvidersResult {
   std::vector<std::string> providers;
+};
+
+/// Hearth extra: finishes a sign-in that failed with kAuthErrorSecondFactorRequired (Firebase's
+/// MultiFactorResolver / getMultiFactorResolver). A value; it keeps what it needs of the failed Future.
+class MultiFactorResolver {
+ public:
+  MultiFactorResolver() = default;
+
+  /// The resolver of a sign-in (any Future: SignInWithEmailAndPassword, SignInWithCredential,
+  /// SignInWithProvider, ...) that failed with kAuthErrorSecondFactorRequired; invalid otherwise.
+  static MultiFactorResolver FromFuture(const FutureBase& failed);
+
+  bool is_valid() const { return resolver_ != nullptr; }
+  /// The user's second factors (phone numbers masked).
+  std::vector<MultiFactorInfo> hints() const;
+  /// The session to text a phone hint with (PhoneAuthOptions::multi_factor_session, with the hint in
+  /// multi_factor_hint).
+  MultiFactorSession session() const;
+  /// Finishes the sign-in with a proven second factor. Auth-state listeners are told once, when it
+  /// succeeds. Errors: kAuthErrorInvalidVerificationCode, kAuthErrorSessionExpired,
+  /// kAuthErrorInvalidMultiFactorSession, kAuthErrorMultiFactorInfoNotFound, ...; kAuthErrorAppDestroyed
+  /// once the App is deleted. An invalid Future for an invalid resolver.
+  Future<AuthResult> ResolveSignIn(const MultiFactorAssertion& assertion) const;
+
+  /// The C handle (borrowed; valid as long as this object), for mixing with hearth.h.
+  const hearth_multi_factor_resolver* c_resolver() const { return resolver_; }
+
+ private:
+  std::shared_ptr<hearth_future> owner_;
+  const hearth_multi_factor_resolver* resolver_ = nullptr;
+  detail::AppCorePtr core_;
 };
 
 /// Told when the signed-in user changes (and once after being added). Runs on the loop thread. The
@@ -1388,6 +1807,14 @@ class Auth {
   /// Signs out (listeners are told on the loop thread) and erases the persisted session.
   void SignOut() { hearth_auth_sign_out(auth_); }
 
+  /// Hearth extra, as FirebaseAuthSettings' setAppVerificationDisabledForTesting: true sends phone
+  /// verifications without app verification (Firebase then accepts only its fictional test numbers);
+  /// false runs the reCAPTCHA page through the UI delegate of SetProviderFlowOptions. Default: true
+  /// against the emulator, else false.
+  AuthError SetAppVerificationDisabledForTesting(bool disabled) {
+    return static_cast<AuthError>(hearth_auth_set_app_verification_disabled_for_testing(auth_, disabled ? 1 : 0));
+  }
+
   /// The language code sent as X-Firebase-Locale; "" when none is set.
   std::string language_code() const {
     char* code = hearth_auth_language_code(auth_);
@@ -1425,9 +1852,12 @@ class Auth {
     return detail::AdoptFuture<T>(future, core_);
   }
 
+  friend class PhoneAuthProvider;
   App* app_;  // nullptr once the App has let go of this Auth
   const detail::AppCorePtr core_;
   hearth_auth* const auth_;
+  std::mutex phone_auth_provider_mutex_;
+  PhoneAuthProvider* phone_auth_provider_ = nullptr;  // guarded by phone_auth_provider_mutex_
 };
 
 }  // namespace auth
@@ -1777,6 +2207,191 @@ inline void ListenerRegistry::OnEvent(hearth_auth* /*auth*/, void* user_data) {
   registry.idle_.notify_all();
 }
 
+// Phone verification listeners. As for the other registries, the C user_data is an id into this table,
+// so a callback for a destroyed listener, or a failure posted for an App deleted since, finds nothing.
+// A call in progress is counted so that a listener's destructor can wait for it.
+class PhoneListenerRegistry {
+ public:
+  using Listener = auth::PhoneAuthProvider::Listener;
+
+  uint64_t Add(Listener* listener, const AppCore* core) {
+    auto registration = std::make_shared<Registration>();
+    registration->listener = listener;
+    registration->core = core;
+    std::lock_guard<std::mutex> lock(mutex_);
+    const uint64_t id = next_id_++;
+    registrations_.emplace(id, std::move(registration));
+    return id;
+  }
+
+  // Runs `call` with the listener of `id` unless it is gone; `last` ends the registration afterwards.
+  void Invoke(uint64_t id, bool last, const std::function<void(Listener*)>& call) {
+    std::shared_ptr<Registration> registration;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      auto it = registrations_.find(id);
+      if (it == registrations_.end()) return;
+      registration = it->second;
+      ++registration->calls_in_progress;
+      registration->calling_thread = std::this_thread::get_id();
+    }
+    try {
+      call(registration->listener);
+    } catch (...) {
+      // An exception must not unwind into the C library's loop.
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      --registration->calls_in_progress;
+      if (last) registrations_.erase(id);
+    }
+    idle_.notify_all();
+  }
+
+  // A failure found during VerifyPhoneNumber, delivered by a task posted to the loop (Deliver).
+  void SetFailure(uint64_t id, int error, std::string message) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = registrations_.find(id);
+    if (it == registrations_.end()) return;
+    it->second->failure = error;
+    it->second->failure_message = std::move(message);
+  }
+
+  static void DeliverFailure(void* user_data);
+
+  void Forget(uint64_t id) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    registrations_.erase(id);
+  }
+
+  // The listener is being destroyed: no call after this returns (one running on this very thread, the
+  // listener destroying itself from its callback, is not waited for).
+  void Remove(const Listener* listener) {
+    std::vector<std::shared_ptr<Registration>> removed;
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (auto it = registrations_.begin(); it != registrations_.end();) {
+      if (it->second->listener == listener) {
+        removed.push_back(it->second);
+        it = registrations_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    const std::thread::id self = std::this_thread::get_id();
+    for (const auto& registration : removed) {
+      idle_.wait(lock, [&registration, self] {
+        return registration->calls_in_progress == 0 || registration->calling_thread == self;
+      });
+    }
+  }
+
+  // The App is gone: none of its callbacks will run.
+  void DropApp(const AppCore* core) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto it = registrations_.begin(); it != registrations_.end();) {
+      if (it->second->core == core) {
+        it = registrations_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+
+  // Registrations still waiting for a callback (diagnostics and tests).
+  size_t PendingCount() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return registrations_.size();
+  }
+
+ private:
+  struct Registration {
+    Listener* listener = nullptr;
+    const AppCore* core = nullptr;
+    int calls_in_progress = 0;
+    std::thread::id calling_thread;
+    int failure = HEARTH_ERROR_NONE;
+    std::string failure_message;
+  };
+
+  std::mutex mutex_;
+  std::condition_variable idle_;
+  uint64_t next_id_ = 1;
+  std::unordered_map<uint64_t, std::shared_ptr<Registration>> registrations_;
+};
+
+// Never destroyed, like Completions().
+inline PhoneListenerRegistry& PhoneListeners() {
+  static PhoneListenerRegistry* registry = new PhoneListenerRegistry();
+  return *registry;
+}
+
+inline void PhoneListenerRegistry::DeliverFailure(void* user_data) {
+  PhoneListenerRegistry& registry = PhoneListeners();
+  const uint64_t id = PointerToId(user_data);
+  int error = HEARTH_ERROR_FAILURE;
+  std::string message;
+  {
+    std::lock_guard<std::mutex> lock(registry.mutex_);
+    auto it = registry.registrations_.find(id);
+    if (it == registry.registrations_.end()) return;
+    error = it->second->failure;
+    message = it->second->failure_message;
+  }
+  registry.Invoke(id, true, [error, &message](Listener* listener) {
+    listener->OnVerificationFailedWithError(static_cast<auth::AuthError>(error), message);
+  });
+}
+
+inline void OnPhoneCodeSent(void* user_data, const char* verification_id, const char* force_resending_token) {
+  const std::string id = CopyString(verification_id);
+  const auth::PhoneAuthProvider::ForceResendingToken token(kAdopt, force_resending_token);
+  PhoneListeners().Invoke(PointerToId(user_data), false,
+                          [&id, &token](PhoneListenerRegistry::Listener* listener) { listener->OnCodeSent(id, token); });
+}
+
+inline void OnPhoneVerificationFailed(void* user_data, int error, const char* message) {
+  std::string text = CopyString(message);
+  if (text.empty()) text = CopyString(hearth_error_message(error));
+  PhoneListeners().Invoke(PointerToId(user_data), true, [error, &text](PhoneListenerRegistry::Listener* listener) {
+    listener->OnVerificationFailedWithError(static_cast<auth::AuthError>(error), text);
+  });
+}
+
+inline void OnPhoneCodeAutoRetrievalTimeOut(void* user_data, const char* verification_id) {
+  const std::string id = CopyString(verification_id);
+  PhoneListeners().Invoke(PointerToId(user_data), true,
+                          [&id](PhoneListenerRegistry::Listener* listener) { listener->OnCodeAutoRetrievalTimeOut(id); });
+}
+
+template <>
+struct FutureReader<auth::MultiFactorSession> {
+  static std::shared_ptr<const void> Read(const hearth_future* future, const AppCorePtr& core) {
+    std::shared_ptr<hearth_future> owner = RetainFuture(future);
+    const hearth_multi_factor_session* session = owner ? hearth_future_multi_factor_session(owner.get()) : nullptr;
+    return std::make_shared<const auth::MultiFactorSession>(owner, session, core);
+  }
+};
+
+template <>
+struct FutureReader<auth::TotpSecret> {
+  static std::shared_ptr<const void> Read(const hearth_future* future, const AppCorePtr&) {
+    std::shared_ptr<hearth_future> owner = RetainFuture(future);
+    const hearth_totp_secret* secret = owner ? hearth_future_totp_secret(owner.get()) : nullptr;
+    return std::make_shared<const auth::TotpSecret>(owner, secret);
+  }
+};
+
+template <>
+struct FutureReader<auth::PhoneAuthProvider::VerificationResult> {
+  static std::shared_ptr<const void> Read(const hearth_future* future, const AppCorePtr&) {
+    auto result = std::make_shared<auth::PhoneAuthProvider::VerificationResult>();
+    result->verification_id = CopyString(hearth_future_string(future));
+    const char* token = hearth_future_phone_resend_token(future);
+    if (token) result->force_resending_token = auth::PhoneAuthProvider::ForceResendingToken(kAdopt, token);
+    return std::shared_ptr<const auth::PhoneAuthProvider::VerificationResult>(std::move(result));
+  }
+};
+
 inline void NotifyAuthState(void* listener, auth::Auth* auth) {
   static_cast<auth::AuthStateListener*>(listener)->OnAuthStateChanged(auth);
 }
@@ -1867,8 +2482,10 @@ inline App::~App() {
     core_->auth = nullptr;
   }
   hearth_app_destroy(app_);
-  // No callback of this app runs any more: completion callbacks still waiting never will.
+  // No callback of this app runs any more: completion callbacks and phone listeners still waiting never
+  // will.
   detail::Completions().DropApp(core_.get());
+  detail::PhoneListeners().DropApp(core_.get());
 }
 
 namespace detail {
@@ -1973,6 +2590,11 @@ inline Auth* Auth::GetAuth(App* app, InitResult* init_result_out) {
 
 inline Auth::~Auth() {
   detail::Listeners().Remove(nullptr, nullptr, this);
+  {
+    std::lock_guard<std::mutex> lock(phone_auth_provider_mutex_);
+    delete phone_auth_provider_;
+    phone_auth_provider_ = nullptr;
+  }
   if (app_) {
     std::lock_guard<std::mutex> lock(app_->auth_mutex_);
     if (app_->auth_ == this) app_->auth_ = nullptr;
@@ -2009,6 +2631,169 @@ inline AuthStateListener::~AuthStateListener() {
 inline IdTokenListener::~IdTokenListener() {
   const auto kind = detail::ListenerRegistry::Kind::kIdToken;
   detail::Listeners().Remove(&kind, this, nullptr);
+}
+
+// ---- phone numbers ----------------------------------------------------------------------------------
+
+inline PhoneAuthProvider::Listener::~Listener() { detail::PhoneListeners().Remove(this); }
+
+inline PhoneAuthProvider& PhoneAuthProvider::GetInstance(Auth* auth) {
+  if (!auth) {
+    // Never destroyed: references to it may be kept anywhere.
+    static PhoneAuthProvider* inert = new PhoneAuthProvider(nullptr, nullptr);
+    return *inert;
+  }
+  std::lock_guard<std::mutex> lock(auth->phone_auth_provider_mutex_);
+  if (!auth->phone_auth_provider_) auth->phone_auth_provider_ = new PhoneAuthProvider(auth->auth_, auth->core_);
+  return *auth->phone_auth_provider_;
+}
+
+inline bool PhoneAuthProvider::ToC(const PhoneAuthOptions& options, hearth_phone_auth_options* out,
+                                   std::string* problem) {
+  hearth_phone_auth_options_init(out);
+  if (options.phone_number.find('\0') != std::string::npos) {
+    *problem = "The phone number contains a NUL character.";
+    return false;
+  }
+  out->phone_number = options.phone_number.empty() ? nullptr : options.phone_number.c_str();
+  out->timeout_ms = static_cast<int64_t>(options.timeout_milliseconds);
+  if (options.force_resending_token && options.force_resending_token->is_valid()) {
+    out->force_resending_token = options.force_resending_token->c_token();
+  }
+  out->multi_factor_session = options.multi_factor_session.c_session();
+  out->multi_factor_hint = options.multi_factor_hint.c_info();
+  return true;
+}
+
+inline AuthError PhoneAuthProvider::VerifyPhoneNumber(const PhoneAuthOptions& options, Listener* listener) {
+  if (!listener || !auth_) return kAuthErrorInvalidArgument;
+  detail::PhoneListenerRegistry& registry = detail::PhoneListeners();
+  const uint64_t id = registry.Add(listener, core_.get());
+  hearth_phone_auth_options c_options;
+  std::string problem;
+  int rc = HEARTH_ERROR_INVALID_ARGUMENT;
+  if (ToC(options, &c_options, &problem)) {
+    hearth_phone_listener c_listener;
+    std::memset(&c_listener, 0, sizeof c_listener);
+    c_listener.struct_size = static_cast<uint32_t>(sizeof c_listener);
+    c_listener.on_code_sent = &detail::OnPhoneCodeSent;
+    c_listener.on_verification_failed = &detail::OnPhoneVerificationFailed;
+    c_listener.on_code_auto_retrieval_timeout = &detail::OnPhoneCodeAutoRetrievalTimeOut;
+    c_listener.user_data = detail::IdToPointer(id);
+    rc = hearth_phone_verify_number_with_listener(auth_, &c_options, &c_listener);
+    if (rc == HEARTH_ERROR_NONE) return kAuthErrorNone;
+    problem = detail::CopyString(hearth_error_message(rc));
+  }
+  // Refused during the call: the listener hears it on the loop thread, like every other outcome.
+  registry.SetFailure(id, rc, problem);
+  int posted = HEARTH_ERROR_APP_DESTROYED;
+  {
+    std::lock_guard<std::mutex> lock(core_->mutex);
+    if (core_->app) posted = hearth_app_post(core_->app, &detail::PhoneListenerRegistry::DeliverFailure, detail::IdToPointer(id));
+  }
+  if (posted != HEARTH_ERROR_NONE) registry.Forget(id);
+  return static_cast<AuthError>(rc);
+}
+
+inline Future<PhoneAuthProvider::VerificationResult> PhoneAuthProvider::VerifyPhoneNumber(
+    const PhoneAuthOptions& options) {
+  if (!auth_) return Future<VerificationResult>();
+  hearth_phone_auth_options c_options;
+  std::string problem;
+  // Refused options: Hearth fails the operation (no options) and the message says why.
+  const bool usable = ToC(options, &c_options, &problem);
+  return detail::AdoptFuture<VerificationResult>(hearth_phone_verify_number(auth_, usable ? &c_options : nullptr), core_,
+                                                 problem);
+}
+
+inline Future<PhoneAuthProvider::VerificationResult> PhoneAuthProvider::VerifyPhoneNumberLastResult() const {
+  if (!auth_) return Future<VerificationResult>();
+  return detail::AdoptFuture<VerificationResult>(hearth_phone_verify_number_last_result(auth_), core_);
+}
+
+inline Future<User> User::UpdatePhoneNumberCredential(const PhoneAuthCredential& credential) const {
+  return detail::AdoptFuture<User>(
+      user_ ? hearth_user_update_phone_number_credential(user_, credential.c_credential()) : nullptr, core_);
+}
+inline Future<User> User::UpdatePhoneNumberCredentialLastResult() const {
+  return LastResult<User>(hearth_user_update_phone_number_credential_last_result);
+}
+
+// ---- multi-factor authentication -------------------------------------------------------------------
+
+inline MultiFactor User::multi_factor() const { return MultiFactor(*this); }
+
+inline std::vector<MultiFactorInfo> MultiFactor::enrolled_factors() const {
+  std::vector<MultiFactorInfo> factors;
+  hearth_user* copy = user_.user_ ? hearth_user_retain(user_.user_) : nullptr;
+  if (!copy) return factors;
+  // The infos are borrowed from this reference, which they keep.
+  const std::shared_ptr<hearth_user> owner(copy, &hearth_user_release);
+  const size_t count = hearth_user_multi_factor_count(copy);
+  for (size_t i = 0; i < count; ++i) {
+    const hearth_multi_factor_info* info = hearth_user_multi_factor_at(copy, i);
+    if (info) factors.emplace_back(owner, info);
+  }
+  return factors;
+}
+
+inline Future<MultiFactorSession> MultiFactor::GetSession() const {
+  return detail::AdoptFuture<MultiFactorSession>(user_.user_ ? hearth_user_multi_factor_session(user_.user_) : nullptr,
+                                                 user_.core_);
+}
+
+inline Future<User> MultiFactor::Enroll(const MultiFactorAssertion& assertion, const char* display_name) const {
+  return detail::AdoptFuture<User>(
+      user_.user_ ? hearth_user_multi_factor_enroll(user_.user_, assertion.c_assertion(), display_name) : nullptr,
+      user_.core_);
+}
+
+inline Future<User> MultiFactor::Unenroll(const char* enrollment_id) const {
+  return detail::AdoptFuture<User>(
+      user_.user_ ? hearth_user_multi_factor_unenroll(user_.user_, enrollment_id) : nullptr, user_.core_);
+}
+
+inline Future<User> MultiFactor::Unenroll(const MultiFactorInfo& factor) const {
+  const std::string enrollment_id = factor.uid();
+  return Unenroll(factor.is_valid() ? enrollment_id.c_str() : nullptr);
+}
+
+inline Future<TotpSecret> TotpMultiFactorGenerator::GenerateSecret(const MultiFactorSession& session) {
+  if (!session.session_) return Future<TotpSecret>();
+  return detail::AdoptFuture<TotpSecret>(hearth_totp_generate_secret(session.session_), session.core_);
+}
+
+inline MultiFactorResolver MultiFactorResolver::FromFuture(const FutureBase& failed) {
+  MultiFactorResolver resolver;
+  // The resolver is borrowed from a C reference of our own, which it keeps.
+  std::shared_ptr<hearth_future> owner = detail::RetainFuture(failed.c_future());
+  const hearth_multi_factor_resolver* c_resolver = owner ? hearth_future_multi_factor_resolver(owner.get()) : nullptr;
+  if (!c_resolver) return resolver;
+  resolver.owner_ = std::move(owner);
+  resolver.resolver_ = c_resolver;
+  resolver.core_ = detail::FutureAccess::Core(failed);
+  return resolver;
+}
+
+inline std::vector<MultiFactorInfo> MultiFactorResolver::hints() const {
+  std::vector<MultiFactorInfo> hints;
+  const size_t count = resolver_ ? hearth_multi_factor_resolver_hint_count(resolver_) : 0;
+  for (size_t i = 0; i < count; ++i) {
+    const hearth_multi_factor_info* info = hearth_multi_factor_resolver_hint_at(resolver_, i);
+    if (info) hints.emplace_back(owner_, info);
+  }
+  return hints;
+}
+
+inline MultiFactorSession MultiFactorResolver::session() const {
+  if (!resolver_) return MultiFactorSession();
+  return MultiFactorSession(owner_, hearth_multi_factor_resolver_session(resolver_), core_);
+}
+
+inline Future<AuthResult> MultiFactorResolver::ResolveSignIn(const MultiFactorAssertion& assertion) const {
+  if (!resolver_) return Future<AuthResult>();
+  return detail::AdoptFuture<AuthResult>(hearth_multi_factor_resolver_resolve_sign_in(resolver_, assertion.c_assertion()),
+                                         core_);
 }
 
 }  // namespace auth

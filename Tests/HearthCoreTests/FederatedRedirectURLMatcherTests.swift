@@ -261,3 +261,13 @@ struct SplitMix64 {
         return z ^ (z >> 31)
     }
 }
+
+final class FederatedRedirectErrorMappingTests: XCTestCase {
+    func testAPageTheUserCancelledEndsTheFlowAsCancelled() {
+        for code in ["auth/user-cancelled", "auth/web-context-cancelled", "auth/popup-closed-by-user"] {
+            let error = RedirectErrorMapping.firebaseError(json: "{\"code\":\"\(code)\",\"message\":\"The app verification was cancelled.\"}")
+            XCTAssertEqual(error.code, .webContextCancelled, code)
+            XCTAssertEqual(error.message, "The app verification was cancelled.")
+        }
+    }
+}

@@ -139,7 +139,9 @@ HttpResponse HttpRequest(const std::string& host, uint16_t port, const std::stri
   std::string request = method + " " + target + " HTTP/1.1\r\nHost: " + host + ":" + std::to_string(port) +
                         "\r\nConnection: close\r\nContent-Length: " + std::to_string(body.size()) + "\r\n" +
                         extra_headers;
-  if (!body.empty()) request += "Content-Type: application/json\r\n";
+  if (!body.empty() && Lower(extra_headers).find("content-type:") == std::string::npos) {
+    request += "Content-Type: application/json\r\n";
+  }
   request += "\r\n" + body;
   size_t sent = 0;
   while (sent < request.size()) {

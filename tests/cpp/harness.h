@@ -141,7 +141,8 @@ struct HttpResponse {
   std::string body;
   bool connection_refused = false;
 };
-// A plain HTTP/1.1 request (no redirects followed; extra_headers are "Name: value\r\n" lines).
+// A plain HTTP/1.1 request (no redirects followed; extra_headers are "Name: value\r\n" lines). A body is
+// sent as JSON unless extra_headers name another Content-Type.
 HttpResponse HttpRequest(const std::string& host, uint16_t port, const std::string& method, const std::string& target,
                          const std::string& extra_headers = "", const std::string& body = "");
 // A plain HTTP/1.1 request to the emulator (admin and emulator-only routes the C API does not cover).

@@ -151,10 +151,11 @@ HEARTH_TEST(testSha256HexMatchesTheStandardTestVectors) {
   CHECK_EQ(Nonce::Sha256Hex("abc"), std::string("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
   CHECK_EQ(Nonce::Sha256Hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
            std::string("248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"));
-  // Bytes, not characters.
-  CHECK_EQ(Nonce::Sha256Hex("\xff"), std::string("a8100ae6aa1940d0b663bb31cd466142ebbdbd5187131b92d93818987832eb89"));
-  // Text Hearth cannot take whole is refused rather than hashed in part.
+  // The UTF-8 bytes, not characters.
+  CHECK_EQ(Nonce::Sha256Hex("\xc3\xa9"), std::string("4a99557e4033c3539de2eb65472017cad5f9557f7a0625a09f1c3f6e2ba69c4c"));
+  // Text Hearth cannot take whole is refused rather than hashed in part; so is invalid UTF-8.
   CHECK_EQ(Nonce::Sha256Hex(std::string("a\0b", 3)), std::string());
+  CHECK_EQ(Nonce::Sha256Hex("\xff"), std::string());
 }
 
 HEARTH_TEST(testFederatedOAuthProviderDataHasTheSdksConstructors) {

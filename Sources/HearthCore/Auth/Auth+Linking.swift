@@ -27,10 +27,10 @@ extension Auth {
                                  idp: result.success?.idp, generation: generation, service: service)
                 }
             case .phone(let phone):
-                service.call(phone.signInWithPhoneNumber(.link(idToken: idToken))) { [self] result in
+                service.call(phone.signInWithPhoneNumber(.link(idToken: idToken)), spending(phone) { [self] result in
                     completeLink(future, result.map { Self.issued($0.tokens) }, idp: nil, generation: generation,
                                  service: service, provider: ProviderID.phone)
-                }
+                })
             }
         }
     }
@@ -124,9 +124,9 @@ extension Auth {
                     done(result.map(\.tokens), result.success?.idp)
                 }
             case .phone(let phone):
-                service.call(phone.signInWithPhoneNumber(.reauthenticate)) { result in
+                service.call(phone.signInWithPhoneNumber(.reauthenticate), spending(phone) { result in
                     done(result.map { Self.issued($0.tokens) }, nil)
-                }
+                })
             }
         }
     }

@@ -41,6 +41,7 @@ extension Auth {
             withFreshToken(future, uid: uid) { [self] idToken, generation, service in
                 let rpc = FinalizeMfaEnrollment(idToken: idToken, displayName: displayName, verification: verification)
                 service.call(rpc) { [self] result in
+                    if case .success = result, case .phone(let phone) = assertion { spend(phone) }
                     completeLink(future, result.map(Self.issued), idp: nil, generation: generation, service: service,
                                  resultKind: .user)
                 }
@@ -104,6 +105,7 @@ extension Auth {
             withService(future) { service in
                 service.call(FinalizeMfaSignIn(mfaPendingCredential: pending.pendingCredential,
                                                verification: verification)) { [self] result in
+                    if case .success = result, case .phone(let phone) = assertion { spend(phone) }
                     completeSignIn(future, result.map(Self.issued), kind: .authResult)
                 }
             }

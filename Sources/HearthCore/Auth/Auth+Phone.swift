@@ -178,10 +178,10 @@ extension Auth {
         if let error = phone.validate() { return rejected(.updatePhoneNumberCredential, error) }
         return perform(.updatePhoneNumberCredential) { [self] future in
             withFreshToken(future, uid: uid) { [self] idToken, generation, service in
-                service.call(phone.signInWithPhoneNumber(.updatePhoneNumber(idToken: idToken))) { [self] result in
+                service.call(phone.signInWithPhoneNumber(.updatePhoneNumber(idToken: idToken)), spending(phone) { [self] result in
                     completeLink(future, result.map { Self.issued($0.tokens) }, idp: nil, generation: generation,
                                  service: service, provider: ProviderID.phone, resultKind: .user)
-                }
+                })
             }
         }
     }
@@ -230,6 +230,24 @@ extension Auth {
             default:
                 listener.failed(AuthError(code: .failure, message: "Phone verification ended without a result."))
             }
+        }
+    }
+}
+
+extension Auth {
+    /// Loop thread: the phone credential's verification id has been used up.
+    func spend(_ phone: PhoneCredentialValue) {
+        if case .verificationCode(let verificationId, _) = phone {
+            phoneVerifications.forget(verificationId: verificationId)
+        }
+    }
+
+    /// Loop thread: completion wrapper that spends the verification id on success.
+    func spending<T>(_ phone: PhoneCredentialValue, _ completion: @escaping (Result<T, AuthError>) -> Void)
+        -> (Result<T, AuthError>) -> Void {
+        { [self] result in
+            if case .success = result { spend(phone) }
+            completion(result)
         }
     }
 }

@@ -83,9 +83,9 @@ extension Auth {
                                    kind: kind, idp: result.success?.idp)
                 }
             case .phone(let phone):
-                service.call(phone.signInWithPhoneNumber(.signIn)) { [self] result in
+                service.call(phone.signInWithPhoneNumber(.signIn), spending(phone) { [self] result in
                     completeSignIn(future, result.map { Self.issued($0.tokens) }, kind: kind)
-                }
+                })
             }
         }
     }

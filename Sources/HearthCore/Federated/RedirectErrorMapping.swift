@@ -37,6 +37,11 @@ enum RedirectErrorMapping {
             return AuthError(code: .networkRequestFailed, message: message)
         case "auth/internal-error":
             return AuthError(code: .webInternalError, message: message)
+        // The person closed or cancelled the page (JS: auth/user-cancelled, auth/popup-closed-by-user;
+        // iOS: webContextCancelled).
+        case "auth/user-cancelled", "auth/web-context-cancelled", "auth/popup-closed-by-user",
+             "auth/cancelled-popup-request":
+            return AuthError(code: .webContextCancelled, message: message.isEmpty ? "The page was cancelled." : message)
         default:
             return AuthError(code: .webInternalError, message: "[\(printable(code))] - \(message)")
         }

@@ -24,6 +24,12 @@ final class PhoneVerificationCache {
         return first
     }
 
+    /// A verification id works once: after a credential made from it succeeded, verifying the same
+    /// number again must send a new code instead of handing the spent id back.
+    func forget(verificationId: String) {
+        sent = sent.filter { $0.value.verificationId != verificationId }
+    }
+
     func finish(_ key: String, _ result: Result<Sent, AuthError>) {
         if case .success(let entry) = result { sent[key] = entry }
         let waiters = inFlight.removeValue(forKey: key) ?? []

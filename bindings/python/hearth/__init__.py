@@ -50,6 +50,19 @@ Concepts:
       microsoft = hearth.OAuthProvider("microsoft.com", custom_parameters={"tenant": "contoso.com"})
       result = await auth.sign_in_with_provider(microsoft)
 
+- Phone numbers: :meth:`Auth.verify_phone_number` texts a code (await it, or use
+  :meth:`Auth.verify_phone_number_with_listener`), and :meth:`PhoneAuthProvider.credential` pairs its
+  verification id with the code the user typed, to sign in, link, reauthenticate or
+  :meth:`User.update_phone_number`::
+
+      verification = await auth.verify_phone_number("+16505554567")
+      credential = hearth.PhoneAuthProvider.credential(verification.verification_id, typed_code)
+      user = await auth.sign_in_with_credential(credential)
+
+- Second factors (SMS and TOTP): ``user.multi_factor`` enrolls them (:class:`MultiFactorUser`); a
+  sign-in that needs one raises :class:`SecondFactorRequiredError`, whose ``resolver``
+  (:class:`MultiFactorResolver`) finishes it with a :class:`PhoneMultiFactorGenerator` or
+  :class:`TotpMultiFactorGenerator` assertion. :func:`totp_code` computes RFC 6238 codes.
 - Listeners (:meth:`Auth.add_auth_state_listener`, :meth:`Auth.add_id_token_listener`) and
   done-callbacks run on Hearth's loop thread, never in the thread that registered them; exceptions
   they raise are logged on the ``hearth`` logger. Do not block on pending futures inside them.
@@ -73,6 +86,7 @@ from .credential import (
     GithubAuthProvider,
     GoogleAuthProvider,
     OAuthProvider,
+    PhoneAuthProvider,
     PlayGamesAuthProvider,
     TwitterAuthProvider,
 )
@@ -80,9 +94,20 @@ from .errors import *  # noqa: F401,F403 - the exception hierarchy is part of th
 from .errors import __all__ as _error_names
 from .errors import exception_class
 from .future import Future
+from .multi_factor import (
+    MultiFactorAssertion,
+    MultiFactorResolver,
+    MultiFactorSession,
+    MultiFactorUser,
+    PhoneMultiFactorGenerator,
+    TotpMultiFactorGenerator,
+    TotpSecret,
+    totp_code,
+)
 from .nonce import Nonce, generate_nonce, sha256_hex
+from .phone import PhoneVerification
 from .storage import SessionStorage
-from .user import AdditionalUserInfo, AuthResult, User, UserInfo, UserMetadata
+from .user import AdditionalUserInfo, AuthResult, MultiFactorInfo, User, UserInfo, UserMetadata
 
 __version__ = "0.1.0"
 
@@ -112,6 +137,17 @@ __all__ = [
     "PlayGamesAuthProvider",
     "AppleAuthProvider",
     "OAuthProvider",
+    "PhoneAuthProvider",
+    "PhoneVerification",
+    "MultiFactorInfo",
+    "MultiFactorSession",
+    "MultiFactorResolver",
+    "MultiFactorAssertion",
+    "MultiFactorUser",
+    "PhoneMultiFactorGenerator",
+    "TotpMultiFactorGenerator",
+    "TotpSecret",
+    "totp_code",
     "Nonce",
     "generate_nonce",
     "sha256_hex",

@@ -26,6 +26,9 @@ POSTS = Registry()
 STORAGES = Registry()
 #: The ``open_url`` delegates of provider flows, by key (see Auth.set_provider_flow).
 OPEN_URLS = Registry()
+#: Phone verification listeners (Auth.verify_phone_number_with_listener), by key; each is dropped
+#: after its last callback (verification failed, or auto-retrieval timeout).
+PHONE_LISTENERS = Registry()
 
 
 class AppCore:
@@ -41,6 +44,9 @@ class AppCore:
         self._listeners: Set[int] = set()
         self._posts: Set[int] = set()
         self._open_urls: Set[int] = set()
+        self._phone_listeners: Set[int] = set()
+        #: What Auth.app_verification_disabled_for_testing was last set to (None: Hearth's default).
+        self.app_verification_disabled_for_testing: Optional[bool] = None
 
     @property
     def closed(self) -> bool:
@@ -85,6 +91,12 @@ class AppCore:
     def untrack_open_url(self, key: int) -> None:
         self._untrack(self._open_urls, key)
 
+    def track_phone_listener(self, key: int) -> bool:
+        return self._track(self._phone_listeners, key)
+
+    def untrack_phone_listener(self, key: int) -> None:
+        self._untrack(self._phone_listeners, key)
+
     def destroy(self) -> None:
         with self._lock:
             if self._closed:
@@ -98,12 +110,15 @@ class AppCore:
             listeners, self._listeners = self._listeners, set()
             posts, self._posts = self._posts, set()
             open_urls, self._open_urls = self._open_urls, set()
+            phone_listeners, self._phone_listeners = self._phone_listeners, set()
         for key in listeners:
             LISTENERS.pop(key)
         for key in posts:
             POSTS.pop(key)
         for key in open_urls:
             OPEN_URLS.pop(key)
+        for key in phone_listeners:
+            PHONE_LISTENERS.pop(key)
         STORAGES.pop(self._storage_key)
         for key in futures:
             future: Any = FUTURES.pop(key)

@@ -41,6 +41,13 @@ __all__ = [
     "OPEN_URL_CB",
     "ProviderFlowOptions",
     "FLOW_OPTIONS_BUFFER_SIZE",
+    "PhoneAuthOptions",
+    "PHONE_OPTIONS_BUFFER_SIZE",
+    "PhoneListener",
+    "PHONE_CODE_SENT_CB",
+    "PHONE_FAILED_CB",
+    "PHONE_TIMEOUT_CB",
+    "TOTP_CODE_BUFFER_SIZE",
     "NONCE_SIZE",
     "SHA256_HEX_SIZE",
     "DECLARATIONS",
@@ -99,6 +106,13 @@ STORAGE_ERASE_CB = CFUNCTYPE(c_int, c_void_p, c_char_p)
 # int (*)(void *user_data, const char *url)
 OPEN_URL_CB = CFUNCTYPE(c_int, c_void_p, c_char_p)
 
+# void (*on_code_sent)(void *user_data, const char *verification_id, const char *force_resending_token)
+PHONE_CODE_SENT_CB = CFUNCTYPE(None, c_void_p, c_char_p, c_char_p)
+# void (*on_verification_failed)(void *user_data, int error, const char *message)
+PHONE_FAILED_CB = CFUNCTYPE(None, c_void_p, c_int, c_char_p)
+# void (*on_code_auto_retrieval_timeout)(void *user_data, const char *verification_id)
+PHONE_TIMEOUT_CB = CFUNCTYPE(None, c_void_p, c_char_p)
+
 #: HEARTH_NONCE_SIZE and HEARTH_SHA256_HEX_SIZE: the buffers hearth_nonce_generate / hearth_sha256_hex fill.
 NONCE_SIZE = 33
 SHA256_HEX_SIZE = 65
@@ -140,11 +154,40 @@ class ProviderFlowOptions(Structure):
     ]
 
 
+class PhoneAuthOptions(Structure):
+    """``hearth_phone_auth_options``, field for field."""
+
+    _fields_ = [
+        ("struct_size", c_uint32),
+        ("phone_number", c_char_p),
+        ("timeout_ms", c_int64),
+        ("force_resending_token", c_char_p),
+        ("multi_factor_session", c_void_p),
+        ("multi_factor_hint", c_void_p),
+    ]
+
+
+class PhoneListener(Structure):
+    """``hearth_phone_listener``, field for field (the library copies it during the call)."""
+
+    _fields_ = [
+        ("struct_size", c_uint32),
+        ("on_code_sent", PHONE_CODE_SENT_CB),
+        ("on_verification_failed", PHONE_FAILED_CB),
+        ("on_code_auto_retrieval_timeout", PHONE_TIMEOUT_CB),
+        ("user_data", c_void_p),
+    ]
+
+
 # hearth_app_options_init writes the library's sizeof(hearth_app_options): a newer library may know
 # more fields than AppOptions, so the options live in a larger buffer and keep its defaults for them.
 OPTIONS_BUFFER_SIZE = max(ctypes.sizeof(AppOptions), 1024)
 # The same for hearth_provider_flow_options_init.
 FLOW_OPTIONS_BUFFER_SIZE = max(ctypes.sizeof(ProviderFlowOptions), 256)
+# The same for hearth_phone_auth_options_init.
+PHONE_OPTIONS_BUFFER_SIZE = max(ctypes.sizeof(PhoneAuthOptions), 256)
+#: The buffer hearth_totp_generate_code writes to: up to 10 digits (RFC 4226's 31-bit value) and a NUL.
+TOTP_CODE_BUFFER_SIZE = 11
 
 # ---------------------------------------------------------------------------------------------------
 # Declarations: name -> (restype, argtypes). Kept in header order.
@@ -298,7 +341,7 @@ DECLARATIONS: Dict[str, Tuple[Any, Sequence[Any]]] = {
     "hearth_user_unlink_last_result": (_P, [_P]),
     "hearth_user_reauthenticate_last_result": (_P, [_P]),
     "hearth_user_reauthenticate_and_retrieve_data_last_result": (_P, [_P]),
-    # Phone number sign-in (declared; the option and listener structs travel as raw pointers)
+    # Phone number sign-in (the option and listener structs travel as raw pointers to their buffers)
     "hearth_phone_auth_options_init": (None, [c_void_p]),
     "hearth_phone_verify_number": (_P, [_P, c_void_p]),
     "hearth_phone_verify_number_last_result": (_P, [_P]),
@@ -308,7 +351,7 @@ DECLARATIONS: Dict[str, Tuple[Any, Sequence[Any]]] = {
     "hearth_user_update_phone_number_credential": (_P, [_P, _P]),
     "hearth_user_update_phone_number_credential_last_result": (_P, [_P]),
     "hearth_auth_set_app_verification_disabled_for_testing": (c_int, [_P, c_int]),
-    # Multi-factor authentication (declared)
+    # Multi-factor authentication
     "hearth_future_multi_factor_resolver": (_P, [_P]),
     "hearth_multi_factor_resolver_hint_count": (c_size_t, [_P]),
     "hearth_multi_factor_resolver_hint_at": (_P, [_P, c_size_t]),
@@ -383,6 +426,15 @@ def _load() -> Tuple[ctypes.CDLL, str]:
         raise ImportError(
             f"hearth: {path} has a {flow_size}-byte hearth_provider_flow_options; this binding needs at least "
             f"{ctypes.sizeof(ProviderFlowOptions)} (and room for at most {FLOW_OPTIONS_BUFFER_SIZE}): rebuild "
+            f"the library."
+        )
+    phone_probe = ctypes.create_string_buffer(PHONE_OPTIONS_BUFFER_SIZE)
+    library.hearth_phone_auth_options_init(phone_probe)
+    phone_size = PhoneAuthOptions.from_buffer(phone_probe).struct_size
+    if not ctypes.sizeof(PhoneAuthOptions) <= phone_size <= PHONE_OPTIONS_BUFFER_SIZE:
+        raise ImportError(
+            f"hearth: {path} has a {phone_size}-byte hearth_phone_auth_options; this binding needs at least "
+            f"{ctypes.sizeof(PhoneAuthOptions)} (and room for at most {PHONE_OPTIONS_BUFFER_SIZE}): rebuild "
             f"the library."
         )
     return library, path

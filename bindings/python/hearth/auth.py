@@ -22,7 +22,17 @@ from ._support import (
 from .credential import Credential, OAuthProvider, credential_ptr, provider_ptr
 from .errors import AppDestroyedError, AuthError, ErrorCode, InvalidHandleError, raise_for_code
 from .future import Future
-from .user import AuthResult, User, auth_result_converter, to_none, to_strings, user_converter
+from .multi_factor import MultiFactorSession
+from .phone import (
+    CodeAutoRetrievalTimeout,
+    CodeSent,
+    PhoneVerification,
+    VerificationFailed,
+    phone_options,
+    start_with_listener,
+    to_phone_verification,
+)
+from .user import AuthResult, MultiFactorInfo, User, auth_result_converter, to_none, to_strings, user_converter
 
 if TYPE_CHECKING:
     from .app import App
@@ -212,6 +222,25 @@ class Auth:
         encoded = encode_optional(value, "language_code")
         raise_for_code(lib.hearth_auth_set_language_code(self._ptr(), encoded))
 
+    @property
+    def app_verification_disabled_for_testing(self) -> Optional[bool]:
+        """Whether phone verification skips app verification (reCAPTCHA), as Firebase's SDKs allow
+        for tests: Firebase then accepts only the project's fictional test numbers.
+
+        ``None`` until assigned: Hearth's default applies, which is ``True`` against the emulator and
+        ``False`` otherwise. With ``False``, :meth:`verify_phone_number` shows the reCAPTCHA page
+        through the provider-flow delegate (:meth:`set_provider_flow`) and fails with
+        :class:`~hearth.MissingAppCredentialError` when there is none.
+        """
+        return self._core.app_verification_disabled_for_testing
+
+    @app_verification_disabled_for_testing.setter
+    def app_verification_disabled_for_testing(self, disabled: bool) -> None:
+        if not isinstance(disabled, bool):
+            raise TypeError(f"app_verification_disabled_for_testing must be a bool, not {type(disabled).__name__}")
+        raise_for_code(lib.hearth_auth_set_app_verification_disabled_for_testing(self._ptr(), int(disabled)))
+        self._core.app_verification_disabled_for_testing = disabled
+
     # ------------------------------------------------------------------------------------------------
     # Current user
     # ------------------------------------------------------------------------------------------------
@@ -291,6 +320,71 @@ class Auth:
         """The sign-in methods of the account with ``email`` (e.g. ``["password"]``); empty when
         there is none, or when the project hides it (e-mail enumeration protection)."""
         return self._start(lib.hearth_auth_fetch_providers_for_email, to_strings, encode(email, "email"))
+
+    # ------------------------------------------------------------------------------------------------
+    # Phone numbers
+    # ------------------------------------------------------------------------------------------------
+    def verify_phone_number(
+        self,
+        phone_number: Optional[str] = None,
+        *,
+        timeout: float = 60.0,
+        force_resending_token: Optional[str] = None,
+        multi_factor_session: Optional[MultiFactorSession] = None,
+        multi_factor_hint: Optional[MultiFactorInfo] = None,
+    ) -> Future[PhoneVerification]:
+        """Texts a verification code; the result is the :class:`~hearth.PhoneVerification` (its
+        ``verification_id`` and the code make a :meth:`~hearth.PhoneAuthProvider.credential`).
+
+        - ``phone_number`` in E.164 (``"+16505554567"``; spaces, dashes, dots and parentheses are
+          ignored). Malformed numbers fail with :class:`~hearth.InvalidPhoneNumberError` before any
+          request; none at all with :class:`~hearth.MissingPhoneNumberError`.
+        - ``timeout`` (seconds): while a code sent to this number is this fresh, verifying it again
+          texts nothing and gives the same verification id (as Firebase documents);
+          ``force_resending_token`` (from an earlier :class:`~hearth.PhoneVerification`) texts a new
+          code at once.
+        - Second factors: enrolling a phone, pass the number and ``multi_factor_session`` (from
+          :meth:`hearth.MultiFactorUser.get_session`); signing in, pass
+          ``multi_factor_session=resolver.session`` and ``multi_factor_hint=`` one of
+          ``resolver.hints`` (no number: Hearth texts the enrolled one).
+
+        Other errors: :class:`~hearth.TooManyRequestsError`, :class:`~hearth.QuotaExceededError`,
+        :class:`~hearth.CaptchaCheckFailedError`, :class:`~hearth.MissingAppCredentialError`,
+        :class:`~hearth.WebContextCancelledError` (see :attr:`app_verification_disabled_for_testing`).
+        """
+        options = phone_options(phone_number, timeout, force_resending_token, multi_factor_session, multi_factor_hint)
+        return self._start(lib.hearth_phone_verify_number, to_phone_verification, options.buffer)
+
+    def verify_phone_number_with_listener(
+        self,
+        phone_number: Optional[str] = None,
+        *,
+        on_code_sent: CodeSent,
+        on_verification_failed: Optional[VerificationFailed] = None,
+        on_code_auto_retrieval_timeout: Optional[CodeAutoRetrievalTimeout] = None,
+        timeout: float = 60.0,
+        force_resending_token: Optional[str] = None,
+        multi_factor_session: Optional[MultiFactorSession] = None,
+        multi_factor_hint: Optional[MultiFactorInfo] = None,
+    ) -> None:
+        """:meth:`verify_phone_number` with callbacks, as the C++ SDK's ``PhoneAuthProvider::Listener``:
+
+        - ``on_code_sent(verification)`` (a :class:`~hearth.PhoneVerification`) or
+          ``on_verification_failed(error)`` (an :class:`~hearth.AuthError` subclass): exactly one runs;
+        - ``on_code_auto_retrieval_timeout(verification_id)`` runs ``timeout`` seconds after a code was
+          sent (a desktop never reads the SMS itself: the user types the code).
+
+        They run on Hearth's loop thread and must not block; exceptions they raise are logged. A
+        failure without ``on_verification_failed`` is logged as a warning. Closing the app drops
+        callbacks still to come. Arguments are checked as for :meth:`verify_phone_number` (a
+        malformed number comes to ``on_verification_failed``).
+        """
+        options = phone_options(phone_number, timeout, force_resending_token, multi_factor_session, multi_factor_hint)
+        start_with_listener(self._core, self._ptr(), options, on_code_sent, on_verification_failed,
+                            on_code_auto_retrieval_timeout)
+
+    def verify_phone_number_last_result(self) -> Optional[Future[PhoneVerification]]:
+        return self._last_result(lib.hearth_phone_verify_number_last_result, to_phone_verification)
 
     # ------------------------------------------------------------------------------------------------
     # Provider sign-in on a desktop

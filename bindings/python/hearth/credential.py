@@ -29,6 +29,7 @@ __all__ = [
     "PlayGamesAuthProvider",
     "AppleAuthProvider",
     "OAuthProvider",
+    "PhoneAuthProvider",
 ]
 
 
@@ -217,6 +218,35 @@ class AppleAuthProvider(_CredentialFactory):
                 encode_optional(family_name, "family_name"),
             ),
             "Apple",
+        )
+
+
+class PhoneAuthProvider(_CredentialFactory):
+    """Phone numbers (``"phone"``): an SMS code proves the number.
+
+    :meth:`hearth.Auth.verify_phone_number` texts the code and gives the verification id; the
+    credential pairs that id with the code the user typed::
+
+        verification = await auth.verify_phone_number("+16505554567")
+        code = input("The code we texted you: ")
+        user = await auth.sign_in_with_credential(
+            hearth.PhoneAuthProvider.credential(verification.verification_id, code))
+
+    The credential also links a number (:meth:`hearth.User.link_with_credential`), reauthenticates
+    (:meth:`hearth.User.reauthenticate`), changes the number (:meth:`hearth.User.update_phone_number`)
+    and proves a second factor (:meth:`hearth.PhoneMultiFactorGenerator.assertion`).
+    """
+
+    PROVIDER_ID = "phone"
+
+    @staticmethod
+    def credential(verification_id: str, code: str) -> Credential:
+        """A credential from a verification id and the SMS code (both checked by the server; an
+        empty one fails the sign-in with :class:`~hearth.MissingVerificationIdError` or
+        :class:`~hearth.MissingVerificationCodeError`)."""
+        return _made(
+            lib.hearth_phone_credential(encode(verification_id, "verification_id"), encode(code, "code")),
+            "phone",
         )
 
 

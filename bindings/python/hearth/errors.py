@@ -14,6 +14,7 @@ from ._lib import lib
 
 if TYPE_CHECKING:
     from .credential import Credential
+    from .multi_factor import MultiFactorResolver
 
 __all__ = [
     "ErrorCode",
@@ -50,6 +51,23 @@ __all__ = [
     "MissingEmailError",
     "MissingPasswordError",
     "QuotaExceededError",
+    "InvalidPhoneNumberError",
+    "MissingPhoneNumberError",
+    "InvalidVerificationCodeError",
+    "InvalidVerificationIdError",
+    "MissingVerificationCodeError",
+    "MissingVerificationIdError",
+    "SessionExpiredError",
+    "InvalidAppCredentialError",
+    "CaptchaCheckFailedError",
+    "MissingAppCredentialError",
+    "MissingMultiFactorSessionError",
+    "MissingMultiFactorInfoError",
+    "InvalidMultiFactorSessionError",
+    "MultiFactorInfoNotFoundError",
+    "SecondFactorAlreadyEnrolledError",
+    "MaximumSecondFactorCountExceededError",
+    "UnsupportedFirstFactorError",
     "InvalidContinueUriError",
     "MissingContinueUriError",
     "WebContextAlreadyPresentedError",
@@ -342,8 +360,79 @@ class MissingPasswordError(AuthError):
     """A password is required (38)."""
 
 
+class InvalidPhoneNumberError(AuthError, ValueError):
+    """The phone number is not in E.164 form (``+`` and 7 to 15 digits; spaces, dashes, dots and
+    parentheses are ignored) (29). Raised before any request. Also a :class:`ValueError`."""
+
+
+class MissingPhoneNumberError(AuthError, ValueError):
+    """A phone number is required (30). Also a :class:`ValueError`."""
+
+
+class InvalidVerificationCodeError(AuthError):
+    """The SMS or TOTP code is wrong (33)."""
+
+
+class InvalidVerificationIdError(AuthError):
+    """The verification id is unknown to the server (34)."""
+
+
+class MissingVerificationCodeError(AuthError):
+    """The phone credential has no code (35)."""
+
+
+class MissingVerificationIdError(AuthError):
+    """The phone credential has no verification id (36)."""
+
+
 class QuotaExceededError(AuthError):
     """The project's quota is exceeded (39)."""
+
+
+class SessionExpiredError(AuthError):
+    """The SMS code (or TOTP enrollment session) expired: verify the number again (41)."""
+
+
+class InvalidAppCredentialError(AuthError):
+    """The app verification (reCAPTCHA token) was refused (45)."""
+
+
+class CaptchaCheckFailedError(AuthError):
+    """The reCAPTCHA check failed or returned no token (44)."""
+
+
+class MissingAppCredentialError(AuthError):
+    """App verification is required, and there is no way to run it: set the provider flow
+    (:meth:`hearth.Auth.set_provider_flow`), or disable it for testing (46)."""
+
+
+class MissingMultiFactorSessionError(AuthError):
+    """A multi-factor session is required (69)."""
+
+
+class MissingMultiFactorInfoError(AuthError):
+    """Signing in with a phone second factor needs the hint to text (70)."""
+
+
+class InvalidMultiFactorSessionError(AuthError):
+    """The multi-factor session is invalid or expired (71)."""
+
+
+class MultiFactorInfoNotFoundError(AuthError):
+    """No enrolled second factor has this enrollment id (72)."""
+
+
+class SecondFactorAlreadyEnrolledError(AuthError):
+    """This second factor is already enrolled (75)."""
+
+
+class MaximumSecondFactorCountExceededError(AuthError):
+    """The account has the most second factors allowed (76)."""
+
+
+class UnsupportedFirstFactorError(AuthError):
+    """This kind of sign-in cannot have second factors (anonymous, phone, custom token), or a phone
+    number cannot be a first factor of an account with SMS second factors (77)."""
 
 
 class InvalidContinueUriError(AuthError):
@@ -396,7 +485,14 @@ class InvalidHandleError(AuthError):
 
 
 class SecondFactorRequiredError(AuthError):
-    """The account needs a second factor to finish signing in (1002)."""
+    """The account needs a second factor to finish signing in (1002).
+
+    ``resolver`` (a :class:`~hearth.MultiFactorResolver`) lists the enrolled factors
+    (``resolver.hints``) and finishes the sign-in with one of them (``resolver.resolve_sign_in``);
+    ``None`` only for an error not raised by an operation (e.g. made by hand).
+    """
+
+    resolver: Optional["MultiFactorResolver"] = None
 
 
 class WouldDeadlockError(AuthError, RuntimeError):
@@ -445,7 +541,24 @@ _CLASSES: Dict[int, Type[AuthError]] = {
     ErrorCode.INVALID_ACTION_CODE: InvalidActionCodeError,
     ErrorCode.MISSING_EMAIL: MissingEmailError,
     ErrorCode.MISSING_PASSWORD: MissingPasswordError,
+    ErrorCode.INVALID_PHONE_NUMBER: InvalidPhoneNumberError,
+    ErrorCode.MISSING_PHONE_NUMBER: MissingPhoneNumberError,
+    ErrorCode.INVALID_VERIFICATION_CODE: InvalidVerificationCodeError,
+    ErrorCode.INVALID_VERIFICATION_ID: InvalidVerificationIdError,
+    ErrorCode.MISSING_VERIFICATION_CODE: MissingVerificationCodeError,
+    ErrorCode.MISSING_VERIFICATION_ID: MissingVerificationIdError,
     ErrorCode.QUOTA_EXCEEDED: QuotaExceededError,
+    ErrorCode.SESSION_EXPIRED: SessionExpiredError,
+    ErrorCode.CAPTCHA_CHECK_FAILED: CaptchaCheckFailedError,
+    ErrorCode.INVALID_APP_CREDENTIAL: InvalidAppCredentialError,
+    ErrorCode.MISSING_APP_CREDENTIAL: MissingAppCredentialError,
+    ErrorCode.MISSING_MULTI_FACTOR_SESSION: MissingMultiFactorSessionError,
+    ErrorCode.MISSING_MULTI_FACTOR_INFO: MissingMultiFactorInfoError,
+    ErrorCode.INVALID_MULTI_FACTOR_SESSION: InvalidMultiFactorSessionError,
+    ErrorCode.MULTI_FACTOR_INFO_NOT_FOUND: MultiFactorInfoNotFoundError,
+    ErrorCode.SECOND_FACTOR_ALREADY_ENROLLED: SecondFactorAlreadyEnrolledError,
+    ErrorCode.MAXIMUM_SECOND_FACTOR_COUNT_EXCEEDED: MaximumSecondFactorCountExceededError,
+    ErrorCode.UNSUPPORTED_FIRST_FACTOR: UnsupportedFirstFactorError,
     ErrorCode.INVALID_CONTINUE_URI: InvalidContinueUriError,
     ErrorCode.MISSING_CONTINUE_URI: MissingContinueUriError,
     ErrorCode.WEB_CONTEXT_ALREADY_PRESENTED: WebContextAlreadyPresentedError,

@@ -18,11 +18,12 @@ from .errors import (
     AuthError,
     ErrorCode,
     InvalidHandleError,
+    SecondFactorRequiredError,
     WouldDeadlockError,
     error_from_code,
 )
 
-__all__ = ["Future"]
+__all__ = ["Future", "FutureReference"]
 
 T = TypeVar("T")
 
@@ -213,6 +214,8 @@ class Future(Generic[T]):
             error = error_from_code(code, decode(lib.hearth_future_error_message(self._handle)))
             if isinstance(error, AccountConflictError):
                 _attach_conflict_details(error, self._handle)
+            elif isinstance(error, SecondFactorRequiredError):
+                _attach_resolver(error, self._handle, self._core, self._owner)
             return False, error
         try:
             return True, self._convert(self._handle)
@@ -239,6 +242,29 @@ def _attach_conflict_details(error: AccountConflictError, handle: int) -> None:
         return
     error.updated_credential = Credential._from_borrowed(lib.hearth_auth_result_updated_credential(result))
     error.email = decode_optional(lib.hearth_auth_result_email(result))
+
+
+def _attach_resolver(error: SecondFactorRequiredError, handle: int, core: AppCore, owner: object) -> None:
+    """A sign-in that needs a second factor carries the resolver that finishes it."""
+    from .multi_factor import MultiFactorResolver  # multi_factor builds on this module
+
+    error.resolver = MultiFactorResolver._from_future(handle, core, owner)
+
+
+class FutureReference:
+    """A native future reference of its own, for what Hearth lends from a future (a multi-factor
+    resolver, session or TOTP secret): those live as long as this reference, independently of the
+    :class:`Future` (and without a reference cycle through its outcome)."""
+
+    __slots__ = ("ptr", "_finalizer", "__weakref__")
+
+    def __init__(self, handle: int) -> None:
+        ptr = lib.hearth_future_retain(handle)
+        if not ptr:
+            raise InvalidHandleError(ErrorCode.INVALID_HANDLE, "the native future is invalid")
+        self.ptr: int = ptr
+        self._finalizer = weakref.finalize(self, lib.hearth_future_release, ptr)
+        self._finalizer.atexit = False
 
 
 def _on_completion(_handle: Optional[int], user_data: Optional[int]) -> None:

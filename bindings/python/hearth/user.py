@@ -17,8 +17,9 @@ from .future import Future
 
 if TYPE_CHECKING:
     from .app import App
+    from .multi_factor import MultiFactorUser
 
-__all__ = ["User", "UserInfo", "UserMetadata", "AuthResult", "AdditionalUserInfo"]
+__all__ = ["User", "UserInfo", "UserMetadata", "MultiFactorInfo", "AuthResult", "AdditionalUserInfo"]
 
 #: A profile field argument of :meth:`User.update_profile`: a new value, ``None``/``""`` to delete
 #: it, or :data:`hearth.KEEP` to leave it as it is.
@@ -38,10 +39,15 @@ class _OwnedUser:
         self._finalizer.atexit = False
 
 
+_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+_MILLISECOND = datetime.timedelta(milliseconds=1)
+
+
 def _timestamp_to_datetime(milliseconds: int) -> Optional[datetime.datetime]:
+    # Integer arithmetic: the datetime holds exactly the milliseconds Hearth reported.
     if milliseconds <= 0:
         return None
-    return datetime.datetime.fromtimestamp(milliseconds / 1000, tz=datetime.timezone.utc)
+    return _EPOCH + milliseconds * _MILLISECOND
 
 
 @dataclass(frozen=True)
@@ -83,6 +89,56 @@ class UserInfo:
             display_name=decode_optional(lib.hearth_user_info_display_name(ptr)),
             photo_url=decode_optional(lib.hearth_user_info_photo_url(ptr)),
             phone_number=decode_optional(lib.hearth_user_info_phone_number(ptr)),
+        )
+
+
+class _Lent:
+    """A native handle Hearth lends from another object (a user snapshot, a future), and a reference
+    that keeps that object alive."""
+
+    __slots__ = ("ptr", "owner")
+
+    def __init__(self, ptr: int, owner: object) -> None:
+        self.ptr = ptr
+        self.owner = owner
+
+
+@dataclass(frozen=True)
+class MultiFactorInfo:
+    """One enrolled second factor, of a user (:attr:`hearth.MultiFactorUser.enrolled_factors`) or
+    a hint of a sign-in that needs one (:attr:`hearth.MultiFactorResolver.hints`).
+
+    - ``factor_id``: ``"phone"`` or ``"totp"``;
+    - ``uid``: the enrollment id (what :meth:`hearth.MultiFactorUser.unenroll` and
+      :meth:`hearth.TotpMultiFactorGenerator.assertion_for_sign_in` take);
+    - ``display_name``: the name given at enrollment, ``None`` when none;
+    - ``phone_number``: for a phone factor; masked (``"+*******4567"``) in sign-in hints;
+    - ``enrollment_time``: when it was enrolled (UTC), ``None`` when unknown.
+    """
+
+    factor_id: str
+    uid: str
+    display_name: Optional[str]
+    phone_number: Optional[str]
+    enrollment_time: Optional[datetime.datetime]
+    _native: Optional[_Lent] = field(default=None, repr=False, compare=False)
+
+    @property
+    def enrollment_timestamp(self) -> int:
+        """:attr:`enrollment_time` in milliseconds since the Unix epoch; 0 when unknown."""
+        if self.enrollment_time is None:
+            return 0
+        return (self.enrollment_time - _EPOCH) // _MILLISECOND
+
+    @classmethod
+    def _from_borrowed(cls, ptr: int, owner: object) -> "MultiFactorInfo":
+        return cls(
+            factor_id=decode(lib.hearth_multi_factor_info_factor_id(ptr)),
+            uid=decode(lib.hearth_multi_factor_info_uid(ptr)),
+            display_name=decode_optional(lib.hearth_multi_factor_info_display_name(ptr)),
+            phone_number=decode_optional(lib.hearth_multi_factor_info_phone_number(ptr)),
+            enrollment_time=_timestamp_to_datetime(int(lib.hearth_multi_factor_info_enrollment_timestamp(ptr))),
+            _native=_Lent(ptr, owner),
         )
 
 
@@ -202,6 +258,33 @@ class User:
         """Deletes the account and signs out. May fail with :class:`~hearth.RequiresRecentLoginError`."""
         return self._start(lib.hearth_user_delete, to_none)
 
+    def update_phone_number(self, credential: Credential) -> Future["User"]:
+        """Replaces the account's phone number with the one a phone credential proves
+        (:meth:`hearth.PhoneAuthProvider.credential`); the result is the updated snapshot. A number
+        of another account fails with :class:`~hearth.CredentialAlreadyInUseError`, whose
+        ``updated_credential`` signs in to that account."""
+        return self._start(
+            lib.hearth_user_update_phone_number_credential, user_converter(self._app), credential_ptr(credential)
+        )
+
+    @property
+    def multi_factor(self) -> "MultiFactorUser":
+        """This user's second factors: :attr:`~hearth.MultiFactorUser.enrolled_factors` (as of this
+        snapshot), :meth:`~hearth.MultiFactorUser.get_session`, :meth:`~hearth.MultiFactorUser.enroll`,
+        :meth:`~hearth.MultiFactorUser.unenroll`."""
+        from .multi_factor import MultiFactorUser  # multi_factor builds on this module
+
+        return MultiFactorUser(self)
+
+    def _enrolled_factors(self) -> Tuple[MultiFactorInfo, ...]:
+        ptr = self._handle.ptr
+        factors: List[MultiFactorInfo] = []
+        for index in range(lib.hearth_user_multi_factor_count(ptr)):
+            info = lib.hearth_user_multi_factor_at(ptr, index)
+            if info:
+                factors.append(MultiFactorInfo._from_borrowed(info, self._handle))
+        return tuple(factors)
+
     # ------------------------------------------------------------------------------------------------
     # Linking, unlinking, reauthenticating
     # ------------------------------------------------------------------------------------------------
@@ -282,6 +365,9 @@ class User:
 
     def delete_last_result(self) -> Optional[Future[None]]:
         return self._last(lib.hearth_user_delete_last_result, to_none)
+
+    def update_phone_number_last_result(self) -> Optional[Future["User"]]:
+        return self._last(lib.hearth_user_update_phone_number_credential_last_result, user_converter(self._app))
 
     def link_with_credential_last_result(self) -> Optional[Future["AuthResult"]]:
         return self._last(lib.hearth_user_link_with_credential_last_result, auth_result_converter(self._app))

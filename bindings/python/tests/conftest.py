@@ -35,6 +35,15 @@ def clean_emulator(emulator: Emulator) -> Iterator[None]:
     yield
 
 
+@pytest.fixture
+def emulator_config(emulator: Emulator) -> Iterator[Emulator]:
+    """The emulator, whose project config (test phone numbers, SMS code lifetime, rate limit, ...)
+    the test may change: it is put back afterwards (wiping accounts keeps the config)."""
+    before = emulator.config()
+    yield emulator
+    emulator.set_config(**before)
+
+
 _app_names = itertools.count(1)
 
 

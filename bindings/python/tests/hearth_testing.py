@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import base64
+import hashlib
+import hmac
 import http.client
 import http.server
 import json
 import os
 import queue
+import random
+import struct
 import threading
 import time
 import urllib.error
@@ -92,6 +96,26 @@ class Emulator:
         assert status == 200, body
         return dict(body or {})
 
+    def config(self) -> Dict[str, Any]:
+        status, body = self.request("GET", f"/emulator/v1/projects/{PROJECT}/config")
+        assert status == 200, body
+        return dict(body or {})
+
+    def verification_codes(self) -> List[Dict[str, Any]]:
+        """Every SMS code the emulator would have sent and that is not used yet, oldest first."""
+        status, body = self.request("GET", f"/emulator/v1/projects/{PROJECT}/verificationCodes")
+        assert status == 200, body
+        return list((body or {}).get("verificationCodes", []))
+
+    def verification_code(self, verification_id: str) -> Dict[str, Any]:
+        """The listing's entry of one verification (its sessionInfo is the verification id)."""
+        entries = [entry for entry in self.verification_codes() if entry["sessionInfo"] == verification_id]
+        assert len(entries) == 1, f"{len(entries)} codes listed for this verification id"
+        return entries[0]
+
+    def codes_sent_to(self, phone_number: str) -> List[Dict[str, Any]]:
+        return [entry for entry in self.verification_codes() if entry["phoneNumber"] == phone_number]
+
     def provider_ids(self, uid: str) -> List[str]:
         """The providers the server lists for an account, sorted."""
         record = self.lookup(uid)
@@ -105,6 +129,29 @@ class Emulator:
 
 def unique_email(prefix: str = "user") -> str:
     return f"{prefix}-{uuid.uuid4().hex[:12]}@example.com"
+
+
+def unique_phone_number() -> str:
+    """A fresh E.164 number in the 555 range: SMS codes stay listed across tests, so each test texts
+    numbers of its own."""
+    return f"+1555{random.randrange(10**7):07d}"
+
+
+def masked(phone_number: str) -> str:
+    """How sign-in hints show a number: every digit but the last four masked."""
+    return "+" + "*" * (len(phone_number) - 5) + phone_number[-4:]
+
+
+def rfc6238_code(base32_secret: str, unix_time: int, digits: int = 6, period: int = 30,
+                 algorithm: str = "sha1") -> str:
+    """RFC 6238 (TOTP over RFC 4226's HOTP), computed here with hmac/hashlib: the reference the
+    library's codes are checked against."""
+    key = base64.b32decode(base32_secret.upper() + "=" * (-len(base32_secret) % 8))
+    counter = struct.pack(">Q", unix_time // period)
+    mac = hmac.new(key, counter, getattr(hashlib, algorithm.lower())).digest()
+    offset = mac[-1] & 0x0F
+    value = struct.unpack(">I", mac[offset:offset + 4])[0] & 0x7FFFFFFF
+    return str(value % 10**digits).zfill(digits)
 
 
 def jwt_claims(token: str) -> Dict[str, Any]:
@@ -253,11 +300,13 @@ def http_get(url: str, timeout: float = TIMEOUT) -> HttpAnswer:
 
 def choice_url(page_url: str, **choice: str) -> str:
     """The URL a user's pick on the emulator's provider page leads to: the handler page's picks go to
-    ``/emulator/auth/handler/choose``, the consent page (createAuthUri's) takes them in its own query."""
+    ``/emulator/auth/handler/choose`` (its reCAPTCHA stand-in's, ``authType=verifyApp``, to
+    ``/emulator/auth/handler/verify-app``), the consent page (createAuthUri's) takes them in its own
+    query."""
     parts = urllib.parse.urlsplit(page_url)
     path = parts.path
     if path == "/emulator/auth/handler":
-        path += "/choose"
+        path += "/verify-app" if query_of(page_url).get("authType") == "verifyApp" else "/choose"
     else:
         assert path == "/emulator/auth/consent", f"not an emulator provider page: {page_url}"
     query = parts.query + "&" + urllib.parse.urlencode(choice) if choice else parts.query
@@ -284,6 +333,8 @@ class FakeBrowser:
     - ``choose(email=..., displayName=..., emailVerified="false", ...)``: pick that identity on the
       provider page, then follow the 303 to the redirect target (GET it on the loopback receiver, or
       for a custom scheme hand it to ``handle_url``);
+    - ``choose(notARobot="true")`` on the reCAPTCHA stand-in (``authType=verifyApp``): tick "I'm
+      not a robot";
     - ``cancel()``: press Cancel on the page (the redirect then carries an OAuth error);
     - ``stay()``: leave the page open and do nothing (the test cancels or times out).
     """

@@ -75,6 +75,17 @@ class TestDeclarations:
         assert options.loopback_port == 0 and options.timeout_ms == 0 and options.use_create_auth_uri == 0
         assert options.redirect_uri is None
 
+    def test_the_phone_options_and_listener_structs_fit_the_library(self) -> None:
+        buffer = ctypes.create_string_buffer(4096)
+        _lib.lib.hearth_phone_auth_options_init(buffer)
+        options = _lib.PhoneAuthOptions.from_buffer(buffer)
+        assert options.struct_size == ctypes.sizeof(_lib.PhoneAuthOptions)
+        assert options.phone_number is None and options.timeout_ms == 0 and options.force_resending_token is None
+        assert options.multi_factor_session is None and options.multi_factor_hint is None
+        # hearth_phone_listener: a uint32 size, three function pointers and user_data, naturally aligned.
+        pointer = ctypes.sizeof(ctypes.c_void_p)
+        assert ctypes.sizeof(_lib.PhoneListener) == pointer + 4 * pointer
+
     def test_the_options_struct_fits_the_library(self) -> None:
         buffer = ctypes.create_string_buffer(4096)
         _lib.lib.hearth_app_options_init(buffer)
@@ -136,6 +147,34 @@ class TestErrors:
             assert hearth.exception_class(code) is cls
             assert type(hearth.error_from_code(code)) is cls
             assert issubclass(cls, hearth.AuthError)
+
+    def test_phone_and_multi_factor_conditions_have_their_own_classes(self) -> None:
+        expected = {
+            "INVALID_PHONE_NUMBER": hearth.InvalidPhoneNumberError,
+            "MISSING_PHONE_NUMBER": hearth.MissingPhoneNumberError,
+            "INVALID_VERIFICATION_CODE": hearth.InvalidVerificationCodeError,
+            "INVALID_VERIFICATION_ID": hearth.InvalidVerificationIdError,
+            "MISSING_VERIFICATION_CODE": hearth.MissingVerificationCodeError,
+            "MISSING_VERIFICATION_ID": hearth.MissingVerificationIdError,
+            "SESSION_EXPIRED": hearth.SessionExpiredError,
+            "CAPTCHA_CHECK_FAILED": hearth.CaptchaCheckFailedError,
+            "INVALID_APP_CREDENTIAL": hearth.InvalidAppCredentialError,
+            "MISSING_APP_CREDENTIAL": hearth.MissingAppCredentialError,
+            "MISSING_MULTI_FACTOR_SESSION": hearth.MissingMultiFactorSessionError,
+            "MISSING_MULTI_FACTOR_INFO": hearth.MissingMultiFactorInfoError,
+            "INVALID_MULTI_FACTOR_SESSION": hearth.InvalidMultiFactorSessionError,
+            "MULTI_FACTOR_INFO_NOT_FOUND": hearth.MultiFactorInfoNotFoundError,
+            "SECOND_FACTOR_ALREADY_ENROLLED": hearth.SecondFactorAlreadyEnrolledError,
+            "MAXIMUM_SECOND_FACTOR_COUNT_EXCEEDED": hearth.MaximumSecondFactorCountExceededError,
+            "UNSUPPORTED_FIRST_FACTOR": hearth.UnsupportedFirstFactorError,
+            "UNVERIFIED_EMAIL": hearth.UnverifiedEmailError,
+            "SECOND_FACTOR_REQUIRED": hearth.SecondFactorRequiredError,
+        }
+        for name, cls in expected.items():
+            assert type(hearth.error_from_code(hearth.ErrorCode[name])) is cls, name
+        # Malformed or missing numbers are bad input, caught like other unusable values.
+        assert issubclass(hearth.InvalidPhoneNumberError, ValueError)
+        assert issubclass(hearth.MissingPhoneNumberError, ValueError)
 
     def test_the_errors_that_name_another_account_carry_its_details(self) -> None:
         conflicts = {hearth.AccountExistsWithDifferentCredentialsError, hearth.EmailAlreadyInUseError,
