@@ -676,7 +676,8 @@ HEARTH_EXPORT const char *hearth_totp_secret_algorithm(const hearth_totp_secret 
 /* The otpauth:// URI for a QR code (new string, free with hearth_free); NULL on bad arguments. */
 HEARTH_EXPORT char *hearth_totp_secret_qr_code_url(const hearth_totp_secret *secret, const char *account_name,
                                                    const char *issuer);
-/* RFC 6238: the code for `unix_time` from a base32 secret (what an authenticator app shows). Writes
+/* RFC 6238: the code for `unix_time` from a base32 secret (what an authenticator app shows); algorithm
+ * "SHA1", "SHA256" or "SHA512" (NULL: "SHA1", the default of authenticator apps). Writes
  * `digits` digits and a NUL to `out` (out_size > digits). Returns 0 or HEARTH_ERROR_INVALID_ARGUMENT. */
 HEARTH_EXPORT int hearth_totp_generate_code(const char *base32_secret, const char *algorithm, int digits,
                                             int period_seconds, int64_t unix_time, char *out, size_t out_size);

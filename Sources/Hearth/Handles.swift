@@ -75,6 +75,8 @@ enum HostString {
         case invalidUTF8(String)
         case empty(String)
         case invalidHandle(String)
+        /// An options struct whose struct_size does not even cover the fields every version has.
+        case structTooSmall(String)
     }
 
     static func required(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(Problem) -> String {
@@ -98,6 +100,9 @@ extension HostString.Problem {
         case .empty(let name): return AuthError(code: .invalidArgument, message: "\(name) must not be empty.")
         case .invalidHandle(let name):
             return AuthError(code: .invalidHandle, message: "\(name) is not a live handle (released or foreign).")
+        case .structTooSmall(let name):
+            return AuthError(code: .invalidArgument,
+                             message: "\(name).struct_size is too small: initialize it with its _init function.")
         }
     }
 }

@@ -192,7 +192,12 @@ public func abi_totp_generate_code(_ base32: CStringArg, _ algorithm: CStringArg
                                    _ unixTime: Int64, _ out: UnsafeMutablePointer<CChar>?, _ outSize: Int) -> Int32 {
     guard let secretText = try? HostString.required(base32, "base32_secret"), let out, unixTime >= 0,
           digits > 0, outSize > Int(digits), period > 0 else { return AuthErrorCode.invalidArgument.rawValue }
-    let name = (try? HostString.optional(algorithm, "algorithm")) ?? nil
+    let name: String?
+    do {
+        name = try HostString.optional(algorithm, "algorithm")
+    } catch {
+        return AuthErrorCode.invalidArgument.rawValue
+    }
     guard let algorithm = TOTPAlgorithm(name: name ?? "SHA1") else { return AuthErrorCode.invalidArgument.rawValue }
     do throws(AuthError) {
         let generator = try TOTPGenerator(base32Secret: secretText, algorithm: algorithm, digits: Int(digits),

@@ -28,7 +28,7 @@ private func verificationRequest(_ options: UnsafePointer<hearth_phone_auth_opti
         return options.pointee[keyPath: path]
     }
     guard size >= MemoryLayout<UInt32>.size + MemoryLayout<UnsafeRawPointer?>.size else {
-        throw .invalidHandle("options (struct_size too small)")
+        throw .structTooSmall("options")
     }
     var request = Auth.PhoneVerificationRequest()
     request.phoneNumber = try HostString.optional(field(\.phone_number, nil), "phone_number")

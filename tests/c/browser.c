@@ -130,15 +130,30 @@ struct t_browser {
   int opened, finished;
 };
 
+/* The emulator's fake reCAPTCHA page (the handler with authType=verifyApp), which app verification opens
+ * before an SMS is sent, rather than an identity provider's page. */
+static bool is_recaptcha_page(const char *page) {
+  return strstr(page, "/emulator/auth/handler?") && t_str_eq(t_url_param(page, "authType"), "verifyApp");
+}
+
 /* What a user does at a provider page: the emulator's own handler page takes the choice on its /choose
- * path; a createAuthUri consent page takes it on the page's own URL. */
+ * path (its reCAPTCHA page on /verify-app); a createAuthUri consent page takes it on the page's own URL. */
 static const char *choice_url(const char *page, const char *choice) {
   const char *handler = "/emulator/auth/handler?";
   const char *at = strstr(page, handler);
   if (at) {
-    return t_printf("%.*s/emulator/auth/handler/choose?%s&%s", (int)(at - page), page, at + strlen(handler), choice);
+    const char *action = is_recaptcha_page(page) ? "verify-app" : "choose";
+    return t_printf("%.*s/emulator/auth/handler/%s?%s&%s", (int)(at - page), page, action, at + strlen(handler),
+                    choice);
   }
   return t_printf("%s&%s", page, choice);
+}
+
+/* The form fields the user's action submits on a page. */
+static const char *user_choice(const char *page, const t_plan *plan) {
+  if (is_recaptcha_page(page)) return plan->action == T_USER_CANCELS ? "cancel=true" : "notARobot=true";
+  if (plan->action == T_USER_CANCELS) return "cancel=1";
+  return plan->choice ? plan->choice : "generate=1";
 }
 
 static void follow_redirect(t_browser *b, const t_plan *plan, t_visit *visit) {
@@ -169,8 +184,7 @@ static void visit_page(t_browser *b, const pending_page *page, t_visit *visit) {
   visit->opened_url = page->url;
   const t_plan *plan = &page->plan;
   if (plan->action == T_USER_WALKS_AWAY || plan->action == T_USER_REFUSED) return;
-  const char *choice = plan->action == T_USER_CANCELS ? "cancel=1" : plan->choice;
-  t_http_response answer = t_http_get(choice_url(page->url, choice ? choice : "generate=1"));
+  t_http_response answer = t_http_get(choice_url(page->url, user_choice(page->url, plan)));
   visit->page_status = answer.status;
   if (answer.status != 303 || !answer.location) {
     t_fail(__FILE__, __LINE__, "the provider page answered %d (%s) to the user's choice: %.300s", answer.status,

@@ -386,3 +386,85 @@ int emu_set_recent_login_max_age(int seconds) {
   free(emu_request("PATCH", path, t_printf("{\"recentLoginMaxAgeSeconds\":%d}", seconds), false, &status));
   return status;
 }
+
+/* ------------------------------------------------------------------------------------------------
+ * SMS codes, project configuration and the emulator's log
+ * ---------------------------------------------------------------------------------------------- */
+static const json *verification_codes(void) {
+  const char *path = t_printf("/emulator/v1/projects/%s/verificationCodes", t_project());
+  const json *codes = json_get(t_json(request_ok("GET", path, NULL, false)), "verificationCodes");
+  REQUIRE(json_kind(codes) == JSON_ARRAY);
+  return codes;
+}
+
+const json *emu_verification_code(const char *verification_id) {
+  const json *codes = verification_codes();
+  for (size_t i = 0; i < json_count(codes); i++) {
+    const json *entry = json_at(codes, i);
+    if (t_str_eq(json_get_string(entry, "sessionInfo"), verification_id)) return entry;
+  }
+  return NULL;
+}
+
+const char *emu_sms_code(const char *verification_id) {
+  const json *entry = emu_verification_code(verification_id);
+  if (!entry) {
+    t_fail(__FILE__, __LINE__, "the emulator lists no SMS code for verification id %.20s...",
+           verification_id ? verification_id : "(null)");
+    t_abort_test();
+  }
+  const char *code = json_get_string(entry, "code");
+  REQUIRE(code != NULL && strlen(code) == 6);
+  return t_strdup(code);
+}
+
+int emu_verification_code_count(const char *phone_number) {
+  const json *codes = verification_codes();
+  int count = 0;
+  for (size_t i = 0; i < json_count(codes); i++) {
+    if (t_str_eq(json_get_string(json_at(codes, i), "phoneNumber"), phone_number)) count++;
+  }
+  return count;
+}
+
+/* The phone settings every test starts from (the emulator's defaults). */
+static void restore_phone_config(void *unused) {
+  (void)unused;
+  const char *path = t_printf("/emulator/v1/projects/%s/config", t_project());
+  int status = 0;
+  free(emu_request("PATCH", path,
+                   "{\"testPhoneNumbers\":{},\"smsCodeTtlSeconds\":300,"
+                   "\"smsRateLimit\":{\"maxSends\":5,\"windowSeconds\":60},\"appVerificationRequired\":false}",
+                   false, &status));
+  if (status != 200) t_fail(__FILE__, __LINE__, "could not restore the emulator's phone settings (%d)", status);
+}
+
+void emu_configure(const char *fields_json) {
+  t_defer(restore_phone_config, NULL);
+  request_ok("PATCH", t_printf("/emulator/v1/projects/%s/config", t_project()), t_printf("{%s}", fields_json), false);
+}
+
+const char *emu_log_until(const char *needle) {
+  const char *path = getenv("HEARTH_EMULATOR_LOG");
+  if (!path || !*path) {
+    t_fail(__FILE__, __LINE__, "HEARTH_EMULATOR_LOG is not set: run the suite through scripts/with-emulator");
+    t_abort_test();
+  }
+  double deadline = t_now() + 5.0;
+  for (;;) {
+    char *log = NULL;
+    size_t size = 0;
+    FILE *file = fopen(path, "rb");
+    if (file) {
+      FILE *text = open_memstream(&log, &size);
+      char chunk[8192];
+      size_t got;
+      while (text && (got = fread(chunk, 1, sizeof chunk, file)) > 0) fwrite(chunk, 1, got, text);
+      if (text) fclose(text);
+      fclose(file);
+    }
+    if ((log && strstr(log, needle)) || t_now() > deadline) return log ? t_own(log) : "";
+    free(log);
+    t_sleep_ms(20);
+  }
+}

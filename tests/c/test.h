@@ -323,7 +323,9 @@ const char *t_url_encode(const char *text);
  * plays the user (open_url runs on the loop thread and must not block it: the loopback receiver is
  * served by that same loop). The user fetches the provider page with the planned choice, follows its
  * 303 to the app's redirect (an HTTP GET to the loopback receiver, or hearth_auth_handle_url for a
- * custom scheme) and records every step as a t_visit.
+ * custom scheme) and records every step as a t_visit. The same user passes the emulator's fake reCAPTCHA
+ * page that app verification opens before an SMS is sent: signing in there is ticking "I'm not a robot"
+ * (the plan's choice is not used), cancelling is its Cancel button.
  * ---------------------------------------------------------------------------------------------- */
 typedef enum t_user_action {
   T_USER_SIGNS_IN,   /* picks the identity described by the plan's choice */
@@ -375,6 +377,42 @@ int t_browser_finished(t_browser *browser); /* visits the user is done with */
 /* Turns until `count` visits are finished (REQUIREs it), and returns the last one. */
 t_visit t_browser_wait(t_browser *browser, int count);
 t_visit t_browser_visit(t_browser *browser, int index); /* 0-based; zeroed when out of range */
+
+/* ------------------------------------------------------------------------------------------------
+ * Phone numbers, SMS codes and one-time codes
+ * ---------------------------------------------------------------------------------------------- */
+/* Firebase's documented fictional test number and its code (configured with emu_configure). */
+#define T_FICTIONAL_NUMBER "+16505554567"
+#define T_FICTIONAL_CODE "123456"
+const char *t_phone_number(void); /* an E.164 number no other test of this run uses; test-owned */
+/* Handles released after the test body (before its apps are destroyed); NULL stays NULL. */
+hearth_credential *t_keep_credential(hearth_credential *credential);
+hearth_multi_factor_assertion *t_keep_assertion(hearth_multi_factor_assertion *assertion);
+hearth_future *t_verify_phone(hearth_auth *auth, const hearth_phone_auth_options *options); /* kept; not NULL */
+/* Sends a code to the number (default options) and returns the verification id; REQUIREs success. */
+const char *t_send_code(hearth_auth *auth, const char *phone_number);
+/* A phone credential of the verification id and the code the emulator sent for it (kept). */
+hearth_credential *t_sms_credential(const char *verification_id);
+/* Signs in with a code sent to the number; the signed-in user (kept). */
+hearth_user *t_sign_in_with_phone(hearth_auth *auth, const char *phone_number);
+
+/* The emulator's listing entry ({code, phoneNumber, sessionInfo, locale}) of the SMS sent for a
+ * verification id, or NULL. */
+const json *emu_verification_code(const char *verification_id);
+const char *emu_sms_code(const char *verification_id); /* its code; REQUIREs the entry */
+int emu_verification_code_count(const char *phone_number); /* unused codes the emulator lists for it */
+/* PATCHes the project config with these fields ("\"smsCodeTtlSeconds\":1"); REQUIREs success. The phone
+ * settings (test numbers, code lifetime, rate limit, app verification) are restored after the test. */
+void emu_configure(const char *fields_json);
+/* The emulator's output ($HEARTH_EMULATOR_LOG) once it contains `needle`, or after 5 s; test-owned. */
+const char *emu_log_until(const char *needle);
+
+/* The suite's own SHA-1, HMAC-SHA-1, base32 and RFC 6238 TOTP (totp.c), sharing nothing with Hearth. */
+void t_sha1(const uint8_t *data, size_t length, uint8_t digest[20]);
+void t_hmac_sha1(const uint8_t *key, size_t key_length, const uint8_t *message, size_t length, uint8_t mac[20]);
+const char *t_base32(const uint8_t *bytes, size_t length); /* upper case, unpadded; test-owned */
+/* The HMAC-SHA-1 TOTP code of a base32 secret at a Unix time; test-owned; NULL for bad arguments. */
+const char *t_totp_sha1(const char *base32_secret, int digits, int period_seconds, int64_t unix_time);
 
 /* ------------------------------------------------------------------------------------------------
  * Processes, sockets, files

@@ -135,6 +135,10 @@ public final class AuthResultSnapshot: Sendable {
 
     /// The conflict details of a failed operation, if its server answer carried any.
     public static func conflict(from error: AuthError) -> AuthResultSnapshot? {
+        switch error.code {
+        case .credentialAlreadyInUse, .emailAlreadyInUse, .accountExistsWithDifferentCredentials: break
+        default: return nil
+        }
         if let phone = PhoneCredentialValue(updatedCredentialFrom: error) {
             return AuthResultSnapshot(user: nil, additionalUserInfo: AdditionalUserInfo(providerId: ProviderID.phone,
                                                                                         isNewUser: false),
