@@ -6,32 +6,43 @@ CC ?= cc
 CXX ?= c++
 RELEASE := .build/release
 LIB := $(RELEASE)/libhearth.so
+# The name programs linked with -lhearth load at run time (the library's soname).
+SONAME_LINK := $(RELEASE)/libhearth.so.$(shell sed -n 's/^\#define HEARTH_VERSION_MAJOR //p' include/hearth.h)
+# make install: a self-contained build (Swift runtime linked in) of its own, under PREFIX (and DESTDIR).
+PREFIX ?= /usr/local
+DESTDIR ?=
+INSTALL_BUILD := .build-install
 EMULATOR := $(RELEASE)/hearth-emulator
 OUT := out
 CFLAGS_T := -std=c11 -Wall -Wextra -Werror -g -Iinclude -pthread
 CXXFLAGS_T := -std=c++17 -Wall -Wextra -Werror -pedantic -g -Iinclude -pthread
 LDFLAGS_T := -L$(RELEASE) -Wl,-rpath,$(abspath $(RELEASE)) -lhearth $(shell pkg-config --libs libuv 2>/dev/null || echo -luv)
 
-.PHONY: deps build demo test test-swift test-emulator test-c test-cpp test-python test-browser clean
+.PHONY: deps build demo test test-swift test-emulator test-c test-cpp test-python test-browser test-abi \
+	test-install install uninstall clean
 
 deps:
 	@scripts/deps.sh
 
 build: deps
 	$(SWIFT) build -c release --product hearth
+	ln -sf libhearth.so $(SONAME_LINK)
 	$(SWIFT) build -c release --product hearth-emulator
+
+$(SONAME_LINK): $(LIB)
+	ln -sf libhearth.so $@
 
 $(OUT):
 	@mkdir -p $(OUT)
 
-$(OUT)/demo: examples/c/demo.c include/hearth.h $(LIB) | $(OUT)
+$(OUT)/demo: examples/c/demo.c include/hearth.h $(LIB) $(SONAME_LINK) | $(OUT)
 	$(CC) $(CFLAGS_T) -o $@ $< $(LDFLAGS_T)
 
 demo: build $(OUT)/demo
 	@scripts/with-emulator $(OUT)/demo
 
 test: build
-	$(MAKE) test-swift test-emulator test-c test-cpp test-python test-browser
+	$(MAKE) test-swift test-emulator test-c test-cpp test-python test-browser test-abi test-install examples test-docs
 	@echo "make test: all suites passed"
 
 test-swift:
@@ -41,13 +52,13 @@ test-swift:
 test-emulator:
 	scripts/with-emulator $(PYTHON) -m pytest -q -p no:cacheprovider tests/emulator
 
-$(OUT)/c_suite: tests/c/*.c tests/c/*.h include/hearth.h $(LIB) | $(OUT)
+$(OUT)/c_suite: tests/c/*.c tests/c/*.h include/hearth.h $(LIB) $(SONAME_LINK) | $(OUT)
 	$(CC) $(CFLAGS_T) -o $@ tests/c/*.c $(LDFLAGS_T)
 
 test-c: $(OUT)/c_suite
 	scripts/with-emulator $(OUT)/c_suite
 
-$(OUT)/cpp_suite: tests/cpp/*.cpp tests/cpp/*.h include/hearth.h include/hearth.hpp $(LIB) | $(OUT)
+$(OUT)/cpp_suite: tests/cpp/*.cpp tests/cpp/*.h include/hearth.h include/hearth.hpp $(LIB) $(SONAME_LINK) | $(OUT)
 	$(CXX) $(CXXFLAGS_T) -o $@ tests/cpp/*.cpp $(LDFLAGS_T)
 
 test-cpp: $(OUT)/cpp_suite
@@ -57,7 +68,7 @@ test-python:
 	HEARTH_LIBRARY=$(abspath $(LIB)) PYTHONPATH=bindings/python \
 	  scripts/with-emulator $(PYTHON) -m pytest -q -p no:cacheprovider bindings/python/tests
 
-$(OUT)/provider_client: tests/browser/provider_client.c include/hearth.h $(LIB) | $(OUT)
+$(OUT)/provider_client: tests/browser/provider_client.c include/hearth.h $(LIB) $(SONAME_LINK) | $(OUT)
 	$(CC) $(CFLAGS_T) -o $@ $< $(LDFLAGS_T)
 
 # A person in headless Chromium (Debian's, driven by its chromedriver) completes provider sign-ins
@@ -66,5 +77,72 @@ test-browser: $(OUT)/provider_client
 	HEARTH_PROVIDER_CLIENT=$(abspath $(OUT)/provider_client) \
 	  scripts/with-emulator $(PYTHON) -m pytest -q -p no:cacheprovider tests/browser
 
+# Exports, soname, version, strict header builds and options structs versioned by struct_size.
+test-abi: $(LIB) $(SONAME_LINK)
+	HEARTH_LIBRARY=$(abspath $(LIB)) scripts/with-emulator $(PYTHON) -m pytest -q -p no:cacheprovider tests/abi
+
+# make install into a temporary prefix; programs built against it with pkg-config and CMake run.
+test-install:
+	MAKE="$(MAKE)" scripts/with-emulator $(PYTHON) -m pytest -q -p no:cacheprovider tests/install
+
+# PREFIX/lib/libhearth.so.X.Y.Z (+ .so.X and .so links), PREFIX/include/hearth.h and hearth.hpp,
+# PREFIX/lib/pkgconfig/hearth.pc, PREFIX/lib/cmake/Hearth/. The library links the Swift runtime
+# statically, so hosts need no Swift toolchain; the test suites keep using the normal build.
+install:
+	$(SWIFT) build -c release --product hearth --scratch-path $(INSTALL_BUILD) -Xswiftc -static-stdlib \
+	  --disable-local-rpath
+	scripts/install.sh $(INSTALL_BUILD)/release/libhearth.so "$(DESTDIR)" "$(PREFIX)"
+
+uninstall:
+	scripts/install.sh --uninstall "$(DESTDIR)" "$(PREFIX)"
+
+# Network faults: a fault-injecting proxy between the client and the emulator (tests/faults).
+$(OUT)/host_loop_faults: tests/faults/host_loop_faults.c include/hearth.h $(LIB) $(SONAME_LINK) | $(OUT)
+	$(CC) $(CFLAGS_T) -o $@ $< $(LDFLAGS_T)
+
+test-faults: $(OUT)/host_loop_faults
+	HEARTH_LIBRARY=$(abspath $(LIB)) PYTHONPATH=bindings/python \
+	  HEARTH_HOST_LOOP_FAULTS=$(abspath $(OUT)/host_loop_faults) \
+	  scripts/with-emulator $(PYTHON) -m pytest -q -p no:cacheprovider tests/faults
+
+# Token refresh through outages with the real backoff timers (minutes; not part of `make test`).
+test-faults-long:
+	HEARTH_LIBRARY=$(abspath $(LIB)) PYTHONPATH=bindings/python \
+	  scripts/with-emulator $(PYTHON) tests/faults/outage_refresh.py $(OUTAGE_ARGS)
+
 clean:
-	rm -rf .build $(OUT)
+	rm -rf .build $(INSTALL_BUILD) $(OUT)
+
+# ---- Examples and docs -------------------------------------------------------------------------------
+.PHONY: examples docs test-docs
+EXAMPLE_PYTHON_ENV := HEARTH_LIBRARY=$(abspath $(LIB)) PYTHONPATH=bindings/python
+
+$(OUT)/example-c-game-loop: examples/c-game-loop/main.c include/hearth.h $(LIB) $(SONAME_LINK) | $(OUT)
+	$(CC) $(CFLAGS_T) -pedantic -o $@ $< $(LDFLAGS_T)
+
+$(OUT)/example-cpp: examples/cpp/main.cpp include/hearth.h include/hearth.hpp $(LIB) $(SONAME_LINK) | $(OUT)
+	$(CXX) $(CXXFLAGS_T) -o $@ $< $(LDFLAGS_T)
+
+# Every example, each against a fresh emulator; an example that fails fails the target.
+examples: $(OUT)/example-c-game-loop $(OUT)/example-cpp
+	scripts/with-emulator $(OUT)/example-c-game-loop
+	scripts/with-emulator $(OUT)/example-cpp
+	$(EXAMPLE_PYTHON_ENV) scripts/with-emulator $(PYTHON) examples/python-asyncio/main.py
+	$(EXAMPLE_PYTHON_ENV) scripts/with-emulator $(PYTHON) examples/python-load/main.py --users 200 --wrong-passwords 3
+
+# docs/api-reference.md is generated from include/hearth.h.
+docs:
+	$(PYTHON) docs/gen_api_reference.py
+
+# The reference matches the header, the docs name only declared identifiers, and the quick starts'
+# programs build and run against a fresh emulator.
+test-docs: $(LIB) $(SONAME_LINK) | $(OUT)
+	$(PYTHON) docs/gen_api_reference.py --check
+	$(EXAMPLE_PYTHON_ENV) CC="$(CC)" CXX="$(CXX)" OUT=$(OUT) $(PYTHON) docs/run_quickstarts.py
+
+# Benchmarks against raw libcurl and the Python peers on loopback (bench/RESULTS.md, bench/plots/).
+# Not part of `make test`; a missed target never fails it.
+.PHONY: bench
+bench: build
+	@bench/deps.sh
+	$(PYTHON) bench/run.py

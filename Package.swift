@@ -24,7 +24,15 @@ let package = Package(
         .target(name: "HearthCore", dependencies: ["CLibUV", "CCurl", "CHearthShims", "HearthCrypto"]),
         // The public C header, so the ABI layer reads the options struct with the host's layout.
         .systemLibrary(name: "CHearthHeader"),
-        .target(name: "Hearth", dependencies: ["HearthCore", "CHearthHeader", "CLibUV"]),
+        // The shipped ABI: exports only hearth_* (exports.map) under the soname libhearth.so.<major>.
+        // lld, because gold leaves the hidden Swift symbols in .dynsym (as LOCAL entries).
+        .target(name: "Hearth", dependencies: ["HearthCore", "CHearthHeader", "CLibUV"],
+                exclude: ["exports.map"],
+                linkerSettings: [.unsafeFlags([
+                    "-use-ld=lld",
+                    "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/Hearth/exports.map",
+                    "-Xlinker", "-soname=libhearth.so.0",
+                ])]),
         .target(name: "HearthEmulator", dependencies: [
             "HearthCrypto",
             .product(name: "Hummingbird", package: "hummingbird"),

@@ -187,6 +187,35 @@ HEARTH_EXPORT const char *hearth_version(void);
 HEARTH_EXPORT void hearth_free(void *ptr);
 
 /* ---------------------------------------------------------------------------------------------------
+ * Logging
+ * ------------------------------------------------------------------------------------------------- */
+
+/* Levels of hearth_set_log_callback, least to most severe. */
+typedef enum hearth_log_level {
+  HEARTH_LOG_DEBUG = 0,   /* every HTTP request: method, URL without its query values, outcome, time */
+  HEARTH_LOG_INFO = 1,    /* apps created and destroyed, sign-ins and sign-outs, operations that succeeded */
+  HEARTH_LOG_WARNING = 2, /* failed operations, sessions the server ended, saved sessions that could not be read */
+  HEARTH_LOG_ERROR = 3,   /* Hearth could not do its own work (a session could not be saved or erased) */
+  HEARTH_LOG_OFF = 4      /* no messages */
+} hearth_log_level;
+
+/* One log message: a hearth_log_level and one line of UTF-8 text, NUL-terminated, without a trailing
+ * newline, borrowed for the duration of the call. Messages start with the app's name in brackets when
+ * they concern one app ("[DEFAULT] signInAnonymously succeeded"). */
+typedef void (*hearth_log_cb)(void *user_data, int level, const char *message);
+
+/* Sends every message of `level` and above, from every app, to `callback` (one callback per process;
+ * a later call replaces an earlier one). Logging is off until this is called: Hearth writes nothing to
+ * stdout, stderr or anywhere else by itself. HEARTH_LOG_OFF or a NULL callback turns it off again.
+ * Messages never contain passwords, tokens, verification or action codes, API keys or URL query values.
+ * The callback runs on the thread that logs (an app's loop thread, or the thread calling Hearth), on
+ * several threads at once when several apps are busy: it must be thread-safe. Hearth calls made from
+ * inside the callback log nothing. After this returns, the previous callback is no longer running on
+ * another thread and is never called again. Returns 0, or HEARTH_ERROR_INVALID_ARGUMENT for a level
+ * outside hearth_log_level (the previous setting stays). */
+HEARTH_EXPORT int hearth_set_log_callback(int level, hearth_log_cb callback, void *user_data);
+
+/* ---------------------------------------------------------------------------------------------------
  * App
  * ------------------------------------------------------------------------------------------------- */
 
@@ -225,7 +254,8 @@ typedef struct hearth_app_options {
   hearth_storage_erase_cb storage_erase; /* CALLBACKS only */
   void *storage_user_data;
   int64_t request_timeout_ms;    /* per HTTP request; 0 = 30000 */
-  const char *ca_bundle_path;    /* optional PEM bundle for TLS verification; NULL = system store */
+  const char *ca_bundle_path;    /* optional PEM bundle for TLS verification (must be readable, else
+                                    hearth_app_create fails with INVALID_ARGUMENT); NULL = system store */
 } hearth_app_options;
 
 /* Fills `options` with defaults and sets struct_size. Always call it first, then set fields. */

@@ -16,7 +16,7 @@ apt_install() {
   if [ "$apt_updated" -eq 0 ]; then $SUDO apt-get update -qq; apt_updated=1; fi
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${opts[@]}" "${missing[@]}" >/dev/null
 }
-apt_install -- libuv1-dev libcurl4-openssl-dev pkg-config
+apt_install -- libuv1-dev libcurl4-openssl-dev pkg-config cmake
 # The browser suite (tests/browser) drives Debian's Chromium through its chromedriver. Without
 # recommends this pulls ~130 MB and upgrades nothing; with them it would also upgrade systemd and perl.
 apt_install --no-install-recommends -- chromium chromium-driver

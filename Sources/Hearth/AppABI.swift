@@ -57,6 +57,10 @@ public func abi_app_create(_ options: UnsafePointer<hearth_app_options>?,
         if timeout > 0 { configuration.requestTimeoutMs = Int(timeout) }
         configuration.caBundlePath = try HostString.optional(reader.field(\.ca_bundle_path, default: nil),
                                                              "ca_bundle_path")
+        // An unreadable CA bundle would fail every request later; say so now, where it was given.
+        if let path = configuration.caBundlePath, path.isEmpty || access(path, R_OK) != 0 {
+            return AuthErrorCode.invalidArgument.rawValue
+        }
         guard let store = try makeStore(reader, configuration) else { return AuthErrorCode.invalidArgument.rawValue }
         let hostLoop = reader.field(\.loop, default: nil).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: uv_loop_t.self) }
         let app = try App.create(configuration: configuration, hostLoop: hostLoop, store: store)

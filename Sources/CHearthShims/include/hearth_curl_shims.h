@@ -5,6 +5,10 @@
 
 #include <curl/curl.h>
 
+/* Internal to libhearth: hidden, so the shared library exports only the hearth_* functions of
+ * include/hearth.h (tests/abi checks the export list against that header). */
+#pragma GCC visibility push(hidden)
+
 typedef size_t (*hearth_curl_write_cb)(char *ptr, size_t size, size_t nmemb, void *userdata);
 typedef int (*hearth_curl_socket_cb)(CURL *easy, curl_socket_t s, int what, void *userp, void *socketp);
 typedef int (*hearth_curl_timer_cb)(CURLM *multi, long timeout_ms, void *userp);
@@ -20,5 +24,7 @@ CURLMcode hearth_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long v
 CURLMcode hearth_curl_multi_setopt_ptr(CURLM *multi, CURLMoption option, void *value);
 CURLMcode hearth_curl_multi_setopt_socket_cb(CURLM *multi, hearth_curl_socket_cb cb);
 CURLMcode hearth_curl_multi_setopt_timer_cb(CURLM *multi, hearth_curl_timer_cb cb);
+
+#pragma GCC visibility pop
 
 #endif

@@ -43,6 +43,8 @@ public final class App: @unchecked Sendable {
                 [unowned auth] in auth.backendConfiguration
             }
         }
+        Log.info("[\(configuration.appName)] app created on " + (loop.isOwned ? "its own loop thread" : "the host's loop")
+                 + (emulator.map { ", using the emulator at \($0.authority)" } ?? ""))
         auth.start()
     }
 
@@ -56,6 +58,7 @@ public final class App: @unchecked Sendable {
             return !wasDestroyed
         }
         guard first else { return }
+        Log.info("[\(configuration.appName)] app destroyed")
         dispatcher.markDestroyed()
         auth.cancelPending()
         let auth = self.auth

@@ -143,6 +143,7 @@ extension Auth {
     func presentFlowPage(_ url: String, flow: PendingProviderFlow, settings: ProviderFlowSettings) {
         let matcher = try? RedirectURLMatcher(redirectTarget: flow.redirectTarget, expectedState: flow.expectedState)
         pendingRedirectMatcher.withLock { $0 = matcher }
+        Log.info("[\(configuration.appName)] provider sign-in: showing \(LogRedaction.url(url))")
         dispatcher.schedule { [self] in
             guard flow.isPending else { return }
             if !settings.openURL(url) {

@@ -62,13 +62,18 @@ public final class Auth: @unchecked Sendable {
         initial.emulator = emulator
         // Loaded synchronously, so current_user is right from the first call and a sign-out right
         // after start sticks.
-        if let bytes = store.load(),
+        let stored = store.load()
+        if let bytes = stored,
            let saved = PersistedSession.decode(bytes, appName: configuration.appName, apiKey: configuration.apiKey) {
             initial.session = Session(profile: saved.user, tokens: saved.tokens)
             initial.notifiedUid = saved.user.uid
             initial.notifiedToken = saved.tokens.idToken
+        } else if stored != nil {
+            Log.warning("[\(configuration.appName)] the saved session could not be read (another app or API key, "
+                        + "or damaged): starting signed out")
         }
         self.state = Locked(initial)
+        operations.logLabel = "[\(configuration.appName)] "
     }
 
     /// Starts background work for a restored session (the proactive refresh timer).
@@ -109,7 +114,7 @@ public final class Auth: @unchecked Sendable {
     }
 
     func signOutStoreErase() -> SessionStoreError? {
-        persistLock.withLock { _ -> SessionStoreError? in
+        let failure = persistLock.withLock { _ -> SessionStoreError? in
             do throws(SessionStoreError) {
                 try store.erase()
                 return nil
@@ -117,6 +122,11 @@ public final class Auth: @unchecked Sendable {
                 return error
             }
         }
+        // Logged with no lock held: the host's log callback may call back into Hearth.
+        if let failure {
+            Log.error("[\(configuration.appName)] the saved session could not be erased: \(failure.message)")
+        }
+        return failure
     }
 
     /// Clears the session (if it is still `generation`, when given), tells listeners, stops the
@@ -173,13 +183,22 @@ public final class Auth: @unchecked Sendable {
     /// sign-out's erase, so a late save can never resurrect a signed-out session.
     func persist(generation: UInt64) {
         if dispatcher.isDestroyed { return }
-        persistLock.withLock { _ in
+        let failure = persistLock.withLock { _ -> SessionStoreError? in
             let current: Session? = state.withLock { $0.generation == generation ? $0.session : nil }
-            guard let session = current else { return }
+            guard let session = current else { return nil }
             let record = PersistedSession(appName: configuration.appName, apiKey: configuration.apiKey,
                                           user: session.profile, tokens: session.tokens)
             // A failed save keeps the session for this run; it only won't survive a restart.
-            try? store.save(record.encoded())
+            do throws(SessionStoreError) {
+                try store.save(record.encoded())
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure {
+            Log.error("[\(configuration.appName)] the session could not be saved (it ends with this run): "
+                      + failure.message)
         }
     }
 
@@ -192,7 +211,11 @@ public final class Auth: @unchecked Sendable {
             s.notifiedToken = token
             return result
         }
-        if uidChanged { authStateListeners.notifyAll() }
+        if uidChanged {
+            let uid = state.current.session?.profile.uid
+            Log.info("[\(configuration.appName)] " + (uid.map { "signed in as \($0)" } ?? "signed out"))
+            authStateListeners.notifyAll()
+        }
         if tokenChanged || uidChanged { idTokenListeners.notifyAll() }
     }
 
@@ -248,8 +271,10 @@ public final class Auth: @unchecked Sendable {
             body(service)
         } catch let error as AuthError {
             finish(future, .failure(error))
+        } catch let error as TransportSetupError {
+            finish(future, .failure(AuthError(code: .loopFailure, message: "Could not set up HTTP: \(error.reason)")))
         } catch {
-            finish(future, .failure(AuthError(code: .loopFailure, message: "\(error)")))
+            finish(future, .failure(AuthError(code: .loopFailure, message: "Could not set up HTTP: \(error)")))
         }
     }
 
@@ -283,6 +308,8 @@ extension Auth {
     /// revoked, user deleted or disabled). Listeners are told; the stored session is erased.
     func expireSession(generation: UInt64) {
         guard endSession(ifGeneration: generation) != nil else { return }
+        Log.warning("[\(configuration.appName)] the server ended the session (refresh token revoked, user deleted "
+                    + "or disabled): signed out")
         _ = signOutStoreErase()
     }
 

@@ -15,10 +15,12 @@ public final class Backend {
                                        completion: @escaping (Result<R.Response, AuthError>) -> Void) -> RequestID {
         let request = Backend.request(for: rpc, config: config)
         let checks = rpc.successShapedErrors
+        let startedMs = Log.isEnabled(.debug) ? Log.monotonicMs() : 0
         return transport.send(request) { result in
             let outcome = ResponseClassifier.classify(result, checks: checks).flatMap { object in
                 Result { () throws(AuthError) -> R.Response in try rpc.decode(object) }
             }
+            Log.debug(RequestLog.line(request, result, outcome, startedMs: startedMs))
             completion(outcome)
         }
     }

@@ -21,3 +21,12 @@ public enum TransportSetupError: Error, Equatable, Sendable {
     /// An option is unusable, e.g. a CA bundle path that cannot be read.
     case invalidOption(String)
 }
+
+extension TransportSetupError {
+    /// The sentence for hosts.
+    public var reason: String {
+        switch self {
+        case .curl(let text), .invalidOption(let text): return text
+        }
+    }
+}

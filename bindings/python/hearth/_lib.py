@@ -112,6 +112,8 @@ PHONE_CODE_SENT_CB = CFUNCTYPE(None, c_void_p, c_char_p, c_char_p)
 PHONE_FAILED_CB = CFUNCTYPE(None, c_void_p, c_int, c_char_p)
 # void (*on_code_auto_retrieval_timeout)(void *user_data, const char *verification_id)
 PHONE_TIMEOUT_CB = CFUNCTYPE(None, c_void_p, c_char_p)
+# hearth_log_cb(user_data, level, message)
+LOG_CB = CFUNCTYPE(None, c_void_p, c_int, c_char_p)
 
 #: HEARTH_NONCE_SIZE and HEARTH_SHA256_HEX_SIZE: the buffers hearth_nonce_generate / hearth_sha256_hex fill.
 NONCE_SIZE = 33
@@ -200,6 +202,7 @@ DECLARATIONS: Dict[str, Tuple[Any, Sequence[Any]]] = {
     "hearth_error_message": (c_char_p, [c_int]),
     "hearth_version": (c_char_p, []),
     "hearth_free": (None, [c_void_p]),
+    "hearth_set_log_callback": (c_int, [c_int, LOG_CB, c_void_p]),
     # App
     "hearth_storage_reply_set": (c_int, [_P, c_char_p, c_size_t]),
     "hearth_app_options_init": (None, [c_void_p]),

@@ -1,0 +1,163 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How much a log message matters; the host picks the least it wants to hear.
+public enum LogLevel: Int32, Sendable, Comparable, CaseIterable {
+    /// Every HTTP request: method, URL without its query values, outcome, time.
+    case debug = 0
+    /// App lifecycle, sign-in state changes, operations started and finished.
+    case info = 1
+    /// Failed operations, sessions the server ended, saved sessions that could not be read.
+    case warning = 2
+    /// Hearth could not do its own work (a session could not be saved or erased).
+    case error = 3
+
+    public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// Where log messages go: the host's callback and the least level it wants.
+public struct LogSink: Sendable {
+    public let minimum: LogLevel
+    public let deliver: @Sendable (LogLevel, String) -> Void
+
+    public init(minimum: LogLevel, deliver: @escaping @Sendable (LogLevel, String) -> Void) {
+        self.minimum = minimum
+        self.deliver = deliver
+    }
+}
+
+/// Hearth's log: off until a host installs a sink; then every message passes `LogRedaction.scrub`.
+/// Messages are built only when someone listens (autoclosures), so call sites cost one check when off.
+public enum Log {
+    public static func debug(_ message: @autoclosure () -> String) { LogCenter.shared.emit(.debug, message) }
+    public static func info(_ message: @autoclosure () -> String) { LogCenter.shared.emit(.info, message) }
+    public static func warning(_ message: @autoclosure () -> String) { LogCenter.shared.emit(.warning, message) }
+    public static func error(_ message: @autoclosure () -> String) { LogCenter.shared.emit(.error, message) }
+
+    public static func isEnabled(_ level: LogLevel) -> Bool { LogCenter.shared.isEnabled(level) }
+
+    /// Replaces the sink (nil: logging off). After this returns the previous sink is not running on
+    /// another thread and never runs again.
+    public static func setSink(_ sink: LogSink?) { LogCenter.shared.setSink(sink) }
+}
+
+/// The process-wide sink, and the bookkeeping that lets `setSink` wait for deliveries in progress on
+/// other threads without holding a lock while host code runs.
+final class LogCenter: @unchecked Sendable {
+    static let shared = LogCenter()
+
+    private let lock = WaitableLock()
+    private var sink: LogSink?
+    private var generation: UInt64 = 0
+    /// Deliveries running now, per sink generation.
+    private var deliveries: [UInt64: Int] = [:]
+    /// Set while this thread delivers: Hearth calls made from inside the host's callback log nothing
+    /// (no recursion), and `setSink` from inside it does not wait for itself.
+    private let delivering = ThreadFlag()
+
+    func isEnabled(_ level: LogLevel) -> Bool {
+        lock.withLock { sink.map { level >= $0.minimum } ?? false }
+    }
+
+    func emit(_ level: LogLevel, _ message: () -> String) {
+        if delivering.isSet { return }
+        let claimed: (LogSink, UInt64)? = lock.withLock {
+            guard let sink, level >= sink.minimum else { return nil }
+            deliveries[generation, default: 0] += 1
+            return (sink, generation)
+        }
+        guard let (sink, claimedGeneration) = claimed else { return }
+        delivering.set(true)
+        sink.deliver(level, LogRedaction.scrub(message()))
+        delivering.set(false)
+        lock.withLock {
+            let left = (deliveries[claimedGeneration] ?? 1) - 1
+            deliveries[claimedGeneration] = left > 0 ? left : nil
+            lock.broadcast()
+        }
+    }
+
+    func setSink(_ newSink: LogSink?) {
+        let ownDelivery = delivering.isSet ? 1 : 0
+        lock.withLock {
+            let previous = generation
+            sink = newSink
+            generation += 1
+            _ = lock.wait(until: { (deliveries[previous] ?? 0) <= ownDelivery }, timeoutMs: -1)
+        }
+    }
+}
+
+/// A per-thread boolean (pthread key): whether this thread is inside a log delivery.
+final class ThreadFlag: @unchecked Sendable {
+    private var key = pthread_key_t()
+
+    init() { pthread_key_create(&key, nil) }
+
+    var isSet: Bool { pthread_getspecific(key) != nil }
+
+    func set(_ value: Bool) {
+        pthread_setspecific(key, value ? UnsafeRawPointer(bitPattern: 1) : nil)
+    }
+}
+
+/// Keeps secrets out of log messages. Call sites never put passwords, tokens or codes into messages;
+/// this is the net under them: URLs lose their query values, and long opaque runs (ID and refresh
+/// tokens, OOB codes, session infos, API keys) are replaced.
+public enum LogRedaction {
+    public static let placeholder = "<redacted>"
+    /// Shorter runs stay readable: Firebase uids are 28 characters.
+    static let longestReadableRun = 31
+
+    /// `url` with every query value and the fragment replaced: "…/accounts:signUp?key=<redacted>".
+    public static func url(_ url: String) -> String {
+        var base = Substring(url)
+        if let hash = base.firstIndex(of: "#") { base = base[..<hash] }
+        guard let mark = base.firstIndex(of: "?") else { return String(base) }
+        let names = base[base.index(after: mark)...].split(separator: "&", omittingEmptySubsequences: true).map {
+            pair in pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        }
+        return String(base[...mark]) + names.map { "\($0)=\(placeholder)" }.joined(separator: "&")
+    }
+
+    /// `text` with every run of more than `longestReadableRun` token characters ([A-Za-z0-9_-]) replaced.
+    public static func scrub(_ text: String) -> String {
+        var output = ""
+        var run = ""
+        func flush() {
+            output += run.utf8.count > longestReadableRun ? placeholder : run
+            run = ""
+        }
+        for scalar in text.unicodeScalars {
+            if isTokenCharacter(scalar) {
+                run.unicodeScalars.append(scalar)
+            } else {
+                flush()
+                output.unicodeScalars.append(scalar)
+            }
+        }
+        flush()
+        return output
+    }
+
+    private static func isTokenCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2D, 0x5F: return true
+        default: return false
+        }
+    }
+}
+
+extension Log {
+    /// Milliseconds on the monotonic clock, for durations in messages.
+    public static func monotonicMs() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+    }
+}

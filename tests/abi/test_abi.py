@@ -1,0 +1,237 @@
+"""libhearth's ABI: what it exports, how it identifies itself, and how its options structs age.
+
+Each test reads as a promise to hosts that link libhearth.so and include hearth.h / hearth.hpp."""
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from abi_support import HEADER, INCLUDE, ROOT, c_test_names, header_macro, run
+
+
+def declared_functions() -> set[str]:
+    """Every function hearth.h declares, as the C compiler sees them (gcc's -aux-info lists each
+    prototype with the file that declares it, whatever the header's formatting)."""
+    if shutil.which("gcc") is None:
+        pytest.fail("gcc is needed to list the header's declarations")
+    probe = subprocess.run(["gcc", "-std=c11", f"-I{INCLUDE}", "-fsyntax-only", "-aux-info", "/dev/stdout",
+                            "-x", "c", "-"], input="#include <hearth.h>\n", capture_output=True, text=True)
+    assert probe.returncode == 0, probe.stderr
+    names = set()
+    for line in probe.stdout.splitlines():
+        if f"{HEADER}:" not in line:
+            continue
+        match = re.search(r"\b(\w+) \(", line.split("*/", 1)[1])
+        assert match, f"unexpected -aux-info line: {line}"
+        names.add(match.group(1))
+    return names
+
+
+def dynamic_symbols(library) -> dict[str, str]:
+    """name -> nm type letter of every symbol in the library's dynamic symbol table it defines."""
+    result = run(["nm", "-D", "--defined-only", library])
+    assert result.returncode == 0, result.stderr
+    symbols = {}
+    for line in result.stdout.splitlines():
+        fields = line.split()
+        assert len(fields) == 3, f"unexpected nm line: {line}"
+        symbols[fields[2].split("@", 1)[0]] = fields[1]
+    return symbols
+
+
+def dynamic_section(library) -> str:
+    result = run(["readelf", "-d", library])
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+# ------------------------------------------------------------------------------------------------
+# Exports
+# ------------------------------------------------------------------------------------------------
+
+def test_the_library_exports_exactly_the_functions_the_header_declares(library):
+    declared = declared_functions()
+    exported = set(dynamic_symbols(library))
+    assert "hearth_version" in declared and len(declared) > 100, "the header's function list looks wrong"
+    assert not (exported - declared), f"exported but not declared in hearth.h: {sorted(exported - declared)}"
+    assert not (declared - exported), f"declared in hearth.h but not exported: {sorted(declared - exported)}"
+
+
+def test_every_export_is_a_function_named_hearth_something(library):
+    symbols = dynamic_symbols(library)
+    assert symbols
+    assert {name: kind for name, kind in symbols.items() if kind != "T" or not name.startswith("hearth_")} == {}
+
+
+def test_the_library_carries_the_soname_of_its_major_version(library):
+    expected = f"libhearth.so.{header_macro('HEARTH_VERSION_MAJOR')}"
+    assert re.findall(r"\(SONAME\)\s+Library soname: \[(.*)\]", dynamic_section(library)) == [expected]
+
+
+# ------------------------------------------------------------------------------------------------
+# Signatures: the Swift functions behind the exports take and return what the header declares
+# (@_cdecl does not check that; a mismatch is undefined behaviour in the host)
+# ------------------------------------------------------------------------------------------------
+
+# Size classes of the scalar types either side spells; every pointer (handles are void * to Swift,
+# callbacks are function pointers) is "pointer".
+SCALARS = {
+    "void": "void", "_Bool": "8", "bool": "8", "char": "8", "signed char": "8", "unsigned char": "8",
+    "uint16_t": "16", "int16_t": "16", "short": "16", "unsigned short": "16",
+    "int": "32", "unsigned int": "32", "int32_t": "32", "uint32_t": "32",
+    "int64_t": "64", "uint64_t": "64", "long": "64", "unsigned long": "64", "size_t": "64", "ptrdiff_t": "64",
+    "NSInteger": "64", "NSUInteger": "64",  # how swiftc spells Swift's Int and UInt
+    "float": "f32", "double": "f64",
+}
+QUALIFIERS = {"const", "volatile", "struct", "enum", "_Nullable", "_Nonnull", "_Null_unspecified", "extern",
+              "SWIFT_EXTERN"}
+
+
+def split_top_level(text: str) -> list[str]:
+    parts, depth, current = [], 0, ""
+    for ch in text:
+        if ch == "," and depth == 0:
+            parts.append(current)
+            current = ""
+            continue
+        depth += ch == "("
+        depth -= ch == ")"
+        current += ch
+    return parts + [current] if current.strip() else parts
+
+
+def type_class(declaration: str, named: bool) -> str:
+    """What a parameter or return type is at the machine level; `named`: the text ends with a name."""
+    if "(" in declaration or "*" in declaration or "[" in declaration:
+        return "pointer"
+    words = [w for w in declaration.split() if w not in QUALIFIERS]
+    if named and len(words) > 1:
+        words = words[:-1]
+    spelled = " ".join(words)
+    if spelled.endswith("_cb"):  # hearth_*_cb: function pointer typedefs
+        return "pointer"
+    if spelled.startswith("hearth_") and spelled not in SCALARS:
+        return "32"  # enums passed by value
+    assert spelled in SCALARS, f"unknown C type {spelled!r} in {declaration!r}"
+    return SCALARS[spelled]
+
+
+def signature(return_type: str, parameters: str, named: bool) -> tuple:
+    params = [p.strip() for p in split_top_level(parameters)]
+    if params in ([], ["void"]):
+        params = []
+    return (type_class(return_type, False), tuple(type_class(p, named) for p in params))
+
+
+def header_signatures() -> dict[str, tuple]:
+    probe = subprocess.run(["gcc", "-std=c11", f"-I{INCLUDE}", "-fsyntax-only", "-aux-info", "/dev/stdout",
+                            "-x", "c", "-"], input="#include <hearth.h>\n", capture_output=True, text=True)
+    assert probe.returncode == 0, probe.stderr
+    found = {}
+    for line in probe.stdout.splitlines():
+        if f"{HEADER}:" not in line:
+            continue
+        match = re.fullmatch(r"extern (.*?)\b(hearth_\w+) \((.*)\);", line.split("*/", 1)[1].strip())
+        assert match, f"unexpected -aux-info line: {line}"
+        found[match.group(2)] = signature(match.group(1), match.group(3), named=False)
+    return found
+
+
+def swift_signatures(library, tmp_path) -> dict[str, tuple]:
+    """The C view of Sources/Hearth's @_cdecl functions, as swiftc prints it (-emit-clang-header-path),
+    type-checked against the modules of the build that produced `library`."""
+    swiftc = shutil.which(os.environ.get("SWIFTC", "swiftc"))
+    if swiftc is None:
+        pytest.fail("swiftc is needed to read the Swift side of the ABI")
+    build = library.parent  # <scratch>/<triple>/release
+    shims_map = build / "CHearthShims.build" / "module.modulemap"
+    assert (build / "Modules" / "HearthCore.swiftmodule").exists() and shims_map.exists(), \
+        f"{build} lacks the modules of the build that produced the library"
+    sources = sorted((ROOT / "Sources" / "Hearth").glob("*.swift"))
+    generated = tmp_path / "Hearth-Swift.h"
+    package = ROOT.name.lower().replace("-", "_")  # SwiftPM's identity of the root package
+    result = run([swiftc, "-typecheck", "-parse-as-library", "-module-name", "Hearth", "-package-name", package,
+                  *sources, "-I", build / "Modules",
+                  *[arg for m in ("CHearthHeader", "CLibUV", "CCurl")
+                    for arg in ("-Xcc", f"-fmodule-map-file={ROOT / 'Sources' / m / 'module.modulemap'}")],
+                  "-Xcc", f"-fmodule-map-file={shims_map}", "-emit-clang-header-path", generated], timeout=300)
+    assert result.returncode == 0, result.stderr
+    found = {}
+    for match in re.finditer(r"SWIFT_EXTERN (.*?)\b(hearth_\w+)\((.*?)\) SWIFT_NOEXCEPT", generated.read_text()):
+        found[match.group(2)] = signature(match.group(1), match.group(3), named=True)
+    return found
+
+
+def test_every_function_takes_and_returns_what_the_header_declares(library, tmp_path):
+    declared = header_signatures()
+    implemented = swift_signatures(library, tmp_path)
+    assert set(implemented) == set(declared), (sorted(set(implemented) ^ set(declared)))
+    mismatches = {name: {"hearth.h": declared[name], "Swift": implemented[name]}
+                  for name in declared if declared[name] != implemented[name]}
+    assert mismatches == {}
+
+
+# ------------------------------------------------------------------------------------------------
+# Version
+# ------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("test", c_test_names("version"))
+def test_version(build_c, test):
+    result = run([build_c("version"), test])
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+# ------------------------------------------------------------------------------------------------
+# The headers compile cleanly wherever a host may include them
+# ------------------------------------------------------------------------------------------------
+
+STRICT = ["-Wall", "-Wextra", "-Werror", "-pedantic"]
+# Further warnings engine codebases commonly turn into errors; the public headers must not trip them.
+STRICTER_C = ["-Wstrict-prototypes", "-Wmissing-prototypes", "-Wshadow", "-Wcast-qual", "-Wconversion"]
+STRICTER_CXX = ["-Wold-style-cast", "-Wconversion", "-Wsign-conversion", "-Wzero-as-null-pointer-constant",
+                "-Wnon-virtual-dtor"]
+
+C_SOURCE = """#include <hearth.h>
+int main(void) { return hearth_version() == 0; }
+"""
+CXX_HEADER_ONLY_SOURCE = """#include <hearth.h>
+int main() { return hearth_version() == nullptr; }
+"""
+CXX_WRAPPER_SOURCE = """#include <hearth.hpp>
+int main() {
+  hearth::AppOptions options;
+  options.set_api_key("key");
+  return hearth_version() == nullptr || options.api_key() == nullptr;
+}
+"""
+
+HEADER_BUILDS = [(cc, std, "c", C_SOURCE, STRICTER_C) for cc in ("gcc", "clang") for std in ("c99", "c11")] + [
+    (cxx, "c++17", "c++", source, STRICTER_CXX)
+    for cxx in ("g++", "clang++")
+    for source in (CXX_HEADER_ONLY_SOURCE, CXX_WRAPPER_SOURCE)
+]
+
+
+@pytest.mark.parametrize("compiler,std,language,source,stricter", HEADER_BUILDS,
+                         ids=[f"{b[0]}-{b[1]}-{'hpp' if 'hpp' in b[3] else 'h'}" for b in HEADER_BUILDS])
+def test_the_headers_compile_cleanly_with_strict_warnings(tmp_path, compiler, std, language, source, stricter):
+    if shutil.which(compiler) is None:
+        pytest.fail(f"{compiler} is not installed")
+    result = run([compiler, f"-std={std}", *STRICT, *stricter, f"-I{INCLUDE}", "-x", language, "-c", "-",
+                  "-o", tmp_path / "probe.o"], input=source)
+    assert result.returncode == 0, result.stderr
+
+
+# ------------------------------------------------------------------------------------------------
+# Options structs versioned by struct_size
+# ------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("test", c_test_names("options_struct_size"))
+def test_options_struct_size(build_c, tmp_path, test):
+    if not os.environ.get("FIREBASE_AUTH_EMULATOR_HOST"):
+        pytest.fail("run under scripts/with-emulator (FIREBASE_AUTH_EMULATOR_HOST is not set)")
+    environment = dict(os.environ, XDG_DATA_HOME=str(tmp_path))
+    result = run([build_c("options_struct_size"), test], env=environment, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr

@@ -1,0 +1,363 @@
+/* hearth_set_log_callback: off by default, levels, what the messages say and what they never say
+ * (passwords, tokens, codes, the API key), and the callback's lifetime across threads. */
+#include "test.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------------------------------------------
+ * A recorder: every message the callback hears, in order
+ * ---------------------------------------------------------------------------------------------- */
+#define MAX_RECORDS 4096
+
+typedef struct log_recorder {
+  pthread_mutex_t lock;
+  int count;
+  int levels[MAX_RECORDS];
+  char *messages[MAX_RECORDS];
+  atomic_int calls;
+} log_recorder;
+
+static void record(void *user_data, int level, const char *message) {
+  log_recorder *r = user_data;
+  atomic_fetch_add(&r->calls, 1);
+  pthread_mutex_lock(&r->lock);
+  if (r->count < MAX_RECORDS) {
+    r->levels[r->count] = level;
+    r->messages[r->count] = strdup(message ? message : "(NULL)");
+    r->count++;
+  }
+  pthread_mutex_unlock(&r->lock);
+}
+
+static void recorder_free(void *arg) {
+  /* Logging off first: after that returns, no callback touches the recorder. */
+  hearth_set_log_callback(HEARTH_LOG_OFF, NULL, NULL);
+  log_recorder *r = arg;
+  for (int i = 0; i < r->count; i++) free(r->messages[i]);
+  pthread_mutex_destroy(&r->lock);
+  free(r);
+}
+
+/* Installs a recorder at `level` for the rest of the test. */
+static log_recorder *listen_at(int level) {
+  log_recorder *r = calloc(1, sizeof *r);
+  REQUIRE(r != NULL);
+  pthread_mutex_init(&r->lock, NULL);
+  t_defer(recorder_free, r);
+  REQUIRE_CODE(hearth_set_log_callback(level, record, r), 0);
+  return r;
+}
+
+static int recorded(log_recorder *r) {
+  pthread_mutex_lock(&r->lock);
+  int count = r->count;
+  pthread_mutex_unlock(&r->lock);
+  return count;
+}
+
+/* The index of the first message at `level` containing every needle (NULL-terminated), or -1. */
+static int find_message(log_recorder *r, int level, const char *const *needles) {
+  pthread_mutex_lock(&r->lock);
+  int found = -1;
+  for (int i = 0; i < r->count && found < 0; i++) {
+    if (r->levels[i] != level) continue;
+    bool all = true;
+    for (const char *const *n = needles; *n && all; n++) all = strstr(r->messages[i], *n) != NULL;
+    if (all) found = i;
+  }
+  pthread_mutex_unlock(&r->lock);
+  return found;
+}
+#define FIND(r, level, ...) find_message((r), (level), (const char *const[]){__VA_ARGS__, NULL})
+
+static void fail_with_transcript(log_recorder *r, const char *file, int line, const char *what) {
+  pthread_mutex_lock(&r->lock);
+  size_t size = 1;
+  for (int i = 0; i < r->count; i++) size += strlen(r->messages[i]) + 8;
+  char *transcript = t_alloc(size);
+  for (int i = 0; i < r->count; i++) {
+    strcat(transcript, "\n  ");
+    char prefix[8];
+    snprintf(prefix, sizeof prefix, "%d ", r->levels[i]);
+    strcat(transcript, prefix);
+    strcat(transcript, r->messages[i]);
+  }
+  pthread_mutex_unlock(&r->lock);
+  t_fail(file, line, "%s; the log was:%s", what, transcript);
+}
+#define CHECK_LOGGED(r, level, ...)                                                                  \
+  do {                                                                                               \
+    if (FIND((r), (level), __VA_ARGS__) < 0)                                                         \
+      fail_with_transcript((r), __FILE__, __LINE__, "no " #level " message with " #__VA_ARGS__);     \
+  } while (0)
+
+/* Fails when any recorded message contains `secret`. */
+static void check_never_logged(log_recorder *r, const char *secret, const char *what, const char *file, int line) {
+  if (!secret || !*secret) {
+    t_fail(file, line, "the test has no %s to look for", what);
+    return;
+  }
+  pthread_mutex_lock(&r->lock);
+  for (int i = 0; i < r->count; i++) {
+    if (strstr(r->messages[i], secret)) t_fail(file, line, "the %s was logged: %s", what, r->messages[i]);
+  }
+  pthread_mutex_unlock(&r->lock);
+}
+#define CHECK_NEVER_LOGGED(r, secret, what) check_never_logged((r), (secret), (what), __FILE__, __LINE__)
+
+/* ------------------------------------------------------------------------------------------------
+ * Off by default
+ * ---------------------------------------------------------------------------------------------- */
+
+/* Redirects stdout and stderr into a file while `fn` runs; returns what was written. */
+static char *output_of(void (*fn)(void)) {
+  char path[] = "/tmp/hearth-log-test-XXXXXX";
+  int file = mkstemp(path);
+  REQUIRE(file >= 0);
+  unlink(path);
+  fflush(stdout);
+  fflush(stderr);
+  int saved_out = dup(1), saved_err = dup(2);
+  dup2(file, 1);
+  dup2(file, 2);
+  fn();
+  fflush(stdout);
+  fflush(stderr);
+  dup2(saved_out, 1);
+  dup2(saved_err, 2);
+  close(saved_out);
+  close(saved_err);
+  off_t size = lseek(file, 0, SEEK_END);
+  char *text = t_alloc((size_t)size + 1);
+  if (size > 0 && pread(file, text, (size_t)size, 0) != size) text[0] = '\0';
+  close(file);
+  return text;
+}
+
+static void a_busy_session(void) {
+  hearth_app *app = t_app();
+  hearth_auth *auth = hearth_auth_get(app);
+  const char *email = t_email("quiet");
+  t_create_user(auth, email, T_PASSWORD);
+  hearth_future *f = t_keep_future(hearth_auth_sign_in_with_email_and_password(auth, email, "not-the-password-9"));
+  t_await(f);
+  hearth_auth_sign_out(auth);
+  t_app_destroy(app);
+}
+
+TEST(without_a_log_callback_hearth_writes_nothing_to_stdout_or_stderr, BOTH_LOOPS) {
+  REQUIRE_CODE(hearth_set_log_callback(HEARTH_LOG_OFF, NULL, NULL), 0);
+  char *output = output_of(a_busy_session);
+  CHECK_STR(output, "");
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * What the log says
+ * ---------------------------------------------------------------------------------------------- */
+
+TEST(at_debug_the_log_tells_requests_operations_and_sign_in_changes, BOTH_LOOPS) {
+  log_recorder *r = listen_at(HEARTH_LOG_DEBUG);
+  hearth_app *app = t_app();
+  const char *name = t_printf("[%s] ", hearth_app_name(app));
+  hearth_auth *auth = hearth_auth_get(app);
+  const char *email = t_email("talkative");
+  hearth_user *user = t_create_user(auth, email, T_PASSWORD);
+  const char *uid = t_strdup(hearth_user_uid(user));
+  CHECK_CODE(t_await(t_keep_future(hearth_auth_sign_in_with_email_and_password(auth, email, "wrong-password-1"))),
+             HEARTH_ERROR_WRONG_PASSWORD);
+  CHECK_CODE(hearth_auth_sign_out(auth), 0);
+  t_app_destroy(app);
+
+  CHECK_LOGGED(r, HEARTH_LOG_INFO, name, "app created");
+  CHECK_LOGGED(r, HEARTH_LOG_DEBUG, name, "createUserWithEmailAndPassword started");
+  CHECK_LOGGED(r, HEARTH_LOG_INFO, name, "createUserWithEmailAndPassword succeeded");
+  CHECK_LOGGED(r, HEARTH_LOG_DEBUG, "POST http://",
+               "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=<redacted>: HTTP 200 in ");
+  CHECK_LOGGED(r, HEARTH_LOG_INFO, name, t_printf("signed in as %s", uid));
+  CHECK_LOGGED(r, HEARTH_LOG_DEBUG,
+               "accounts:signInWithPassword?key=<redacted>: HTTP 400, HEARTH_ERROR_WRONG_PASSWORD (INVALID_PASSWORD)");
+  CHECK_LOGGED(r, HEARTH_LOG_WARNING, name, "signInWithEmailAndPassword failed: HEARTH_ERROR_WRONG_PASSWORD: ");
+  CHECK_LOGGED(r, HEARTH_LOG_INFO, name, "signed out");
+  CHECK_LOGGED(r, HEARTH_LOG_INFO, name, "app destroyed");
+}
+
+TEST(operations_refused_before_any_request_are_logged_as_warnings, MODE_OWNED) {
+  log_recorder *r = listen_at(HEARTH_LOG_WARNING);
+  hearth_app *app = t_app();
+  hearth_auth *auth = hearth_auth_get(app);
+  CHECK_CODE(t_await(t_keep_future(hearth_auth_sign_in_with_email_and_password(auth, NULL, "x"))),
+             HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_LOGGED(r, HEARTH_LOG_WARNING, "signInWithEmailAndPassword refused: HEARTH_ERROR_INVALID_ARGUMENT: email");
+}
+
+TEST(every_message_is_one_line_of_utf8, MODE_OWNED) {
+  log_recorder *r = listen_at(HEARTH_LOG_DEBUG);
+  hearth_app *app = t_app();
+  hearth_auth *auth = hearth_auth_get(app);
+  t_sign_in_anonymously(auth);
+  t_await(t_keep_future(hearth_auth_sign_in_with_email_and_password(auth, "nobody@example.com", "pw-123456")));
+  t_app_destroy(app);
+  REQUIRE(recorded(r) > 0);
+  for (int i = 0; i < recorded(r); i++) {
+    const char *m = r->messages[i];
+    CHECK(*m != '\0');
+    CHECK(strchr(m, '\n') == NULL && strchr(m, '\r') == NULL);
+    CHECK(r->levels[i] >= HEARTH_LOG_DEBUG && r->levels[i] <= HEARTH_LOG_ERROR);
+    /* A Hearth function that refuses invalid UTF-8 accepts the message as an email. */
+    hearth_credential *c = hearth_email_credential(m, "x");
+    CHECK(c != NULL);
+    hearth_credential_release(c);
+  }
+}
+
+TEST(log_messages_never_contain_passwords_tokens_codes_or_the_api_key, MODE_OWNED) {
+  log_recorder *r = listen_at(HEARTH_LOG_DEBUG);
+  hearth_app *app = t_app();
+  hearth_auth *auth = hearth_auth_get(app);
+  const char *password = "Very-Secret-Password-77";
+  const char *wrong_password = "Wrong-Secret-Password-78";
+  const char *email = t_email("secretive");
+  hearth_user *user = t_create_user(auth, email, password);
+  const char *id_token = t_token(user, 1); /* a refresh: the refresh token travels too */
+  CHECK_CODE(t_await(t_keep_future(hearth_auth_sign_in_with_email_and_password(auth, email, wrong_password))),
+             HEARTH_ERROR_WRONG_PASSWORD);
+  t_await_ok(t_keep_future(hearth_auth_send_password_reset_email(auth, email)));
+  const json *oob = emu_oob_code(email, "PASSWORD_RESET");
+  REQUIRE(oob != NULL);
+  const char *oob_code = json_get_string(oob, "oobCode");
+  CHECK_CODE(hearth_auth_sign_out(auth), 0);
+
+  const char *verification_id = t_send_code(auth, t_phone_number());
+  const char *sms_code = emu_sms_code(verification_id);
+  hearth_credential *phone = t_keep_credential(hearth_phone_credential(verification_id, sms_code));
+  t_await_ok(t_keep_future(hearth_auth_sign_in_with_credential(auth, phone)));
+  t_app_destroy(app);
+
+  REQUIRE(recorded(r) > 10);
+  CHECK_NEVER_LOGGED(r, password, "password");
+  CHECK_NEVER_LOGGED(r, wrong_password, "wrong password");
+  CHECK_NEVER_LOGGED(r, id_token, "ID token");
+  CHECK_NEVER_LOGGED(r, TEST_API_KEY, "API key");
+  CHECK_NEVER_LOGGED(r, oob_code, "password reset code");
+  CHECK_NEVER_LOGGED(r, verification_id, "verification id");
+  CHECK_NEVER_LOGGED(r, t_printf("%s\"", sms_code), "SMS code"); /* as it would appear in a body */
+  CHECK_NEVER_LOGGED(r, t_printf("code=%s", sms_code), "SMS code");
+  CHECK_NEVER_LOGGED(r, t_printf(" %s", sms_code), "SMS code");
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Levels
+ * ---------------------------------------------------------------------------------------------- */
+
+TEST(the_level_keeps_quieter_messages_out, MODE_OWNED) {
+  log_recorder *r = listen_at(HEARTH_LOG_WARNING);
+  hearth_app *app = t_app();
+  hearth_auth *auth = hearth_auth_get(app);
+  t_sign_in_anonymously(auth);
+  CHECK_INT(recorded(r), 0);
+  CHECK_CODE(t_await(t_keep_future(hearth_auth_sign_in_with_email_and_password(auth, "ghost@example.com", "pw-1"))),
+             HEARTH_ERROR_USER_NOT_FOUND);
+  CHECK_INT(recorded(r), 1);
+  CHECK_LOGGED(r, HEARTH_LOG_WARNING, "signInWithEmailAndPassword failed: HEARTH_ERROR_USER_NOT_FOUND");
+}
+
+TEST(an_unknown_level_is_refused_and_the_previous_setting_stays, MODE_OWNED) {
+  log_recorder *r = listen_at(HEARTH_LOG_INFO);
+  log_recorder other = {0};
+  CHECK_CODE(hearth_set_log_callback(-1, record, &other), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_CODE(hearth_set_log_callback(HEARTH_LOG_OFF + 1, record, &other), HEARTH_ERROR_INVALID_ARGUMENT);
+  hearth_app *app = t_app();
+  t_sign_in_anonymously(hearth_auth_get(app));
+  CHECK(recorded(r) > 0);
+  CHECK_INT(atomic_load(&other.calls), 0);
+}
+
+TEST(turning_logging_off_stops_every_message, MODE_OWNED) {
+  log_recorder *r = listen_at(HEARTH_LOG_DEBUG);
+  hearth_app *app = t_app();
+  hearth_auth *auth = hearth_auth_get(app);
+  t_sign_in_anonymously(auth);
+  REQUIRE(recorded(r) > 0);
+  CHECK_CODE(hearth_set_log_callback(HEARTH_LOG_DEBUG, NULL, r), 0); /* a NULL callback is off too */
+  int before = recorded(r);
+  hearth_auth_sign_out(auth);
+  t_sign_in_anonymously(auth);
+  t_settle(50);
+  CHECK_INT(recorded(r), before);
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * The callback across threads
+ * ---------------------------------------------------------------------------------------------- */
+
+typedef struct slow_listener {
+  atomic_int inside;
+  atomic_int finished;
+  atomic_int calls;
+} slow_listener;
+
+static void slow_record(void *user_data, int level, const char *message) {
+  (void)level, (void)message;
+  slow_listener *s = user_data;
+  if (atomic_fetch_add(&s->calls, 1) == 0) {
+    atomic_store(&s->inside, 1);
+    t_sleep_ms(300);
+    atomic_store(&s->finished, 1);
+  }
+}
+
+static void logging_off(void *unused) {
+  (void)unused;
+  hearth_set_log_callback(HEARTH_LOG_OFF, NULL, NULL);
+}
+
+TEST(replacing_the_callback_waits_for_a_call_running_on_the_loop_thread, MODE_OWNED) {
+  static slow_listener s;
+  memset(&s, 0, sizeof s);
+  t_defer(logging_off, NULL);
+  REQUIRE_CODE(hearth_set_log_callback(HEARTH_LOG_DEBUG, slow_record, &s), 0);
+  hearth_app *app = t_app(); /* "app created" is logged here, on this thread: wait for a loop-thread call */
+  atomic_store(&s.calls, 1);
+  hearth_future *f = t_keep_future(hearth_auth_sign_in_anonymously(hearth_auth_get(app)));
+  atomic_store(&s.calls, 0);
+  double deadline = t_now() + 5;
+  while (!atomic_load(&s.inside) && t_now() < deadline) t_sleep_ms(1);
+  REQUIRE(atomic_load(&s.inside));
+  CHECK_CODE(hearth_set_log_callback(HEARTH_LOG_OFF, NULL, NULL), 0);
+  CHECK(atomic_load(&s.finished)); /* it waited for the running call */
+  int calls = atomic_load(&s.calls);
+  t_await(f);
+  t_settle(50);
+  CHECK_INT(atomic_load(&s.calls), calls);
+}
+
+typedef struct reentrant_listener {
+  hearth_auth *auth;
+  atomic_int calls;
+} reentrant_listener;
+
+static void reentrant_record(void *user_data, int level, const char *message) {
+  (void)level, (void)message;
+  reentrant_listener *l = user_data;
+  atomic_fetch_add(&l->calls, 1);
+  /* A sign-out logs "signed out", but not from inside the callback (no recursion)... */
+  hearth_auth_sign_out(l->auth);
+  /* ...and turning logging off from inside the callback does not wait for itself. */
+  hearth_set_log_callback(HEARTH_LOG_OFF, NULL, NULL);
+}
+
+TEST(the_callback_may_call_hearth_and_turn_logging_off_from_inside, BOTH_LOOPS) {
+  t_defer(logging_off, NULL);
+  hearth_app *app = t_app();
+  hearth_auth *auth = hearth_auth_get(app);
+  static reentrant_listener l;
+  l.auth = auth;
+  atomic_store(&l.calls, 0);
+  REQUIRE_CODE(hearth_set_log_callback(HEARTH_LOG_INFO, reentrant_record, &l), 0);
+  /* The first INFO message of this sign-in ("signed in as ...") signs out again from the callback. */
+  CHECK_CODE(t_await(t_keep_future(hearth_auth_sign_in_anonymously(auth))), 0);
+  t_settle(50);
+  CHECK_INT(atomic_load(&l.calls), 1);
+  CHECK_STR(t_current_uid(auth), "");
+}
