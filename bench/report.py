@@ -1,0 +1,839 @@
+#!/usr/bin/env python3
+"""Turns bench/results.json (written by bench/run.py) into bench/RESULTS.md, the PNG plots under
+bench/plots/, and the summary table printed at the end of `make bench`.
+
+    python3 bench/report.py [bench/results.json]
+
+Every ratio is taken within one round (both sides measured minutes apart at most, on the same machine
+state) and the median over the rounds is reported; absolute figures are medians over the rounds too.
+"""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Callable, Iterable, Optional
+
+HERE = Path(__file__).resolve().parent
+PLOTS = HERE / "plots"
+RESULTS_MD = HERE / "RESULTS.md"
+
+RAW_SEQ = "raw-curl/easy"
+RAW_MULTI = "raw-curl/multi"
+HEARTH = "hearth-c/host"
+PY_HEARTH = "py-hearth/asyncio"
+PY_PEERS = ["py-requests/seq", "py-requests/pool", "py-httpx/async"]
+ORDER = ["raw-curl/easy", "raw-curl/multi", "hearth-c/host", "hearth-c/owned", "hearth-cpp/host", "py-hearth/asyncio",
+         "py-requests/seq", "py-requests/pool", "py-httpx/async"]
+LABEL = {
+    "raw-curl/easy": "raw libcurl (easy, sequential)",
+    "raw-curl/multi": "raw libcurl (multi-socket + epoll)",
+    "hearth-c/host": "Hearth C (host loop)",
+    "hearth-c/owned": "Hearth C (owned loop)",
+    "hearth-cpp/host": "Hearth C++ (host loop)",
+    "py-hearth/asyncio": "Hearth Python (asyncio)",
+    "py-requests/seq": "requests (sequential)",
+    "py-requests/pool": "requests + ThreadPoolExecutor",
+    "py-httpx/async": "httpx.AsyncClient",
+}
+COLOR = {
+    "raw-curl/easy": "#555555", "raw-curl/multi": "#000000", "hearth-c/host": "#d62728", "hearth-c/owned": "#ff7f0e",
+    "hearth-cpp/host": "#8c564b", "py-hearth/asyncio": "#e377c2", "py-requests/seq": "#1f77b4",
+    "py-requests/pool": "#17becf", "py-httpx/async": "#2ca02c",
+}
+OP_TITLE = {"password": "password sign-in (signInWithPassword + lookup)",
+            "anon": "anonymous sign-up (signUp + lookup)", "token": "get_token(force) (securetoken /v1/token)"}
+
+
+def med(values: Iterable[float]) -> Optional[float]:
+    vs = [v for v in values if v is not None]
+    return statistics.median(vs) if vs else None
+
+
+def fmt(v: Optional[float], digits: int = 0, unit: str = "") -> str:
+    if v is None:
+        return "–"
+    if abs(v) >= 1000 and digits == 0:
+        return f"{v:,.0f}{unit}"
+    return f"{v:.{digits}f}{unit}"
+
+
+def ratio_fmt(v: Optional[float]) -> str:
+    if v is None:
+        return "–"
+    if v < 0.1:
+        return f"{v:.3f}×"
+    return f"{v:.2f}×" if v < 10 else f"{v:.1f}×"
+
+
+class Data:
+    def __init__(self, results: dict) -> None:
+        self.r = results
+        self.runs = [x for x in results["runs"] if "failed" not in x]
+        self.failed = [x for x in results["runs"] if "failed" in x]
+        self.by: dict = defaultdict(dict)  # (name, op, n) -> round -> run
+        for x in self.runs:
+            self.by[(x["name"], x["op"], x["inflight"])][x["round"]] = x
+        self.rounds = sorted({x["round"] for x in self.runs})
+
+    def value(self, name: str, op: str, n: int, key: str) -> Optional[float]:
+        return med(x[key] for x in self.by.get((name, op, n), {}).values())
+
+    def per_round(self, name: str, op: str, n: int) -> dict:
+        return self.by.get((name, op, n), {})
+
+    def ratio(self, num: Callable[[int], Optional[float]], den: Callable[[int], Optional[float]]) -> Optional[float]:
+        """Median over rounds of num(round) / den(round)."""
+        out = []
+        for rnd in self.rounds:
+            a, b = num(rnd), den(rnd)
+            if a is not None and b:
+                out.append(a / b)
+        return med(out)
+
+    def get(self, name: str, op: str, n: int, key: str) -> Callable[[int], Optional[float]]:
+        def f(rnd: int) -> Optional[float]:
+            x = self.by.get((name, op, n), {}).get(rnd)
+            return x[key] if x else None
+        return f
+
+    def limit_name(self, n: int) -> str:
+        return RAW_SEQ if n == 1 else RAW_MULTI
+
+    def best_py_peer(self, op: str, n: int, key: str, best: Callable) -> Callable[[int], Optional[float]]:
+        def f(rnd: int) -> Optional[float]:
+            vals = [self.by.get((p, op, n), {}).get(rnd, {}).get(key) for p in PY_PEERS]
+            vals = [v for v in vals if v is not None]
+            return best(vals) if vals else None
+        return f
+
+    def best_py_peer_name(self, op: str, n: int) -> str:
+        cands = [(self.value(p, op, n, "ops_per_s") or 0, p) for p in PY_PEERS if (p, op, n) in self.by]
+        return max(cands)[1] if cands else "–"
+
+
+# ------------------------------------------------------------------------------------------------
+# Demangling and the profile
+# ------------------------------------------------------------------------------------------------
+def demangle(names: list) -> list:
+    tool = shutil.which("swift-demangle") or (Path("/opt/swift/usr/bin/swift-demangle") if Path("/opt/swift/usr/bin/swift-demangle").exists() else None)
+    if not tool or not names:
+        return names
+    p = subprocess.run([str(tool), "--simplified"], input="\n".join(names) + "\n", capture_output=True, text=True)
+    out = p.stdout.splitlines()
+    return out if len(out) == len(names) else names
+
+
+def split_function(entry: str) -> tuple:
+    """callgrind_annotate's 'file:function [object]' -> (function, object basename). callgrind_annotate
+    leaves the object out for some entries; those are attributed by their file or mangled name."""
+    m = re.match(r"(.*?)(?:\s+\[([^\]]+)\])?\s*$", entry)
+    body, obj = m.group(1), (m.group(2) or "")
+    func = body[4:] if body.startswith("???:") else (body.split(":", 1)[1] if ":" in body else body)
+    obj = obj.split("/")[-1]
+    if not obj:
+        if "HearthCore" in body or "/Sources/Hearth" in body or "$s6Hearth" in body:
+            obj = "libhearth.so"
+        elif body.startswith("./elf/"):
+            obj = "ld-linux-x86-64.so.2"
+        elif re.match(r"\./(malloc|string|nptl|stdlib|libio|posix|misc)/", body):
+            obj = "libc.so.6"
+        else:
+            obj = "?"
+    return func, obj
+
+
+def profile_sections(cg: dict) -> tuple:
+    excl = [(split_function(k), v) for k, v in cg.get("exclusive", [])]
+    incl = [(split_function(k), v) for k, v in cg.get("inclusive", [])]
+    names = demangle([f for (f, _), _ in excl] + [f for (f, _), _ in incl])
+    excl = [((names[i], o), v) for i, ((_, o), v) in enumerate(excl)]
+    incl = [((names[len(excl) + i], o), v) for i, ((_, o), v) in enumerate(incl)]
+    by_object: dict = defaultdict(float)
+    for (_, obj), v in excl:
+        by_object[obj or "?"] += v
+    return excl, incl, by_object
+
+
+CATEGORIES = [
+    # (label, kind, pattern on the demangled name, object filter)
+    ("JSON decoding of responses (JSONValue.parse → Foundation JSONDecoder)", "incl", r"^(specialized )?static JSONValue\.parse\(", "libhearth"),
+    ("JSON encoding (Foundation JSONEncoder.encode)", "incl", r"^JSONEncoder\.encode<", "libFoundationEssentials"),
+    ("session persistence on every sign-in (Auth.persist, persistence NONE)", "incl", r"^Auth\.persist\(generation:\)$", "libhearth"),
+    ("request building (Backend.request(for:config:))", "incl", r"Backend\.request<A>\(for:config:\)", "libhearth"),
+    ("JWT claims (JWT.claims / Base64URL.decode)", "incl", r"^(specialized )?static JWT\.claims\(of:\)", "libhearth"),
+]
+
+
+def categorize(excl: list, incl: list, total: float) -> list:
+    rows = []
+    for label, kind, pattern, obj in CATEGORIES:
+        src = incl if kind == "incl" else excl
+        vals = [v for (f, o), v in src if re.search(pattern, f) and obj in o]
+        if vals:
+            rows.append((label, max(vals), max(vals) / total))
+    malloc = sum(v for (f, o), v in excl if o.startswith("libc.so") and re.search(r"malloc|free|_int_", f))
+    rc = sum(v for (f, o), v in excl if re.search(r"^swift_(retain|release|bridgeObject|allocObject|deallocObject|deallocClassInstance|slowAlloc|slowDealloc|arrayDestroy)|doDecrementSlow", f))
+    meta = sum(v for (f, o), v in excl if re.search(r"Metadata|getGenericMetadata|tryCast|swift_dynamicCast|getCache|ConcurrentReadableHashMap|ConcurrentMap", f))
+    curl = sum(v for (f, o), v in excl if o.startswith("libcurl"))
+    rows += [("malloc/free (exclusive, libc)", malloc, malloc / total),
+             ("Swift retain/release and object allocation (exclusive)", rc, rc / total),
+             ("Swift generic metadata lookups and dynamic casts (exclusive)", meta, meta / total),
+             ("libcurl itself (exclusive)", curl, curl / total)]
+    return rows
+
+
+# ------------------------------------------------------------------------------------------------
+# Plots
+# ------------------------------------------------------------------------------------------------
+def plots(d: Data) -> list:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import matplotlib.ticker
+
+    PLOTS.mkdir(exist_ok=True)
+    made = []
+    levels = d.r["levels"]
+
+    def series(op: str, key: str) -> dict:
+        out = {}
+        for name in ORDER:
+            if name == "py-requests/pool":
+                continue
+            source = (lambda n: "py-requests/pool" if n > 1 else "py-requests/seq") if name == "py-requests/seq" \
+                else (lambda n, name=name: name)
+            pts = [(n, d.value(source(n), op, n, key)) for n in levels if (source(n), op, n) in d.by]
+            pts = [(n, v) for n, v in pts if v is not None and v > 0]
+            if pts:
+                out[name] = pts
+        return out
+
+    plot_label = dict(LABEL)
+    plot_label["py-requests/seq"] = "requests (sequential at 1, ThreadPoolExecutor above)"
+
+    for key, fname, ylabel, title in [
+        ("ops_per_s", "throughput.png", "operations / s (median of rounds)", "Throughput against canned nginx"),
+        ("cpu_us_per_op", "cpu_per_op.png", "client CPU µs / operation (user+sys)", "Client CPU per operation"),
+    ]:
+        fig, axes = plt.subplots(1, 3, figsize=(16, 5.2), sharey=False)
+        for ax, op in zip(axes, ["password", "anon", "token"]):
+            for name, pts in series(op, key).items():
+                xs, ys = zip(*pts)
+                ax.plot(xs, ys, marker="o", color=COLOR[name], label=plot_label[name],
+                        linestyle="--" if name.startswith("raw") else "-", linewidth=2 if "hearth" in name else 1.4)
+            ax.set_xscale("log", base=2)
+            ax.set_yscale("log")
+            ax.set_xticks(levels)
+            ax.set_xticklabels([str(n) for n in levels])
+            ax.set_xlabel("operations in flight")
+            ax.set_title(OP_TITLE[op], fontsize=10)
+            ax.grid(True, which="both", alpha=0.3)
+        axes[0].set_ylabel(ylabel)
+        handles, labels = axes[0].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="lower center", ncol=5, fontsize=9, frameon=False)
+        fig.suptitle(f"{title} — {d.r['machine']['nproc']} cores, {d.r['machine']['date']}", fontsize=12)
+        fig.tight_layout(rect=(0, 0.09, 1, 0.95))
+        fig.savefig(PLOTS / fname, dpi=110)
+        plt.close(fig)
+        made.append(fname)
+
+    fig, axes = plt.subplots(1, 2, figsize=(14, 5.2))
+    for ax, key, title in [(axes[0], "p50_us", "p50 latency"), (axes[1], "p99_us", "p99 latency")]:
+        for name, pts in series("password", key).items():
+            xs, ys = zip(*pts)
+            ax.plot(xs, [y / 1000 for y in ys], marker="o", color=COLOR[name], label=plot_label[name],
+                    linestyle="--" if name.startswith("raw") else "-", linewidth=2 if "hearth" in name else 1.4)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xticks(levels)
+        ax.set_xticklabels([str(n) for n in levels])
+        ax.set_xlabel("operations in flight")
+        ax.set_ylabel("ms")
+        ax.set_title(f"{title}, {OP_TITLE['password']}", fontsize=10)
+        ax.grid(True, which="both", alpha=0.3)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=5, fontsize=9, frameon=False)
+    fig.tight_layout(rect=(0, 0.09, 1, 1))
+    fig.savefig(PLOTS / "latency.png", dpi=110)
+    plt.close(fig)
+    made.append("latency.png")
+
+    cg = [c for c in d.r.get("callgrind", []) if "failed" not in c and c["op"] == "password"]
+    hearth_cg = next((c for c in cg if c["name"] == HEARTH and "exclusive" in c), None)
+    if cg:
+        fig, axes = plt.subplots(1, 2, figsize=(15, 5.4), gridspec_kw={"width_ratios": [1.2, 1]})
+        names = [c["name"] for c in cg]
+        vals = [c["instructions_per_op"] for c in cg]
+        ax = axes[0]
+        bars = ax.barh([LABEL[n] for n in names], vals, color=[COLOR[n] for n in names])
+        ax.set_xscale("log")
+        ax.set_xlim(left=min(vals) / 3, right=max(vals) * 4)
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+        ax.invert_yaxis()
+        ax.set_xlabel("instructions per password sign-in (callgrind, log scale)")
+        raw = next((c["instructions_per_op"] for c in cg if c["name"] == RAW_SEQ), None)
+        for b, v in zip(bars, vals):
+            ax.text(v, b.get_y() + b.get_height() / 2, f" {v / 1000:,.0f}k" + (f" ({v / raw:.1f}×)" if raw else ""),
+                    va="center", fontsize=8)
+        ax.set_title("Instructions per sign-in (2 requests)", fontsize=10)
+        if hearth_cg:
+            _, _, by_obj = profile_sections(hearth_cg)
+            items = sorted(by_obj.items(), key=lambda kv: -kv[1])
+            top = items[:7]
+            rest = sum(v for _, v in items[7:])
+            labels = [k for k, _ in top] + (["other"] if rest > 0 else [])
+            values = [v for _, v in top] + ([rest] if rest > 0 else [])
+            axes[1].barh(labels, [v / 1000 for v in values], color="#d62728")
+            axes[1].invert_yaxis()
+            axes[1].set_xlabel("thousand instructions per sign-in (exclusive, by shared object)")
+            axes[1].set_title("Where Hearth's instructions go (C host loop)", fontsize=10)
+            for i, v in enumerate(values):
+                axes[1].text(v / 1000, i, f" {v / 1000:,.0f}k", va="center", fontsize=8)
+        fig.tight_layout()
+        fig.savefig(PLOTS / "instructions.png", dpi=110)
+        plt.close(fig)
+        made.append("instructions.png")
+
+    firsts = defaultdict(list)
+    for f in d.r.get("first", []):
+        if "failed" not in f and not f.get("error"):
+            firsts[f["name"]].append(f)
+    waves = defaultdict(list)
+    for w in d.r.get("waves", []):
+        if "failed" not in w:
+            waves[w["name"]].append(w)
+    bare = med(b["rss_kib"] for b in d.r.get("bare", []) if "rss_kib" in b) or 0
+    if firsts or waves:
+        fig, axes = plt.subplots(1, 2, figsize=(14, 4.8))
+        names = [n for n in ORDER if n in firsts]
+        over = [(med(x["rss_kib"] for x in firsts[n]) - bare) / 1024 for n in names]
+        axes[0].barh([LABEL[n] for n in names], over, color=[COLOR[n] for n in names])
+        axes[0].axvline(8, color="red", linestyle=":", label="target for Hearth: 8 MiB")
+        axes[0].set_xlim(0, max(over + [8]) * 1.15)
+        axes[0].invert_yaxis()
+        axes[0].set_xlabel("MiB RSS over a bare C process, after one sign-in")
+        axes[0].legend(fontsize=8, loc="lower right")
+        for i, v in enumerate(over):
+            axes[0].text(v, i, f" {v:.1f}", va="center", fontsize=8)
+        names = [n for n in ORDER if n in waves]
+        per = [med(x["bytes_per_op"] for x in waves[n]) / 1024 for n in names]
+        axes[1].barh([LABEL[n] for n in names], per, color=[COLOR[n] for n in names])
+        axes[1].axvline(16, color="red", linestyle=":", label="target: 16 KiB")
+        axes[1].set_xlim(0, max(per + [16]) * 1.15)
+        axes[1].invert_yaxis()
+        axes[1].set_xlabel(f"KiB peak RSS per operation, {d.r.get('waves', [{}])[0].get('wave', 10000):,} sign-ins in flight")
+        axes[1].legend(fontsize=8, loc="lower right")
+        for i, v in enumerate(per):
+            axes[1].text(v, i, f" {v:.1f}", va="center", fontsize=8)
+        fig.tight_layout()
+        fig.savefig(PLOTS / "memory.png", dpi=110)
+        plt.close(fig)
+        made.append("memory.png")
+    return made
+
+
+# ------------------------------------------------------------------------------------------------
+# The report
+# ------------------------------------------------------------------------------------------------
+def verdict(ok: Optional[bool]) -> str:
+    return "–" if ok is None else ("**PASS**" if ok else "**MISS**")
+
+
+def build(results: dict) -> tuple:
+    d = Data(results)
+    m = results["machine"]
+    lines: list = []
+    summary: list = []  # (target, measured, verdict) for the console table
+    w = lines.append
+    levels = results["levels"]
+
+    w("# Hearth benchmarks")
+    w("")
+    w(f"Generated by `make bench` (bench/run.py → bench/report.py) on {m['date']}; "
+      f"{results['rounds']} round(s), a {results['seconds']} s measurement window per client run, "
+      f"{results.get('elapsed_s', 0) / 60:.1f} min in all.")
+    w("")
+    w(f"- Machine: {m['nproc']} cores, {m['cpu_model']}, Linux {m['kernel']}; "
+      f"{m['nginx']}, {m['curl']}, Python {m['python']}"
+      + (f", requests {results['python_packages'].get('requests')}, httpx {results['python_packages'].get('httpx')}"
+         if results.get("python_packages") else "") + ".")
+    pv = results.get("provenance")
+    if pv:
+        w(f"- Code measured: commit {pv['commit']} plus {pv['uncommitted_paths']} uncommitted path(s) in the work tree; "
+          f"{pv['library']} built {pv['library_mtime']} (sha256 {pv['library_sha256']}…), copied once for the whole run; "
+          f"Python binding from the {pv.get('python_binding', 'work tree')}.")
+    loads = ", ".join(f"{l['round']}: {' / '.join(l['loadavg'])}" for l in results.get("load", []))
+    w(f"- Load average (1/5/15 min) at the start of each round: {loads}. Others work on this machine too "
+      f"(busiest processes at the start: {'; '.join(m.get('busiest_processes_at_start', [])[:4])}), so absolute "
+      "figures drift between runs; the ratios are taken within a round and are the figures to compare.")
+    w("- Servers on 127.0.0.1 only, started and stopped by the bench: Debian's nginx with **1 worker process** "
+      "(the client gets the other core), `return 200 '<canned JSON>'` per Identity Toolkit path with "
+      "`application/json`, keep-alive with `keepalive_requests` 100,000,000, access log off; and hearth-emulator for "
+      "the wrk figures.")
+    w("- One *operation* is what one Hearth call sends, and every peer sends exactly that: a sign-in is the token "
+      "RPC (`accounts:signUp` or `accounts:signInWithPassword`) **plus `accounts:lookup`** (Hearth loads the "
+      "account before the future completes, as Firebase's SDKs do), get_token(force) is one securetoken "
+      "`/v1/token` call. Same URLs, headers and bodies (captured from the library).")
+    checks = [x.get("requests_check") for x in d.runs]
+    bad = [x for x in d.runs if x.get("requests_check", "ok") != "ok"]
+    mismatches = "; ".join(f"{x['name']} {x['op']} n={x['inflight']}: {x['requests_check']}" for x in bad)
+    w(f"- Server-side check: nginx's request counter (stub_status) is read around every client run and compared "
+      f"with the requests the client claims to have sent: {sum(c == 'ok' for c in checks)} of {len(checks)} runs "
+      f"match{' — MISMATCHES: ' + mismatches if bad else ''} (so no client answers from a cache or skips the lookup).")
+    errs = [x for x in d.runs if x.get("errors")]
+    if errs or d.failed:
+        w(f"- **Problems:** {len(errs)} run(s) had failed operations, {len(d.failed)} run(s) failed: "
+          + "; ".join([f"{x['name']} {x['op']} n={x['inflight']}: {x['errors']} errors ({x['last_error']})" for x in errs]
+                      + [f"{x['name']}: {x['failed']}" for x in d.failed]))
+    w("")
+
+    # ---------------------------------------------------------------- targets
+    w("## The issue's targets")
+    w("")
+    w("| target | measured (median of rounds) | verdict |")
+    w("| --- | --- | --- |")
+
+    def target(text: str, measured: str, ok: Optional[bool], short: str) -> None:
+        w(f"| {text} | {measured} | {verdict(ok)} |")
+        summary.append((short, measured, "PASS" if ok else ("MISS" if ok is not None else "–")))
+
+    cpu_ratio = d.ratio(d.get(HEARTH, "password", 1, "cpu_us_per_op"), d.get(RAW_SEQ, "password", 1, "cpu_us_per_op"))
+    h_cpu, r_cpu = d.value(HEARTH, "password", 1, "cpu_us_per_op"), d.value(RAW_SEQ, "password", 1, "cpu_us_per_op")
+    target("Client CPU per sequential sign-in ≤ 1.5× raw libcurl's",
+           f"Hearth C {fmt(h_cpu, 1)} µs vs raw libcurl {fmt(r_cpu, 1)} µs = **{ratio_fmt(cpu_ratio)}**"
+           + (f" ({cpu_ratio / 1.5:.1f}× over the target)" if cpu_ratio and cpu_ratio > 1.5 else ""),
+           None if cpu_ratio is None else cpu_ratio <= 1.5, "CPU/sequential sign-in ≤1.5× raw")
+    added = med([(d.get(HEARTH, "password", 1, "p50_us")(r) or 0) - (d.get(RAW_SEQ, "password", 1, "p50_us")(r) or 0)
+                 for r in d.rounds if d.get(HEARTH, "password", 1, "p50_us")(r) is not None])
+    target("p50 latency added over raw libcurl ≤ 50 µs (sequential sign-in)",
+           f"Hearth C p50 {fmt(d.value(HEARTH, 'password', 1, 'p50_us'))} µs, raw {fmt(d.value(RAW_SEQ, 'password', 1, 'p50_us'))} µs: "
+           f"**+{fmt(added)} µs**" + (f" ({added - 50:.0f} µs over)" if added and added > 50 else ""),
+           None if added is None else added <= 50, "p50 added ≤50 µs")
+    tput = d.ratio(d.get(HEARTH, "password", 64, "ops_per_s"), d.get(RAW_MULTI, "password", 64, "ops_per_s"))
+    target("64 in flight on one loop thread: ≥ 0.8× raw libcurl multi's ops/s",
+           f"{fmt(d.value(HEARTH, 'password', 64, 'ops_per_s'))}/s vs {fmt(d.value(RAW_MULTI, 'password', 64, 'ops_per_s'))}/s"
+           f" = **{ratio_fmt(tput)}**" + (f" (target needs {0.8 / tput:.1f}× more)" if tput and tput < 0.8 else ""),
+           None if tput is None else tput >= 0.8, "64 in flight ≥0.8× raw multi")
+    # Python
+    py_rows = []
+    py_ok: Optional[bool] = None
+    for op in ["password", "anon", "token"]:
+        for n in [x for x in levels if x >= 16]:
+            if (PY_HEARTH, op, n) not in d.by:
+                continue
+            t = d.ratio(d.get(PY_HEARTH, op, n, "ops_per_s"), d.best_py_peer(op, n, "ops_per_s", max))
+            c = d.ratio(d.get(PY_HEARTH, op, n, "cpu_us_per_op"), d.best_py_peer(op, n, "cpu_us_per_op", min))
+            if t is None or c is None:
+                continue
+            ok = t >= 5 and c <= 0.2
+            py_ok = ok if py_ok is None else (py_ok and ok)
+            py_rows.append((op, n, t, c, ok))
+    worst_t = min((r[2] for r in py_rows), default=None)
+    worst_c = max((r[3] for r in py_rows), default=None)
+    target("Python (asyncio) ≥ 5× the ops/s and ≤ 1/5 the CPU/op of the best Python peer, every concurrency ≥ 16",
+           f"ops/s {ratio_fmt(worst_t)} … {ratio_fmt(max((r[2] for r in py_rows), default=None))}, "
+           f"CPU/op {ratio_fmt(min((r[3] for r in py_rows), default=None))} … {ratio_fmt(worst_c)} of the best peer "
+           f"({sum(r[4] for r in py_rows)} of {len(py_rows)} op × concurrency cells meet both; table below)",
+           py_ok, "Python ≥5× ops/s, ≤1/5 CPU vs best peer")
+    waves = [x for x in results.get("waves", []) if x.get("name") == HEARTH and "failed" not in x]
+    if waves:
+        per = med(x["bytes_per_op"] for x in waves)
+        complete = all(x["completed"] == x["wave"] and x["errors"] == 0 for x in waves)
+        threads = max(x["threads"] for x in waves)
+        raw_w = med(x["bytes_per_op"] for x in results["waves"] if x.get("name") == RAW_MULTI and "failed" not in x)
+        target(f"{waves[0]['wave']:,} operations in flight on one loop: all complete, ≤ 16 KiB each, no extra threads (host loop)",
+               f"{'all complete' if complete else 'NOT all complete'}; **{per / 1024:.1f} KiB/op** (raw libcurl multi: "
+               f"{fmt(raw_w / 1024 if raw_w else None, 1)} KiB/op); {threads} thread(s)",
+               complete and per <= 16 * 1024 and threads == 1, "10k in flight: ≤16 KiB/op, 1 thread")
+    firsts = defaultdict(list)
+    for f in results.get("first", []):
+        if "failed" not in f and not f.get("error"):
+            firsts[f["name"]].append(f)
+    bare_rss = med(b["rss_kib"] for b in results.get("bare", []) if "rss_kib" in b)
+    if firsts.get(HEARTH) and bare_rss:
+        over = (med(x["rss_kib"] for x in firsts[HEARTH]) - bare_rss) / 1024
+        target("Loaded library + App + Auth + signed-in user ≤ 8 MiB RSS over a bare C process",
+               f"**{over:.1f} MiB** over bare C ({bare_rss / 1024:.1f} MiB); raw libcurl after one sign-in: "
+               f"{(med(x['rss_kib'] for x in firsts.get(RAW_SEQ, [])) or 0) / 1024 - bare_rss / 1024:.1f} MiB over",
+               over <= 8, "RSS over bare C ≤8 MiB")
+    if firsts.get(HEARTH) and firsts.get(RAW_SEQ):
+        def first_excl(name: str) -> tuple:
+            totals, excl = [], []
+            for f in firsts.get(name, []):
+                r = next((x for x in firsts[RAW_SEQ] if x["round"] == f["round"]), None)
+                totals.append(f["spawn_to_done_us"] / 1000)
+                if r:
+                    excl.append((f["spawn_to_done_us"] - r["op_latency_us"]) / 1000)
+            return med(totals), med(excl)
+        h_total, h_excl = first_excl(HEARTH)
+        o_total, o_excl = first_excl("hearth-c/owned")
+        raw_first = med(f["op_latency_us"] for f in firsts[RAW_SEQ]) / 1000
+        target("First sign-in ≤ 20 ms after process start (excluding server time)",
+               f"host loop **{fmt(h_excl, 1)} ms** ({fmt(h_total, 1)} ms spawn → signed in, minus raw libcurl's whole "
+               f"first sign-in, {raw_first:.2f} ms, as the server and network share); owned loop {fmt(o_excl, 1)} ms",
+               None if h_excl is None else (h_excl <= 20 and (o_excl is None or o_excl <= 20)), "first sign-in ≤20 ms")
+    emu = results.get("emulator", {})
+    if emu and "rounds" in emu:
+        def erate(server: str, route: str) -> Optional[float]:
+            return med(x["rps"] for x in emu["rounds"][server][route])
+
+        def eratio(route: str) -> Optional[float]:
+            rs = [e["rps"] / c["rps"] for e, c in zip(emu["rounds"]["emulator"][route], emu["rounds"]["nginx"][route]) if c["rps"]]
+            return med(rs)
+        s, l = erate("emulator", "signInWithPassword"), erate("emulator", "lookup")
+        rs, rl = eratio("signInWithPassword"), eratio("lookup")
+        target("hearth-emulator ≥ 10,000 signInWithPassword/s with 64 connections (wrk)", f"**{fmt(s)}/s**",
+               None if s is None else s >= 10000, "emulator ≥10k signIn/s")
+        target("hearth-emulator ≥ 15,000 lookup/s with 64 connections", f"**{fmt(l)}/s**",
+               None if l is None else l >= 15000, "emulator ≥15k lookup/s")
+        target("hearth-emulator ≥ 25% of canned nginx's throughput on the same route",
+               f"signInWithPassword **{fmt(rs and rs * 100, 0)}%**, lookup **{fmt(rl and rl * 100, 0)}%** "
+               f"(nginx {fmt(erate('nginx', 'signInWithPassword'))}/s and {fmt(erate('nginx', 'lookup'))}/s)",
+               None if rs is None or rl is None else (rs >= 0.25 and rl >= 0.25), "emulator ≥25% of nginx")
+    w("")
+    w("Plots: [throughput](plots/throughput.png), [CPU per operation](plots/cpu_per_op.png), "
+      "[latency](plots/latency.png), [instructions](plots/instructions.png), [memory](plots/memory.png).")
+    w("")
+    w("![throughput](plots/throughput.png)")
+    w("")
+
+    # ---------------------------------------------------------------- matrix tables
+    w("## Throughput, CPU and latency")
+    w("")
+    w("Each cell: the median over rounds, and in parentheses the median over rounds of the ratio to **raw libcurl** "
+      "measured in the same round (sequential easy loop at 1 in flight, multi-socket at more). "
+      "CPU is getrusage(RUSAGE_SELF) of the client process (every thread), user + system, per completed operation.")
+    for op in ["password", "anon", "token"]:
+        w("")
+        w(f"### {OP_TITLE[op]}")
+        for key, title, digits in [("ops_per_s", "operations / s", 0), ("cpu_us_per_op", "client CPU µs / operation", 1),
+                                   ("p50_us", "p50 latency µs", 0), ("p99_us", "p99 latency µs", 0)]:
+            w("")
+            w(f"**{title}**")
+            w("")
+            w("| client | " + " | ".join(f"{n} in flight" for n in levels) + " |")
+            w("| --- | " + " | ".join("---:" for _ in levels) + " |")
+            for name in ORDER:
+                if not any((name, op, n) in d.by for n in levels):
+                    continue
+                cells = []
+                for n in levels:
+                    if (name, op, n) not in d.by:
+                        cells.append("")
+                        continue
+                    v = d.value(name, op, n, key)
+                    ref = d.limit_name(n)
+                    rt = d.ratio(d.get(name, op, n, key), d.get(ref, op, n, key)) if name != ref else None
+                    p50 = d.value(name, op, n, "p50_us")
+                    burst = key == "ops_per_s" and p50 is not None and p50 > results["seconds"] * 1e6 / 2
+                    cells.append(fmt(v, digits) + (f" ({ratio_fmt(rt)})" if rt is not None else "") + (" †" if burst else ""))
+                w(f"| {LABEL[name]} | " + " | ".join(cells) + " |")
+            if key == "ops_per_s":
+                w("")
+                w(f"† the median latency is more than half the {results['seconds']} s window: the window samples a few "
+                  "bursts of completions rather than a steady state, so that figure is rough.")
+    w("")
+    w("![CPU per operation](plots/cpu_per_op.png)")
+    w("")
+    w("![latency](plots/latency.png)")
+    w("")
+
+    # ---------------------------------------------------------------- vs peers
+    w("## Hearth against the peers")
+    w("")
+    w("Ratios within a round, median over rounds. ops/s: higher is better for Hearth; CPU/op: lower is better.")
+    w("")
+    w("| operation | in flight | Hearth C ÷ raw libcurl (ops/s, CPU/op) | Hearth Python ÷ best Python peer (ops/s, CPU/op) | best Python peer | Hearth Python ÷ requests (ops/s) | Hearth Python ÷ httpx (ops/s) |")
+    w("| --- | ---: | --- | --- | --- | ---: | ---: |")
+    for op in ["password", "anon", "token"]:
+        for n in levels:
+            ref = d.limit_name(n)
+            a = d.ratio(d.get(HEARTH, op, n, "ops_per_s"), d.get(ref, op, n, "ops_per_s"))
+            b = d.ratio(d.get(HEARTH, op, n, "cpu_us_per_op"), d.get(ref, op, n, "cpu_us_per_op"))
+            c = d.ratio(d.get(PY_HEARTH, op, n, "ops_per_s"), d.best_py_peer(op, n, "ops_per_s", max))
+            e = d.ratio(d.get(PY_HEARTH, op, n, "cpu_us_per_op"), d.best_py_peer(op, n, "cpu_us_per_op", min))
+            req = "py-requests/seq" if n == 1 else "py-requests/pool"
+            f_ = d.ratio(d.get(PY_HEARTH, op, n, "ops_per_s"), d.get(req, op, n, "ops_per_s"))
+            g = d.ratio(d.get(PY_HEARTH, op, n, "ops_per_s"), d.get("py-httpx/async", op, n, "ops_per_s"))
+            py_cell = f"{ratio_fmt(c)}, {ratio_fmt(e)}" if (PY_HEARTH, op, n) in d.by else "not measured"
+            w(f"| {op} | {n} | {ratio_fmt(a)}, {ratio_fmt(b)} | {py_cell} | "
+              f"{LABEL.get(d.best_py_peer_name(op, n), '–')} | {ratio_fmt(f_)} | {ratio_fmt(g)} |")
+    w("")
+    if py_rows:
+        w("Python target cells (≥ 5× ops/s and ≤ 0.20× CPU/op against the best Python peer):")
+        w("")
+        w("| operation | in flight | ops/s ratio | CPU/op ratio | verdict |")
+        w("| --- | ---: | ---: | ---: | --- |")
+        for op, n, t, c, ok in py_rows:
+            w(f"| {op} | {n} | {t:.3f}× | {c:.3f}× | {verdict(ok)} |")
+        w("")
+
+    # ---------------------------------------------------------------- callgrind
+    cg = results.get("callgrind", [])
+    if cg:
+        w("## Instructions per operation (callgrind)")
+        w("")
+        w("`valgrind --tool=callgrind`, sequential, 20 warm-up operations, then N operations; a second run with "
+          "the same start-up and warm-up but no measured operations is subtracted, and the difference divided by N "
+          "(200 for C/C++, 100 for Python). Deterministic to a fraction of a percent, unlike the timings.")
+        w("")
+        w("| client | operation | instructions / operation | × raw libcurl | start-up + warm-up (instructions) |")
+        w("| --- | --- | ---: | ---: | ---: |")
+        raw_by_op = {c["op"]: c["instructions_per_op"] for c in cg if c.get("name") == RAW_SEQ and "failed" not in c}
+        for c in cg:
+            if "failed" in c:
+                w(f"| {LABEL.get(c['name'], c['name'])} | {c['op']} | failed: {' '.join(c['failed'].split())[:200]} | | |")
+                continue
+            raw = raw_by_op.get(c["op"])
+            w(f"| {LABEL[c['name']]} | {c['op']} | {c['instructions_per_op']:,.0f} | "
+              f"{ratio_fmt(c['instructions_per_op'] / raw) if raw else '–'} | {c['startup_instructions']:,} |")
+        w("")
+        w("![instructions](plots/instructions.png)")
+        w("")
+        hc = next((c for c in cg if c.get("name") == HEARTH and c.get("op") == "password" and "exclusive" in c), None)
+        if hc:
+            excl, incl, by_obj = profile_sections(hc)
+            total = hc["instructions_per_op"]
+            w("### Where a Hearth sign-in's instructions go")
+            w("")
+            w(f"Hearth C on the host loop, password sign-in, {total:,.0f} instructions per operation. By shared "
+              "object (exclusive instructions):")
+            w("")
+            w("| object | instructions / sign-in | share |")
+            w("| --- | ---: | ---: |")
+            for obj, v in sorted(by_obj.items(), key=lambda kv: -kv[1])[:10]:
+                w(f"| {obj} | {v:,.0f} | {100 * v / total:.1f}% |")
+            w("")
+            w("By cause (inclusive figures nest, so the rows overlap and do not add up):")
+            w("")
+            w("| cause | instructions / sign-in | share |")
+            w("| --- | ---: | ---: |")
+            for label, v, share in categorize(excl, incl, total):
+                w(f"| {label} | {v:,.0f} | {100 * share:.1f}% |")
+            w("")
+            w("Top functions by exclusive instructions per sign-in:")
+            w("")
+            w("| instructions | function | object |")
+            w("| ---: | --- | --- |")
+            for (f, o), v in excl[:20]:
+                w(f"| {v:,.0f} | `{f[:110].replace('|', '/')}` | {o} |")
+            w("")
+            w("Hearth's own functions by inclusive instructions per sign-in (callees included; nested, recursion counted once "
+              "per level):")
+            w("")
+            w("| instructions | function |")
+            w("| ---: | --- |")
+            shown = 0
+            seen = set()
+            for (f, o), v in incl:
+                if not o.startswith("libhearth") or f in seen or re.search(r"thunk|partial apply|<compiler-generated>|^\$s", f):
+                    continue
+                seen.add(f)
+                w(f"| {v:,.0f} | `{f[:120].replace('|', '/')}` |")
+                shown += 1
+                if shown >= 25:
+                    break
+            w("")
+        rc = next((c for c in cg if c.get("name") == RAW_SEQ and c.get("op") == "password" and "exclusive" in c), None)
+        if rc:
+            excl, _, by_obj = profile_sections(rc)
+            w(f"For comparison, raw libcurl's {rc['instructions_per_op']:,.0f} instructions per sign-in by object: "
+              + ", ".join(f"{o} {v:,.0f}" for o, v in sorted(by_obj.items(), key=lambda kv: -kv[1])[:5]) + ".")
+            w("")
+
+    # ---------------------------------------------------------------- memory, threads, start-up
+    w("## Memory, threads, start-up")
+    w("")
+    w("![memory](plots/memory.png)")
+    w("")
+    bare = results.get("bare", [])
+    bare_main = med(b.get("spawn_to_main_us") for b in bare if "spawn_to_main_us" in b)
+    w(f"Bare C process: {fmt(bare_rss and bare_rss / 1024, 1)} MiB RSS, main() {fmt(bare_main and bare_main / 1000, 2)} ms "
+      "after bench/run.py spawned it (fork + exec from Python: the floor of every start-up figure below).")
+    w("")
+    w("**One sign-in right after start** (a fresh process per round; password sign-in; RSS measured with the app "
+      "alive and the user signed in):")
+    w("")
+    w("| client | spawn → main | spawn → signed in | the sign-in itself | RSS | over bare C | of which private (anonymous) | threads |")
+    w("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    bare_anon = med(b.get("anon_kib") for b in bare if b.get("anon_kib", -1) >= 0) or 0
+    for name in ORDER:
+        fs = firsts.get(name)
+        if not fs:
+            continue
+        rss = med(x["rss_kib"] for x in fs)
+        anon = med(x.get("anon_kib") for x in fs if x.get("anon_kib", -1) >= 0)
+        w(f"| {LABEL[name]} | {fmt(med(x['spawn_to_main_us'] for x in fs) / 1000, 2)} ms | "
+          f"{fmt(med(x['spawn_to_done_us'] for x in fs) / 1000, 2)} ms | {fmt(med(x['op_latency_us'] for x in fs) / 1000, 2)} ms | "
+          f"{rss / 1024:.1f} MiB | {fmt(bare_rss and (rss - bare_rss) / 1024, 1)} MiB | "
+          f"{fmt((anon - bare_anon) / 1024 if anon is not None else None, 1)} MiB | {max(x['threads'] for x in fs)} |")
+    w("")
+    maps = {n: firsts[n][-1].get("rss_by_mapping_kib", {}) for n in (HEARTH, RAW_SEQ) if firsts.get(n)}
+    if maps.get(HEARTH):
+        raw_map = maps.get(RAW_SEQ, {})
+        w("Most of that RSS is shared libraries' pages (file-backed: shared with every other process that maps "
+          "them, and counted in RSS all the same). Largest mappings after one sign-in (last round, KiB):")
+        w("")
+        w("| mapping | Hearth C (host loop) | raw libcurl |")
+        w("| --- | ---: | ---: |")
+        for k, v in maps[HEARTH].items():
+            w(f"| {k} | {v:,} | {raw_map.get(k, 0):,} |")
+        w("")
+    allw = [x for x in results.get("waves", []) if "failed" not in x]
+    if allw:
+        w(f"**{allw[0]['wave']:,} password sign-ins started at once** on one loop (one app; raw libcurl: one multi handle). "
+          "Peak RSS (VmHWM, reset first) minus RSS before the wave, per operation; every operation must complete:")
+        w("")
+        w("| client | completed | errors | KiB / operation | peak RSS | wave took | threads |")
+        w("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for name in ORDER:
+            ws = [x for x in allw if x["name"] == name]
+            if not ws:
+                continue
+            w(f"| {LABEL[name]} | {min(x['completed'] for x in ws):,} / {ws[0]['wave']:,} | {max(x['errors'] for x in ws)} | "
+              f"{med(x['bytes_per_op'] for x in ws) / 1024:.1f} | {med(x['peak_kib'] for x in ws) / 1024:.0f} MiB | "
+              f"{med(x['wave_s'] for x in ws):.2f} s | {max(x['threads'] for x in ws)} |")
+        w("")
+        w("With HTTP/1.1 each operation in flight holds its own connection and curl easy handle on every client here, "
+          "which is what raw libcurl's own figure shows. The C clients start all of them before their loop runs "
+          "once, so all are truly in flight together; the Python client starts them one by one from its asyncio "
+          "thread while Hearth's loop thread already answers the first ones, so its figure is a lower bound.")
+        w("")
+    w("**Threads** (/proc/self/task at the end of the measurement window):")
+    w("")
+    w("| client | " + " | ".join(f"{n} in flight" for n in levels) + " |")
+    w("| --- | " + " | ".join("---:" for _ in levels) + " |")
+    for name in ORDER:
+        cells = []
+        for n in levels:
+            vals = [x["threads"] for op in ["password", "anon", "token"] for x in d.per_round(name, op, n).values()]
+            cells.append(f"{min(vals)}–{max(vals)}" if vals and min(vals) != max(vals) else (str(vals[0]) if vals else ""))
+        if any(cells):
+            w(f"| {LABEL[name]} | " + " | ".join(cells) + " |")
+    w("")
+    pool = [x["threads"] for op in ["password", "anon", "token"] for x in d.per_round("py-requests/pool", op, 1024).values()]
+    if pool:
+        w(f"requests' thread pool ran at most {max(pool)} threads for 1024 queued calls: ThreadPoolExecutor starts a "
+          "worker only when none is idle, so that peer's real concurrency stays below the number in flight.")
+        w("")
+    w("Hearth's anonymous and get_token runs use one app per operation in flight (an Auth holds one user: a second "
+      "anonymous sign-in on an anonymous Auth answers without a request, and concurrent forced refreshes of one user "
+      "share one request). On a host loop those apps add no threads; the Python binding runs every app on a loop "
+      "thread of its own, so it was measured for those operations only up to 64 in flight (one thread per app).")
+    w("")
+
+    # ---------------------------------------------------------------- sizes
+    s = results.get("sizes")
+    if s:
+        w("## Library size and runtime dependencies")
+        w("")
+        tot = sum(l["bytes"] for l in s["hearth_closure"])
+        ctot = sum(l["bytes"] for l in s["curl_closure"])
+        w(f"- libhearth.so: {s['library_bytes'] / 2**20:.2f} MiB as built, **{s['stripped_bytes'] / 2**20:.2f} MiB stripped** "
+          f"(`strip --strip-unneeded`).")
+        w(f"- Runtime dependency closure (`ldd`, every resolved library's file size): **{tot / 2**20:.1f} MiB** in "
+          f"{len(s['hearth_closure'])} libraries, plus the library itself. The limit's (libcurl's own closure, "
+          f"including libcurl {s['curl_bytes'] / 2**20:.2f} MiB): {(ctot + s['curl_bytes']) / 2**20:.1f} MiB in "
+          f"{len(s['curl_closure']) + 1} files.")
+        w("")
+        w("| library | MiB | also needed by libcurl |")
+        w("| --- | ---: | --- |")
+        curl_paths = {l["path"] for l in s["curl_closure"]} | {s["curl_path"]}
+        for l in sorted(s["hearth_closure"], key=lambda l: -l["bytes"]):
+            w(f"| {l['name']} | {l['bytes'] / 2**20:.2f} | {'yes' if l['path'] in curl_paths else ''} |")
+        w("")
+
+    # ---------------------------------------------------------------- emulator
+    if emu and "rounds" in emu:
+        w("## hearth-emulator under wrk")
+        w("")
+        w(f"wrk from Debian's packages, {emu['wrk_threads']} thread, {emu['connections']} connections, {emu['seconds']} s per "
+          "sample, POST with the bodies above (a real account and ID token on the emulator); the canned nginx on the same "
+          "route right after, in the same round.")
+        w("")
+        w("| route | hearth-emulator req/s | canned nginx req/s | emulator ÷ nginx | emulator non-2xx |")
+        w("| --- | ---: | ---: | ---: | ---: |")
+        for route in ("signInWithPassword", "lookup"):
+            e = med(x["rps"] for x in emu["rounds"]["emulator"][route])
+            c = med(x["rps"] for x in emu["rounds"]["nginx"][route])
+            rr = med(a["rps"] / b["rps"] for a, b in zip(emu["rounds"]["emulator"][route], emu["rounds"]["nginx"][route]) if b["rps"])
+            w(f"| {route} | {fmt(e)} | {fmt(c)} | {ratio_fmt(rr)} | {sum(x['non_2xx'] for x in emu['rounds']['emulator'][route])} |")
+        w("")
+    elif emu:
+        w(f"## hearth-emulator under wrk\n\nNot measured: {emu.get('failed')}\n")
+
+    # ---------------------------------------------------------------- method
+    w("## Method and caveats")
+    w("")
+    w("- Each client is a separate process per (operation, concurrency, round), run in sequence (never two at once). "
+      "It keeps N operations in flight (closed loop: a completion starts the next one), warms up for max(50, N) "
+      "completions (or 1 s), then measures a window bounded by operations and by time; p50/p99 are over the "
+      "operations completed inside the window, from start to completion.")
+    w("- Hearth clients: the C client on a host libuv loop (completion callbacks start the next operation; Hearth "
+      "creates no thread) and on Hearth's owned loop thread (sequential: `hearth_future_wait` in the calling "
+      "thread; at 64 in flight: callbacks on the loop thread); the C++ wrapper with `OnCompletion` lambdas on a host "
+      "loop; the Python binding with N asyncio tasks awaiting Hearth futures. Persistence NONE everywhere. An "
+      "anonymous operation is `hearth_auth_sign_out` then `hearth_auth_sign_in_anonymously`.")
+    w("- raw libcurl: keep-alive easy handles reused, `CURLOPT_POSTFIELDS` of static bodies, responses copied into a "
+      "buffer but not parsed; sequential uses `curl_easy_perform`, concurrent uses the multi-socket API on epoll "
+      "(the cheapest way libcurl offers to drive many transfers on one thread).")
+    w("- Python peers parse every answer with `.json()` and send the lookup with the ID token they read, as an "
+      "application must. requests: one Session, its pool sized to N (the default keeps only 10 connections); the "
+      "thread pool is a `ThreadPoolExecutor(max_workers=N)` whose finished calls submit the next. httpx: one "
+      "AsyncClient with `max_connections=N` (the default of 100 queues the rest). Python peers exit as soon as "
+      "the window closes instead of draining, so their request count may fall short by up to N operations.")
+    w("- httpx.AsyncClient at 1024 in flight needs about half a minute before its first operation completes, so "
+      "it is measured once per bench run (first round, password sign-in only).")
+    w("- Proxy variables are removed from every client's environment (libcurl and requests read them per request).")
+    w("- 'Excluding server time' for the first sign-in subtracts raw libcurl's whole first sign-in (connect, two "
+      "requests, nginx's answers) in the same round, which also removes raw libcurl's own client time: a slight "
+      "flattery of Hearth's figure, never a penalty.")
+    w("- Benchmarks never fail the build and are not part of `make test`; a MISS above is a finding for the lead, "
+      "not an error.")
+    w("")
+    return "\n".join(lines) + "\n", summary, d
+
+
+def print_summary(summary: list, d: Data) -> None:
+    print()
+    print("=" * 110)
+    print("Hearth benchmark summary (medians of within-round ratios; full report: bench/RESULTS.md)")
+    print("-" * 110)
+    for short, measured, v in summary:
+        clean = re.sub(r"\*\*", "", measured)
+        print(f"{v:<5} {short:<42} {clean[:150]}")
+    print("-" * 110)
+    print(f"{'client':<34}" + "".join(f"{'ops/s n=' + str(n):>14}" for n in d.r["levels"]) + f"{'cpu us/op n=1':>16}")
+    for name in ORDER:
+        vals = [d.value(name, "password", n, "ops_per_s") for n in d.r["levels"]]
+        if not any(v is not None for v in vals):
+            continue
+        cpu = d.value(name, "password", 1, "cpu_us_per_op")
+        print(f"{LABEL[name]:<34}" + "".join(f"{fmt(v):>14}" for v in vals) + f"{fmt(cpu, 1):>16}")
+    print("(password sign-in = signInWithPassword + lookup; plots in bench/plots/)")
+    print("=" * 110)
+
+
+def main(argv: list) -> int:
+    path = Path(argv[0]) if argv else HERE / "results.json"
+    results = json.loads(path.read_text())
+    text, summary, d = build(results)
+    RESULTS_MD.write_text(text)
+    made = []
+    try:
+        made = plots(d)
+    except ImportError as e:
+        print(f"bench: plots skipped ({e}); run bench/deps.sh", file=sys.stderr)
+    print_summary(summary, d)
+    print(f"wrote {RESULTS_MD.relative_to(HERE.parent)} and {len(made)} plot(s) in bench/plots/")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

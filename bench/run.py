@@ -1,0 +1,544 @@
+#!/usr/bin/env python3
+"""`make bench`: measures Hearth against the physical limit (raw libcurl) and the Python peers, on loopback.
+
+Starts its own servers (Debian's nginx with canned Identity Toolkit answers, hearth-emulator), runs every
+client in several rounds, checks on the server side that each client sent exactly the requests it
+claims, and writes bench/results.json; bench/report.py turns that into bench/RESULTS.md, the plots under
+bench/plots/ and the table printed at the end. Misses never fail: the exit status is non-zero only when
+the harness itself cannot run (a server that does not start, a client that does not build).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Optional
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+import canned  # noqa: E402
+
+LIB = Path(os.environ.get("HEARTH_BENCH_LIB", ROOT / ".build/release/libhearth.so"))
+EMULATOR = Path(os.environ.get("HEARTH_BENCH_EMULATOR", ROOT / ".build/release/hearth-emulator"))
+BUILD = ROOT / ".build-bench"
+BIN = BUILD / "bin"
+SNAPSHOT = BUILD / "lib" / "libhearth.so"
+CLIENTS_DIR = HERE / "clients"
+LEVELS = [1, 16, 64, 256, 1024]
+OPS = ["password", "anon", "token"]
+WAVE = 10_000
+PROXY_VARS = {"http_proxy", "https_proxy", "ftp_proxy", "all_proxy", "no_proxy", "socks_proxy"}
+
+
+def log(msg: str) -> None:
+    print(f"[bench {time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+# ------------------------------------------------------------------------------------------------
+# Building the clients
+# ------------------------------------------------------------------------------------------------
+def pkg_flags(name: str, kind: str) -> list:
+    try:
+        return subprocess.run(["pkg-config", kind, name], capture_output=True, text=True, check=True).stdout.split()
+    except (OSError, subprocess.CalledProcessError):
+        return []
+
+
+def build_clients() -> None:
+    BIN.mkdir(parents=True, exist_ok=True)
+    (BUILD / "canned_bodies.h").write_text(canned.c_header())
+    # A snapshot of the library for the whole run (others may rebuild .build while the bench runs), under
+    # its file name and its soname (libhearth.so.0), which is what programs linked with -lhearth load.
+    libdir = BUILD / "lib"
+    libdir.mkdir(exist_ok=True)
+    for old in libdir.iterdir():
+        old.unlink()
+    shutil.copy2(LIB, SNAPSHOT)
+    dyn = subprocess.run(["readelf", "-d", str(SNAPSHOT)], capture_output=True, text=True).stdout
+    m = re.search(r"Library soname: \[([^\]]+)\]", dyn)
+    if m and m.group(1) != SNAPSHOT.name:
+        (libdir / m.group(1)).symlink_to(SNAPSHOT.name)
+    common = ["-O2", "-g", "-Wall", "-Wextra", f"-I{CLIENTS_DIR}", f"-I{BUILD}", f"-I{ROOT / 'include'}"]
+    hearth_link = [f"-L{libdir}", f"-Wl,-rpath,{libdir}", "-lhearth"] + (pkg_flags("libuv", "--libs") or ["-luv"]) + ["-pthread"]
+    jobs = [
+        (["cc", "-std=gnu11"], "raw_curl.c", "raw_curl", pkg_flags("libcurl", "--libs") or ["-lcurl"]),
+        (["cc", "-std=gnu11"], "hearth_c.c", "hearth_c", hearth_link),
+        (["c++", "-std=c++17"], "hearth_cpp.cpp", "hearth_cpp", hearth_link),
+        (["cc", "-std=gnu11"], "bare.c", "bare", []),
+    ]
+    # Always rebuilt (a few seconds): the snapshot's soname or header may have changed since the last run.
+    for compiler, src, out, libs in jobs:
+        cmd = compiler + common + ["-o", str(BIN / out), str(CLIENTS_DIR / src)] + libs
+        subprocess.run(cmd, check=True)
+    log("clients built in .build-bench/bin")
+
+
+# ------------------------------------------------------------------------------------------------
+# Servers
+# ------------------------------------------------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Nginx:
+    """Debian's nginx with the canned answers (bench/canned.py), in a temporary prefix."""
+
+    def __init__(self, workers: int = 1) -> None:
+        self.prefix = tempfile.mkdtemp(prefix="hearth-bench-nginx-")
+        os.chmod(self.prefix, 0o755)
+        self.workers = workers
+        self.proc: Optional[subprocess.Popen] = None
+        self.port = 0
+
+    def start(self) -> None:
+        binary = shutil.which("nginx") or "/usr/sbin/nginx"
+        for _ in range(5):
+            self.port = free_port()
+            conf = Path(self.prefix) / "nginx.conf"
+            conf.write_text(canned.nginx_conf(self.prefix, self.port, self.workers))
+            self.proc = subprocess.Popen([binary, "-p", self.prefix, "-c", str(conf), "-e", f"{self.prefix}/error.log"],
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for _ in range(100):
+                try:
+                    self.requests()
+                    return
+                except OSError:
+                    if self.proc.poll() is not None:
+                        break
+                    time.sleep(0.05)
+            self.stop()
+        raise RuntimeError(f"nginx did not start; see {self.prefix}/error.log")
+
+    def requests(self) -> int:
+        """Requests nginx has answered so far (stub_status; this query counts as one)."""
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/bench-status", timeout=5) as r:
+            text = r.read().decode()
+        return int(text.splitlines()[2].split()[2])
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGQUIT)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+
+class Emulator:
+    def __init__(self) -> None:
+        self.proc: Optional[subprocess.Popen] = None
+        self.log = tempfile.NamedTemporaryFile(prefix="hearth-bench-emulator-", suffix=".log", delete=False)
+        self.url = ""
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen([str(EMULATOR), "--host", "127.0.0.1", "--port", "0", "--project", canned.PROJECT],
+                                     stdout=self.log, stderr=subprocess.STDOUT)
+        for _ in range(200):
+            text = Path(self.log.name).read_text(errors="replace")
+            m = re.search(r"listening on (http://\S+)", text)
+            if m:
+                self.url = m.group(1)
+                return
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        raise RuntimeError(f"hearth-emulator did not start: {Path(self.log.name).read_text(errors='replace')[-500:]}")
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        os.unlink(self.log.name)
+
+
+# ------------------------------------------------------------------------------------------------
+# Clients
+# ------------------------------------------------------------------------------------------------
+PY_SNAPSHOT = BUILD / "python"
+
+
+def snapshot_python_binding() -> str:
+    """Copies the Python binding for the whole run, like the library. The work tree's binding may be ahead
+    of the built library (someone mid-change): then the binding of the last commit is used, and said so."""
+    def try_import() -> str:
+        env = client_env()
+        p = subprocess.run([sys.executable, "-c", "import hearth"], env=env, capture_output=True, text=True)
+        return "" if p.returncode == 0 else (p.stderr.strip().splitlines() or ["import failed"])[-1]
+
+    shutil.rmtree(PY_SNAPSHOT, ignore_errors=True)
+    shutil.copytree(ROOT / "bindings/python/hearth", PY_SNAPSHOT / "hearth",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    error = try_import()
+    if not error:
+        return "work tree"
+    shutil.rmtree(PY_SNAPSHOT)
+    PY_SNAPSHOT.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "HEAD", "bindings/python/hearth"], capture_output=True)
+    subprocess.run(["tar", "-x", "-C", str(PY_SNAPSHOT), "--strip-components=2"], input=archive.stdout, check=False)
+    head_error = try_import()
+    if not head_error:
+        return f"last commit (the work tree's binding does not load with this library: {error})"
+    raise RuntimeError(f"the Python binding does not load: {error}; at HEAD: {head_error}")
+
+
+def client_env() -> dict:
+    env = {k: v for k, v in os.environ.items() if k.lower() not in PROXY_VARS}
+    env.pop("FIREBASE_AUTH_EMULATOR_HOST", None)
+    env["HEARTH_LIBRARY"] = str(SNAPSHOT)
+    env["PYTHONPATH"] = os.pathsep.join([str(PY_SNAPSHOT), str(CLIENTS_DIR)])
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return env
+
+
+PY = sys.executable
+# name -> (argv, which (op, inflight) pairs it runs)
+CLIENTS = {
+    "raw-curl/easy": ([str(BIN / "raw_curl"), "--mode", "easy"], lambda op, n: n == 1),
+    "raw-curl/multi": ([str(BIN / "raw_curl"), "--mode", "multi"], lambda op, n: True),
+    "hearth-c/host": ([str(BIN / "hearth_c"), "--mode", "host"], lambda op, n: True),
+    "hearth-c/owned": ([str(BIN / "hearth_c"), "--mode", "owned"], lambda op, n: n == 1 or (op == "password" and n == 64)),
+    "hearth-cpp/host": ([str(BIN / "hearth_cpp"), "--mode", "host"], lambda op, n: True),
+    # One loop thread per app in the binding: anon/token (one app per operation) only up to 64.
+    "py-hearth/asyncio": ([PY, str(CLIENTS_DIR / "py_hearth.py")], lambda op, n: op == "password" or n <= 64),
+    "py-requests/seq": ([PY, str(CLIENTS_DIR / "py_requests.py"), "--mode", "seq"], lambda op, n: n == 1),
+    "py-requests/pool": ([PY, str(CLIENTS_DIR / "py_requests.py"), "--mode", "pool"], lambda op, n: n > 1),
+    # At 1024 in flight httpx's pool takes ~30 s to complete its first operation: once per bench run.
+    "py-httpx/async": ([PY, str(CLIENTS_DIR / "py_httpx.py"), "--mode", "async"],
+                       lambda op, n, rnd=0: n < 1024 or (op == "password" and rnd == 0)),
+}
+
+
+def run_client(argv: list, env: dict, timeout: float) -> dict:
+    env = dict(env)
+    env["BENCH_SPAWN_NS"] = str(time.monotonic_ns())
+    try:
+        p = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"failed": f"timed out after {timeout:.0f} s"}
+    lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
+    if p.returncode != 0 or not lines:
+        said = [l.strip() for l in (p.stderr or p.stdout).splitlines() if l.strip() and not l.startswith("==")]
+        return {"failed": f"exit {p.returncode}: {said[-1][-300:] if said else 'no output'}"}
+    return json.loads(lines[-1])
+
+
+def measure(nginx: Nginx, name: str, op: str, n: int, env: dict, seconds: float, extra: Optional[list] = None) -> dict:
+    argv = CLIENTS[name][0] + ["--op", op, "--inflight", str(n), "--port", str(nginx.port), "--seconds", str(seconds),
+                               "--ops", "200000", "--warmup", str(max(50, n)), "--warmup-seconds", "1"] + (extra or [])
+    before = nginx.requests()
+    r = run_client(argv, env, timeout=90)
+    served = nginx.requests() - before - 1  # minus the second status query
+    r.update(name=name, served_requests=served)
+    if "expected_requests" in r:
+        # Python peers exit with operations still in flight: up to `inflight` operations' requests may
+        # be missing or half-sent. Everyone else must match exactly.
+        slack = n * (1 if op == "token" else 2) if name.startswith("py-") else 0
+        r["requests_check"] = "ok" if r["expected_requests"] - slack <= served <= r["expected_requests"] else \
+            f"MISMATCH: server answered {served}, client claims {r['expected_requests']}"
+    return r
+
+
+def status_line(r: dict) -> str:
+    if "failed" in r:
+        return f"{r['name']:<18} FAILED {r['failed']}"
+    return (f"{r['name']:<18} {r['op']:<8} n={r['inflight']:<5} {r['ops_per_s']:>9.0f} op/s  "
+            f"{r['cpu_us_per_op']:>8.1f} us cpu/op  p50 {r['p50_us']:>9.0f} us  p99 {r['p99_us']:>9.0f} us  "
+            f"thr {r['threads']:>4}  req {r.get('requests_check', '?')}"
+            + (f"  ERRORS {r['errors']} ({r['last_error']})" if r.get("errors") else ""))
+
+
+# ------------------------------------------------------------------------------------------------
+# callgrind
+# ------------------------------------------------------------------------------------------------
+CALLGRIND_CLIENTS = [
+    ("raw-curl/easy", "password"), ("hearth-c/host", "password"), ("hearth-c/owned", "password"),
+    ("hearth-cpp/host", "password"), ("py-hearth/asyncio", "password"), ("py-requests/seq", "password"),
+    ("py-httpx/async", "password"),
+    ("raw-curl/easy", "anon"), ("hearth-c/host", "anon"), ("raw-curl/easy", "token"), ("hearth-c/host", "token"),
+]
+
+
+def callgrind_functions(path: str, inclusive: bool) -> dict:
+    args = ["callgrind_annotate", "--threshold=100", "--auto=no"] + (["--inclusive=yes"] if inclusive else []) + [path]
+    out = subprocess.run(args, capture_output=True, text=True).stdout
+    functions: dict = {}
+    in_table = False
+    for line in out.splitlines():
+        if "file:function" in line:
+            in_table = True
+            continue
+        if not in_table:
+            continue
+        m = re.match(r"\s*([\d,]+)\s+\([^)]*\)\s+(.*)$", line)
+        if m:
+            functions[m.group(2)] = functions.get(m.group(2), 0) + int(m.group(1).replace(",", ""))
+    return functions
+
+
+def callgrind_total(path: str) -> int:
+    out = subprocess.run(["callgrind_annotate", "--threshold=100", "--auto=no", path], capture_output=True, text=True).stdout
+    m = re.search(r"([\d,]+)\s+\([^)]*\)\s+PROGRAM TOTALS", out)
+    return int(m.group(1).replace(",", "")) if m else 0
+
+
+def run_callgrind(nginx: Nginx, env: dict, ops: int, workdir: str) -> list:
+    if not shutil.which("valgrind"):
+        return [{"failed": "valgrind not installed"}]
+    results = []
+    for name, op in CALLGRIND_CLIENTS:
+        n_ops = ops // 2 if name.startswith("py-") else ops
+        files = {}
+        ok = True
+        for count in (n_ops, 0):
+            out = os.path.join(workdir, f"{name.replace('/', '_')}.{op}.{count}.cg")
+            argv = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"] + CLIENTS[name][0] + [
+                "--op", op, "--inflight", "1", "--port", str(nginx.port), "--warmup", "20", "--warmup-seconds", "1000",
+                "--ops", str(count), "--seconds", "100000"]
+            r = run_client(argv, env, timeout=300)
+            if "failed" in r or not os.path.exists(out):
+                results.append({"name": name, "op": op, "failed": r.get("failed", "no output")})
+                ok = False
+                break
+            files[count] = out
+        if not ok:
+            continue
+        total, base = callgrind_total(files[n_ops]), callgrind_total(files[0])
+        entry = {"name": name, "op": op, "ops": n_ops, "instructions_per_op": (total - base) / n_ops,
+                 "startup_instructions": base}
+        if name in ("hearth-c/host", "raw-curl/easy") and op == "password":
+            excl_a, excl_b = callgrind_functions(files[n_ops], False), callgrind_functions(files[0], False)
+            incl_a, incl_b = callgrind_functions(files[n_ops], True), callgrind_functions(files[0], True)
+            diff = lambda a, b: {k: (a.get(k, 0) - b.get(k, 0)) / n_ops for k in set(a) | set(b)}  # noqa: E731
+            entry["exclusive"] = sorted(diff(excl_a, excl_b).items(), key=lambda kv: -kv[1])[:150]
+            entry["inclusive"] = sorted(diff(incl_a, incl_b).items(), key=lambda kv: -kv[1])[:250]
+        results.append(entry)
+        log(f"callgrind {name:<18} {op:<8} {entry['instructions_per_op']:>12,.0f} instructions/op")
+    return results
+
+
+# ------------------------------------------------------------------------------------------------
+# hearth-emulator under wrk
+# ------------------------------------------------------------------------------------------------
+def wrk_rate(url: str, body: str, seconds: int, connections: int = 64) -> dict:
+    script = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False)
+    script.write('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
+                 f"wrk.body = {json.dumps(body)}\n")
+    script.close()
+    try:
+        p = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "-s", script.name, url],
+                           capture_output=True, text=True, timeout=seconds + 30)
+    finally:
+        os.unlink(script.name)
+    m = re.search(r"Requests/sec:\s+([\d.]+)", p.stdout)
+    bad = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", p.stdout)
+    errors = re.search(r"Socket errors: (.*)", p.stdout)
+    return {"rps": float(m.group(1)) if m else 0.0, "non_2xx": int(bad.group(1)) if bad else 0,
+            "socket_errors": errors.group(1) if errors else ""}
+
+
+def run_emulator_bench(nginx: Nginx, rounds: int, seconds: int) -> dict:
+    if not shutil.which("wrk"):
+        return {"failed": "wrk not installed"}
+    if not EMULATOR.exists():
+        return {"failed": f"{EMULATOR} not built"}
+    emu = Emulator()
+    emu.start()
+    try:
+        key = canned.PASSWORD_KEY
+        def post(url: str, body: dict) -> dict:
+            req = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return json.loads(r.read())
+        signup = post(f"{emu.url}{canned.PATHS['signUp']}?key={key}",
+                      {"email": canned.EMAIL, "password": canned.PASSWORD, "returnSecureToken": True})
+        bodies = {
+            "signInWithPassword": canned.REQUEST_BODIES["signInWithPassword"],
+            "lookup": json.dumps({"idToken": signup["idToken"]}, separators=(",", ":")),
+        }
+        canned_bodies = {"signInWithPassword": canned.REQUEST_BODIES["signInWithPassword"],
+                         "lookup": canned.REQUEST_BODIES["lookup_password"]}
+        samples: dict = {"emulator": {"signInWithPassword": [], "lookup": []},
+                         "nginx": {"signInWithPassword": [], "lookup": []}}
+        for rnd in range(rounds):
+            for route in ("signInWithPassword", "lookup"):
+                e = wrk_rate(f"{emu.url}{canned.PATHS[route]}?key={key}", bodies[route], seconds)
+                c = wrk_rate(f"http://127.0.0.1:{nginx.port}{canned.PATHS[route]}?key={key}", canned_bodies[route], seconds)
+                samples["emulator"][route].append(e)
+                samples["nginx"][route].append(c)
+                log(f"wrk round {rnd + 1} {route:<19} emulator {e['rps']:>9.0f}/s (non-2xx {e['non_2xx']})  "
+                    f"nginx {c['rps']:>9.0f}/s")
+        return {"rounds": samples, "connections": 64, "wrk_threads": 1, "seconds": seconds}
+    finally:
+        emu.stop()
+
+
+# ------------------------------------------------------------------------------------------------
+# Sizes
+# ------------------------------------------------------------------------------------------------
+def closure(path: Path) -> list:
+    out = subprocess.run(["ldd", str(path)], capture_output=True, text=True).stdout
+    libs = []
+    for line in out.splitlines():
+        m = re.match(r"\s*(\S+)\s+=>\s+(\S+)\s+\(", line) or re.match(r"\s*(/\S+)\s+\(", line)
+        if not m:
+            continue
+        target = m.group(2) if m.lastindex == 2 else m.group(1)
+        if os.path.exists(target):
+            real = os.path.realpath(target)
+            libs.append({"name": os.path.basename(m.group(1)), "path": real, "bytes": os.path.getsize(real)})
+    return libs
+
+
+def sizes() -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        stripped = os.path.join(tmp, "libhearth.so")
+        subprocess.run(["strip", "--strip-unneeded", "-o", stripped, str(SNAPSHOT)], check=True)
+        stripped_bytes = os.path.getsize(stripped)
+    hearth = closure(SNAPSHOT)
+    curl_path = next((l["path"] for l in hearth if l["name"].startswith("libcurl")), "/usr/lib/x86_64-linux-gnu/libcurl.so.4")
+    curl = closure(Path(curl_path))
+    return {"library_bytes": SNAPSHOT.stat().st_size, "stripped_bytes": stripped_bytes, "hearth_closure": hearth,
+            "curl_path": curl_path, "curl_bytes": os.path.getsize(curl_path), "curl_closure": curl}
+
+
+# ------------------------------------------------------------------------------------------------
+def machine() -> dict:
+    model = ""
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            model = line.split(":", 1)[1].strip()
+            break
+    top = subprocess.run(["ps", "-eo", "pcpu,comm", "--sort=-pcpu"], capture_output=True, text=True).stdout.splitlines()[1:6]
+    return {"nproc": os.cpu_count(), "cpu_model": model, "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+            "kernel": os.uname().release, "loadavg_start": Path("/proc/loadavg").read_text().split()[:3],
+            "busiest_processes_at_start": [t.strip() for t in top],
+            "nginx": subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr.strip(),
+            "curl": subprocess.run(["curl-config", "--version"], capture_output=True, text=True).stdout.strip()
+            if shutil.which("curl-config") else "",
+            "python": sys.version.split()[0]}
+
+
+def provenance() -> dict:
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True).stdout.strip()
+    digest = subprocess.run(["sha256sum", str(SNAPSHOT)], capture_output=True, text=True).stdout.split()
+    return {"commit": git("rev-parse", "--short", "HEAD"),
+            "uncommitted_paths": len([l for l in git("status", "--porcelain").splitlines() if l.strip()]),
+            "library": str(LIB.relative_to(ROOT)) if LIB.is_relative_to(ROOT) else str(LIB),
+            "library_mtime": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(LIB.stat().st_mtime)),
+            "library_sha256": digest[0][:16] if digest else ""}
+
+
+def python_versions(env: dict) -> dict:
+    code = "import requests, httpx; print(requests.__version__, httpx.__version__)"
+    out = subprocess.run([PY, "-c", code], env=env, capture_output=True, text=True).stdout.split()
+    return {"requests": out[0], "httpx": out[1]} if len(out) == 2 else {}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--rounds", type=int, default=int(os.environ.get("BENCH_ROUNDS", "3")))
+    ap.add_argument("--seconds", type=float, default=float(os.environ.get("BENCH_SECONDS", "0.5")),
+                    help="measurement window per client run")
+    ap.add_argument("--callgrind-ops", type=int, default=200)
+    ap.add_argument("--quick", action="store_true", help="one round, fewer levels (harness check)")
+    ap.add_argument("--skip", default="", help="comma list of: matrix,first,wave,callgrind,emulator")
+    ap.add_argument("--out", default=str(HERE / "results.json"))
+    args = ap.parse_args()
+    # SIGTERM too must stop the servers (the finally below), not leave nginx behind.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    levels = [1, 64] if args.quick else LEVELS
+    rounds = 1 if args.quick else args.rounds
+    skip = set(filter(None, args.skip.split(",")))
+    for path, what in ((LIB, "libhearth.so"), (EMULATOR, "hearth-emulator")):
+        if not path.exists():
+            print(f"bench: {what} is not built ({path}); run `make build` first", file=sys.stderr)
+            return 2
+    started = time.monotonic()
+    build_clients()
+    binding = snapshot_python_binding()
+    log(f"Python binding: {binding}")
+    env = client_env()
+    results: dict = {"machine": machine(), "provenance": dict(provenance(), python_binding=binding),
+                     "python_packages": python_versions(env),
+                     "rounds": rounds,
+                     "seconds": args.seconds, "levels": levels, "runs": [], "first": [], "waves": [], "bare": [],
+                     "load": []}
+    nginx = Nginx(workers=1)
+    nginx.start()
+    log(f"nginx (1 worker) on 127.0.0.1:{nginx.port}; {rounds} round(s)")
+    try:
+        results["bare"] = []
+        for rnd in range(rounds):
+            results["load"].append({"round": rnd + 1, "loadavg": Path("/proc/loadavg").read_text().split()[:3]})
+            log(f"round {rnd + 1}/{rounds} (load {' '.join(results['load'][-1]['loadavg'])})")
+            if "matrix" not in skip:
+                for op in OPS:
+                    for n in levels:
+                        for name, (_, applies) in CLIENTS.items():
+                            if not (applies(op, n, rnd) if name == "py-httpx/async" else applies(op, n)):
+                                continue
+                            r = measure(nginx, name, op, n, env, args.seconds)
+                            r["round"] = rnd + 1
+                            results["runs"].append(r)
+                            print("  " + status_line(r), flush=True)
+            if "first" not in skip:
+                results["bare"].append(dict(run_client([str(BIN / "bare")], env, 10), round=rnd + 1))
+                for name in ["raw-curl/easy", "hearth-c/host", "hearth-c/owned", "hearth-cpp/host", "py-hearth/asyncio",
+                             "py-requests/seq", "py-httpx/async"]:
+                    r = run_client(CLIENTS[name][0] + ["--first", "--op", "password", "--port", str(nginx.port)], env, 60)
+                    r.update(name=name, round=rnd + 1)
+                    results["first"].append(r)
+                log("first sign-ins: " + ", ".join(
+                    f"{r['name']} {r.get('spawn_to_done_us', -1) / 1000:.1f} ms" for r in results["first"][-7:]))
+            if "wave" not in skip:
+                for name in ["raw-curl/multi", "hearth-c/host", "py-hearth/asyncio"]:
+                    argv = CLIENTS[name][0] + ["--op", "password", "--wave", str(WAVE), "--warmup", "50",
+                                               "--port", str(nginx.port)]
+                    before = nginx.requests()
+                    r = run_client(argv, env, 180)
+                    r.update(name=name, round=rnd + 1, served_requests=nginx.requests() - before - 1)
+                    results["waves"].append(r)
+                    log(f"wave {name:<18} " + (f"{r['completed']}/{WAVE} done, {r['bytes_per_op'] / 1024:.1f} KiB/op, "
+                                              f"{r['threads']} threads, {r['wave_s']:.2f} s" if "failed" not in r
+                                              else f"FAILED {r['failed']}"))
+        results["load"].append({"round": "end", "loadavg": Path("/proc/loadavg").read_text().split()[:3]})
+        if "callgrind" not in skip:
+            with tempfile.TemporaryDirectory(prefix="hearth-bench-cg-") as tmp:
+                results["callgrind"] = run_callgrind(nginx, env, args.callgrind_ops, tmp)
+        if "emulator" not in skip:
+            results["emulator"] = run_emulator_bench(nginx, rounds, 2 if not args.quick else 1)
+    finally:
+        nginx.stop()
+        shutil.rmtree(nginx.prefix, ignore_errors=True)
+    results["sizes"] = sizes()
+    results["elapsed_s"] = time.monotonic() - started
+    Path(args.out).write_text(json.dumps(results, indent=1))
+    log(f"raw results in {os.path.relpath(args.out, ROOT)} ({results['elapsed_s']:.0f} s)")
+    import report  # noqa: E402  (matplotlib is only needed from here on)
+    report.main([args.out])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
