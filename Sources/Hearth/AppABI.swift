@@ -88,7 +88,7 @@ private func makeStore(_ reader: OptionsReader, _ configuration: AppConfiguratio
         return FileSessionStore(directory: directory.flatMap { $0.isEmpty ? nil : $0 } ?? FileSessionStore.defaultDirectory(),
                                 fileName: configuration.sessionFileName)
     case HEARTH_PERSISTENCE_NONE.rawValue:
-        return MemorySessionStore()
+        return NoSessionStore()
     case HEARTH_PERSISTENCE_CALLBACKS.rawValue:
         guard let load = reader.field(\.storage_load, default: nil),
               let save = reader.field(\.storage_save, default: nil),

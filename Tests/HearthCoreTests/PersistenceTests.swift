@@ -103,3 +103,14 @@ final class PersistenceTests: XCTestCase {
         return names.sorted()
     }
 }
+
+final class NoPersistenceTests: XCTestCase {
+    func testPersistenceNoneKeepsNothingAndSaysSo() throws {
+        let store = NoSessionStore()
+        XCTAssertFalse(store.keepsSessions)
+        try store.save([1, 2, 3])
+        XCTAssertNil(store.load())
+        XCTAssertTrue(MemorySessionStore().keepsSessions)
+        XCTAssertTrue(FileSessionStore(directory: "/tmp", fileName: "x").keepsSessions)
+    }
+}

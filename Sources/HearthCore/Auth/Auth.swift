@@ -182,7 +182,7 @@ public final class Auth: @unchecked Sendable {
     /// Writes the session of `generation` if it is still the signed-in one. Serialized with
     /// sign-out's erase, so a late save can never resurrect a signed-out session.
     func persist(generation: UInt64) {
-        if dispatcher.isDestroyed { return }
+        if dispatcher.isDestroyed || !store.keepsSessions { return }
         let failure = persistLock.withLock { _ -> SessionStoreError? in
             let current: Session? = state.withLock { $0.generation == generation ? $0.session : nil }
             guard let session = current else { return nil }

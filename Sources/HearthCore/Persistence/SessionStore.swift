@@ -6,6 +6,22 @@ public protocol SessionStore: AnyObject, Sendable {
     func load() -> [UInt8]?
     func save(_ bytes: [UInt8]) throws(SessionStoreError)
     func erase() throws(SessionStoreError)
+    /// False when saving would keep nothing beyond the app's life (persistence "none"): Auth then
+    /// skips serializing the session at all.
+    var keepsSessions: Bool { get }
+}
+
+extension SessionStore {
+    public var keepsSessions: Bool { true }
+}
+
+/// Persistence "none": the session lives in the Auth only, and nothing is written anywhere.
+public final class NoSessionStore: SessionStore {
+    public init() {}
+    public func load() -> [UInt8]? { nil }
+    public func save(_ bytes: [UInt8]) throws(SessionStoreError) {}
+    public func erase() throws(SessionStoreError) {}
+    public var keepsSessions: Bool { false }
 }
 
 public struct SessionStoreError: Error, Sendable, Equatable {
@@ -13,7 +29,7 @@ public struct SessionStoreError: Error, Sendable, Equatable {
     public init(_ message: String) { self.message = message }
 }
 
-/// Persistence "none": the session lives as long as the app.
+/// Sessions kept in memory (tests, and hosts that want to inspect what would be written).
 public final class MemorySessionStore: SessionStore {
     private let bytes = Locked<[UInt8]?>(nil)
     public init() {}
