@@ -42,7 +42,7 @@ demo: build $(OUT)/demo
 	@scripts/with-emulator $(OUT)/demo
 
 test: build
-	$(MAKE) test-swift test-emulator test-c test-cpp test-python test-browser test-abi test-install examples test-docs
+	$(MAKE) test-swift test-emulator test-c test-cpp test-python test-browser test-abi test-install examples test-docs test-faults
 	@echo "make test: all suites passed"
 
 test-swift:

@@ -185,11 +185,12 @@ final class BackendResponseDecodingTests: XCTestCase {
         XCTAssertEqual(user?.hasPassword, false)
     }
 
-    func testLookupWithoutUsersMeansTheUserIsGone() {
+    func testALookupAnswerWithoutTheUserIsMalformedNotAProofTheUserIsGone() {
         let error = harness.error(GetAccountInfo(idToken: "T"), status: 200,
                                   body: #"{"kind":"identitytoolkit#GetAccountInfoResponse"}"#)
-        XCTAssertEqual(error?.code, .userNotFound)
-        XCTAssertEqual(harness.error(GetAccountInfo(idToken: "T"), status: 200, body: #"{"users":[]}"#)?.code, .userNotFound)
+        XCTAssertEqual(error?.code, .failure)
+        XCTAssertEqual(harness.error(GetAccountInfo(idToken: "T"), status: 200, body: #"{"users":[]}"#)?.code, .failure)
+        XCTAssertFalse(error?.isPermanentSessionFailure ?? true)
     }
 
     func testLookupWithTwoUsersIsMalformed() {

@@ -17,8 +17,11 @@ public struct GetAccountInfo: BackendRPC {
     /// more than one cannot answer a lookup by ID token.
     public func decode(_ object: JSONObject) throws(AuthError) -> UserRecord {
         let users = ResponseReader(object).objects("users")
+        // A deleted user's token is refused with USER_NOT_FOUND (an error envelope). A 200 without the
+        // user is not that: it is an answer Hearth cannot use (iOS: internal error), and must not end
+        // the session.
         guard let user = users.first else {
-            throw AuthError(code: .userNotFound, body: .object(object))
+            throw .malformedResponse("no user in the lookup answer")
         }
         guard users.count == 1 else {
             throw .malformedResponse("\(users.count) users for one ID token")
