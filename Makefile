@@ -146,3 +146,18 @@ test-docs: $(LIB) $(SONAME_LINK) | $(OUT)
 bench: build
 	@bench/deps.sh
 	$(PYTHON) bench/run.py
+
+# Crash safety: SIGKILL while persisting sessions (CRASH_KILLS kills, default 150), and
+# hearth_app_destroy with 1,000 operations in flight in both loop modes (tests/crash).
+.PHONY: test-crash
+CRASH_KILLS ?= 150
+$(OUT)/session_writer: tests/crash/session_writer.c include/hearth.h $(LIB) $(SONAME_LINK) | $(OUT)
+	$(CC) $(CFLAGS_T) -o $@ $< $(LDFLAGS_T)
+
+$(OUT)/shutdown_storm: tests/crash/shutdown_storm.c include/hearth.h $(LIB) $(SONAME_LINK) | $(OUT)
+	$(CC) $(CFLAGS_T) -o $@ $< $(LDFLAGS_T)
+
+test-crash: $(OUT)/session_writer $(OUT)/shutdown_storm
+	scripts/with-emulator $(OUT)/shutdown_storm
+	HEARTH_CRASH_KILLS=$(CRASH_KILLS) HEARTH_SESSION_WRITER=$(abspath $(OUT)/session_writer) \
+	  scripts/with-emulator $(PYTHON) -m pytest -q -p no:cacheprovider -s tests/crash

@@ -114,3 +114,23 @@ final class NoPersistenceTests: XCTestCase {
         XCTAssertTrue(FileSessionStore(directory: "/tmp", fileName: "x").keepsSessions)
     }
 }
+
+final class FileSessionStoreTemporariesTests: XCTestCase {
+    func testASaveRemovesTemporariesLeftByDeadProcessesButNotByLiveOnes() throws {
+        var template = Array("/tmp/hearth-tmp-XXXXXX".utf8CString)
+        let directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        defer { _ = system("rm -rf '\(directory)'") }
+        let store = FileSessionStore(directory: directory, fileName: "s.json")
+        // pid 2^22+1 is above Linux's pid_max: no such process.
+        let dead = directory + "/s.json.tmp-4194305-1"
+        let live = directory + "/s.json.tmp-1-2"  // init is always alive
+        for path in [dead, live] {
+            let fd = creat(path, 0o600)
+            XCTAssertGreaterThanOrEqual(fd, 0)
+            close(fd)
+        }
+        try store.save([1])
+        XCTAssertNotEqual(access(dead, F_OK), 0, "a dead process's temporary is removed")
+        XCTAssertEqual(access(live, F_OK), 0, "a live process's temporary is kept")
+    }
+}

@@ -153,11 +153,12 @@ extension Auth {
                 case .failure(let error):
                     finish(future, .failure(error))
                 case .success(let record):
-                    let signInProvider = (try? JWTClaims(token: issued.idToken))?.signInProvider ?? ""
+                    let claims = try? JWTClaims(token: issued.idToken)
+                    let signInProvider = claims?.signInProvider ?? ""
                     let profile = Self.profile(from: record, signInProvider: signInProvider)
                     let session = Session(profile: profile,
                                           tokens: TokenSet(idToken: issued.idToken, refreshToken: issued.refreshToken,
-                                                           expiresAtMs: expiry(of: issued)))
+                                                           expiresAtMs: expiry(of: issued, claims: claims)))
                     installSession(session)
                     let user = snapshot(profile)
                     switch kind {

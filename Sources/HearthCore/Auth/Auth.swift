@@ -317,7 +317,14 @@ extension Auth {
     /// When the ID token of `issued` expires, in ms since the epoch.
     func expiry(of issued: IssuedTokens) -> Int64 {
         if let seconds = issued.expiresIn, seconds > 0 { return nowMs() + seconds * 1000 }
-        if let exp = (try? JWTClaims(token: issued.idToken))?.expiration { return exp * 1000 }
+        return expiry(of: issued, claims: try? JWTClaims(token: issued.idToken))
+    }
+
+    /// The same, for a caller that has already decoded the ID token's `claims` (nil when unreadable), so a
+    /// sign-in decodes them once rather than once per fact it needs.
+    func expiry(of issued: IssuedTokens, claims: JWTClaims?) -> Int64 {
+        if let seconds = issued.expiresIn, seconds > 0 { return nowMs() + seconds * 1000 }
+        if let exp = claims?.expiration { return exp * 1000 }
         return 0
     }
 }

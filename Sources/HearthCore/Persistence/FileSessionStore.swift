@@ -47,6 +47,7 @@ public final class FileSessionStore: SessionStore {
 
     public func save(_ bytes: [UInt8]) throws(SessionStoreError) {
         try makeDirectory()
+        removeTemporariesOfDeadProcesses()
         let temp = path + ".tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if fd < 0 { throw failure("cannot create \(temp)") }
@@ -84,6 +85,25 @@ public final class FileSessionStore: SessionStore {
             offset += n
         }
         return true
+    }
+
+    /// A process killed between writing its temporary file and renaming it leaves the file behind.
+    /// Temporaries name their process (`<file>.tmp-<pid>-<random>`): those of processes that no longer
+    /// exist are removed; a live process saving the same session keeps its own.
+    private func removeTemporariesOfDeadProcesses() {
+        guard let dir = opendir(directory) else { return }
+        defer { closedir(dir) }
+        let fileName = String(path.dropFirst(directory.count + 1))
+        let prefix = fileName + ".tmp-"
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            guard name.hasPrefix(prefix),
+                  let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }),
+                  pid != getpid(), kill(pid, 0) == -1, errno == ESRCH else { continue }
+            unlink(directory + "/" + name)
+        }
     }
 
     /// Makes the rename itself durable.

@@ -26,15 +26,10 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 }
 
 extension JSONValue {
-    /// Parses one JSON document (any value at top level). Invalid UTF-8, syntax errors and empty input
-    /// are errors, never crashes.
+    /// Parses one JSON document (any value at top level) strictly as RFC 8259 says (see `JSONParser`).
+    /// Invalid UTF-8, syntax errors, absurd nesting and empty input are errors, never crashes.
     public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
-        if bytes.isEmpty { throw JSONParseError("empty input") }
-        do {
-            return try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
-        } catch {
-            throw JSONParseError("invalid JSON: \(error)")
-        }
+        try JSONParser.parse(bytes)
     }
 
     public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {

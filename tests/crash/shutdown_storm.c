@@ -1,0 +1,270 @@
+/* shutdown_storm.c — hearth_app_destroy with 1,000 operations in flight returns within 50 ms, completes
+ * every future (CANCELLED, or its real result if it finished first) and runs no callback after it
+ * returns; in both loop modes, called from the loop thread inside a completion callback and from
+ * another thread. With a host loop, one more uv_run and uv_loop_close returns 0.
+ *
+ *   shutdown_storm [REPETITIONS]   (default 5 per case; needs FIREBASE_AUTH_EMULATOR_HOST)
+ *
+ * Each repetition has two apps: one whose endpoint is a TCP listener that accepts and never answers
+ * (1,000 sign-ins stall there), one on the emulator (100 sign-ins that race the destroy). */
+#define _GNU_SOURCE
+#include <hearth.h>
+#include <uv.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define STALLED_OPS 1000
+#define EMULATOR_OPS 100
+#define LIMIT_MS 50.0
+
+static int failures;
+#define CHECK(cond, ...)                                               \
+  do {                                                                 \
+    if (!(cond)) {                                                     \
+      failures++;                                                      \
+      fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);  \
+      fprintf(stderr, __VA_ARGS__);                                    \
+      fputc('\n', stderr);                                             \
+    }                                                                  \
+  } while (0)
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void sleep_ms(int ms) {
+  struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+  nanosleep(&ts, NULL);
+}
+
+/* Accepts connections and never answers; the accepted sockets stay open until the process ends. */
+static int stalled_port;
+static pthread_mutex_t accepted_lock = PTHREAD_MUTEX_INITIALIZER;
+static int accepted[8192];
+static int accepted_count;
+static void *accept_forever(void *arg) {
+  int fd = (int)(intptr_t)arg;
+  for (;;) {
+    int c = accept(fd, NULL, NULL);
+    if (c < 0) {
+      sleep_ms(1);
+      continue;
+    }
+    pthread_mutex_lock(&accepted_lock);
+    if (accepted_count < 8192) accepted[accepted_count++] = c;
+    else close(c);
+    pthread_mutex_unlock(&accepted_lock);
+  }
+  return NULL;
+}
+
+/* Between repetitions, so that stalled connections do not pile up against the descriptor limit. */
+static void close_accepted(void) {
+  pthread_mutex_lock(&accepted_lock);
+  for (int i = 0; i < accepted_count; i++) close(accepted[i]);
+  accepted_count = 0;
+  pthread_mutex_unlock(&accepted_lock);
+}
+
+static void start_stalled_listener(void) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+  socklen_t len = sizeof a;
+  if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(fd, 4096) != 0 ||
+      getsockname(fd, (struct sockaddr *)&a, &len) != 0) {
+    perror("stalled listener");
+    exit(2);
+  }
+  stalled_port = ntohs(a.sin_port);
+  pthread_t t;
+  pthread_create(&t, NULL, accept_forever, (void *)(intptr_t)fd);
+  pthread_detach(t);
+}
+
+typedef struct side {
+  hearth_app *app;
+  hearth_future *ops[STALLED_OPS];
+  int count;
+  atomic_int callbacks;
+  atomic_int late_callbacks; /* callbacks that ran after destroy returned */
+  atomic_int destroy_returned;
+  double destroy_ms;
+} side;
+
+typedef struct scenario {
+  side stalled, emulator;
+  int from_callback;
+  atomic_int destroyed;
+  atomic_int destroyer_on_loop_thread;
+  hearth_future *trigger;
+} scenario;
+
+static void destroy_side(side *s) {
+  double t0 = now_ms();
+  hearth_app_destroy(s->app);
+  s->destroy_ms = now_ms() - t0;
+  atomic_store(&s->destroy_returned, 1);
+}
+
+static void op_done(hearth_future *f, void *user_data) {
+  (void)f;
+  side *s = user_data;
+  atomic_fetch_add(&s->callbacks, 1);
+  if (atomic_load(&s->destroy_returned)) atomic_fetch_add(&s->late_callbacks, 1);
+}
+
+/* The completion callback that destroys both apps (on the stalled app's loop thread). */
+static void trigger_done(hearth_future *f, void *user_data) {
+  (void)f;
+  scenario *sc = user_data;
+  if (atomic_exchange(&sc->destroyed, 1)) return;
+  atomic_store(&sc->destroyer_on_loop_thread, hearth_app_is_loop_thread(sc->stalled.app));
+  destroy_side(&sc->emulator);
+  destroy_side(&sc->stalled);
+}
+
+static hearth_app *make_app(uv_loop_t *loop, const char *name, const char *host, int port) {
+  hearth_app_options o;
+  hearth_app_options_init(&o);
+  o.api_key = "shutdown-storm-key";
+  o.app_name = name;
+  o.loop = loop;
+  o.persistence = HEARTH_PERSISTENCE_NONE;
+  hearth_app *app = NULL;
+  if (hearth_app_create(&o, &app) != 0 || hearth_auth_use_emulator(hearth_auth_get(app), host, (uint16_t)port) != 0) {
+    fprintf(stderr, "cannot create app %s\n", name);
+    exit(2);
+  }
+  return app;
+}
+
+static void start_ops(side *s, int n) {
+  hearth_auth *auth = hearth_auth_get(s->app);
+  for (int i = 0; i < n; i++) {
+    s->ops[i] = hearth_auth_sign_in_anonymously(auth);
+    if (!s->ops[i] || hearth_future_on_completion(s->ops[i], op_done, s) != 0) {
+      fprintf(stderr, "cannot start operation %d\n", i);
+      exit(2);
+    }
+  }
+  s->count = n;
+}
+
+static void check_side(side *s, const char *what, int real_results_allowed, double *max_ms) {
+  int cancelled = 0, succeeded = 0;
+  for (int i = 0; i < s->count; i++) {
+    int status = hearth_future_status(s->ops[i]), error = hearth_future_error(s->ops[i]);
+    CHECK(status == HEARTH_FUTURE_COMPLETE, "%s op %d status %d", what, i, status);
+    if (error == HEARTH_ERROR_CANCELLED) cancelled++;
+    else if (error == 0 && real_results_allowed) succeeded++;
+    else CHECK(0, "%s op %d error %s", what, i, hearth_error_name(error));
+    hearth_future_release(s->ops[i]);
+  }
+  CHECK(s->destroy_ms < LIMIT_MS, "%s destroy took %.2f ms", what, s->destroy_ms);
+  if (s->destroy_ms > *max_ms) *max_ms = s->destroy_ms;
+  CHECK(atomic_load(&s->late_callbacks) == 0, "%s: %d callbacks after destroy returned", what,
+        atomic_load(&s->late_callbacks));
+  if (!real_results_allowed) CHECK(cancelled == s->count, "%s: %d of %d cancelled", what, cancelled, s->count);
+}
+
+typedef struct loop_runner {
+  uv_loop_t *loop;
+  pthread_t thread;
+  atomic_int done;
+} loop_runner;
+
+static void *run_loop(void *arg) {
+  loop_runner *r = arg;
+  uv_run(r->loop, UV_RUN_DEFAULT);
+  atomic_store(&r->done, 1);
+  return NULL;
+}
+
+static void run_case(int host_loop, int from_callback, const char *emu_host, int emu_port, double *max_ms,
+                     int *emulator_results) {
+  scenario *sc = calloc(1, sizeof *sc);
+  uv_loop_t loop;
+  loop_runner runner = {.loop = &loop};
+  if (host_loop) uv_loop_init(&loop);
+  sc->from_callback = from_callback;
+  sc->stalled.app = make_app(host_loop ? &loop : NULL, "stalled", "127.0.0.1", stalled_port);
+  sc->emulator.app = make_app(host_loop ? &loop : NULL, "emulator", emu_host, emu_port);
+  start_ops(&sc->stalled, STALLED_OPS);
+  if (host_loop) pthread_create(&runner.thread, NULL, run_loop, &runner);
+  sleep_ms(300); /* the stalled requests reach the listener and wait there */
+  start_ops(&sc->emulator, EMULATOR_OPS);
+  sleep_ms(5); /* some emulator sign-ins finish, most are still in flight */
+  if (from_callback) {
+    /* A sign-in that fails at once (no such email) completes on the loop thread and destroys there. */
+    sc->trigger = hearth_auth_sign_in_with_email_and_password(hearth_auth_get(sc->stalled.app), "", "x");
+    hearth_future_on_completion(sc->trigger, trigger_done, sc);
+    for (int i = 0; i < 2000 && !atomic_load(&sc->stalled.destroy_returned); i++) sleep_ms(1);
+    CHECK(atomic_load(&sc->stalled.destroy_returned), "the trigger callback never destroyed the apps");
+    CHECK(atomic_load(&sc->destroyer_on_loop_thread), "the trigger callback did not run on the loop thread");
+  } else {
+    destroy_side(&sc->emulator);
+    destroy_side(&sc->stalled);
+  }
+  sleep_ms(100); /* room for any late callback */
+  if (host_loop) {
+    for (int i = 0; i < 2000 && !atomic_load(&runner.done); i++) sleep_ms(1);
+    CHECK(atomic_load(&runner.done), "uv_run did not return after destroy");
+    pthread_join(runner.thread, NULL);
+    uv_run(&loop, UV_RUN_NOWAIT);
+    int rc = uv_loop_close(&loop);
+    CHECK(rc == 0, "uv_loop_close: %s", uv_strerror(rc));
+  }
+  check_side(&sc->stalled, "stalled", 0, max_ms);
+  for (int i = 0; i < sc->emulator.count; i++) *emulator_results += hearth_future_error(sc->emulator.ops[i]) == 0;
+  check_side(&sc->emulator, "emulator", 1, max_ms);
+  if (sc->trigger) hearth_future_release(sc->trigger);
+  free(sc);
+  close_accepted();
+}
+
+int main(int argc, char **argv) {
+  int reps = argc > 1 ? atoi(argv[1]) : 5;
+  const char *env = getenv("FIREBASE_AUTH_EMULATOR_HOST");
+  const char *colon = env ? strrchr(env, ':') : NULL;
+  if (!colon) {
+    fprintf(stderr, "FIREBASE_AUTH_EMULATOR_HOST is not set (run under scripts/with-emulator)\n");
+    return 2;
+  }
+  char host[256];
+  snprintf(host, sizeof host, "%.*s", (int)(colon - env), env);
+  int port = atoi(colon + 1);
+  /* 1,100 client sockets plus the listener's 1,000 accepted ones exceed the usual soft limit of 1,024. */
+  struct rlimit limit;
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &limit);
+  }
+  start_stalled_listener();
+  for (int host_loop = 0; host_loop < 2; host_loop++) {
+    for (int from_callback = 0; from_callback < 2; from_callback++) {
+      double max_ms = 0;
+      int emulator_results = 0;
+      int before = failures;
+      for (int r = 0; r < reps; r++) run_case(host_loop, from_callback, host, port, &max_ms, &emulator_results);
+      printf("%s loop, destroy from %s: %d repetitions x (%d stalled + %d emulator) in flight: max destroy %.2f ms, "
+             "%d emulator sign-ins finished first, %s\n",
+             host_loop ? "host" : "owned", from_callback ? "a completion callback on the loop thread" : "another thread",
+             reps, STALLED_OPS, EMULATOR_OPS, max_ms, emulator_results, failures == before ? "ok" : "FAILED");
+      fflush(stdout);
+    }
+  }
+  printf(failures ? "shutdown storm: %d failures\n" : "shutdown storm: all passed\n", failures);
+  return failures ? 1 : 0;
+}
