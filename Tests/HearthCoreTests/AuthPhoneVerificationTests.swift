@@ -93,3 +93,18 @@ final class AuthPhoneVerificationTests: XCTestCase {
         XCTAssertTrue(service.sentCodes.isEmpty)
     }
 }
+
+extension AuthPhoneVerificationTests {
+    func testAFailedEnrollmentVerificationDoesNotBlockTheNextOneForTheSameNumber() {
+        let auth = makeAuth()
+        var request = Auth.PhoneVerificationRequest()
+        request.phoneNumber = "+16505554567"
+        request.session = .enrollment(uid: "nobody-signed-in")
+        for attempt in 1...2 {
+            let future = auth.verifyPhoneNumber(request)
+            XCTAssertEqual(future.wait(timeoutMs: 5_000), .complete, "attempt \(attempt) completed")
+            guard case .failure(let error)? = future.result else { return XCTFail("attempt \(attempt) succeeded") }
+            XCTAssertEqual(error.code, .noSignedInUser)
+        }
+    }
+}

@@ -79,18 +79,26 @@ extension Auth {
     /// Sends the SMS through the RPC that fits the request; answers the verification id.
     private func sendCode(_ future: FutureState, _ request: PhoneVerificationRequest, number: String?,
                           recaptchaToken: String?, _ done: @escaping (Result<String, AuthError>) -> Void) {
-        withService(future) { service in
-            switch request.session {
-            case nil:
-                guard let number else { return done(.failure(AuthError(code: .missingPhoneNumber))) }
-                service.call(SendVerificationCode(phoneNumber: number, recaptchaToken: recaptchaToken)) { result in
-                    done(result.map(\.sessionInfo))
-                }
-            case .enrollment(let uid)?:
-                guard let number else { return done(.failure(AuthError(code: .missingPhoneNumber))) }
-                withFreshToken(future, uid: uid) { idToken, _, service in
-                    service.call(StartMfaEnrollment(idToken: idToken,
-                                                    factor: .phone(phoneNumber: number, recaptchaToken: recaptchaToken))) { result in
+        // Every outcome goes through `done`: other verifications of the same number wait on it.
+        guard let service else {
+            return done(.failure(AuthError(code: .loopFailure, message: "Could not set up HTTP.")))
+        }
+        switch request.session {
+        case nil:
+            guard let number else { return done(.failure(AuthError(code: .missingPhoneNumber))) }
+            service.call(SendVerificationCode(phoneNumber: number, recaptchaToken: recaptchaToken)) { result in
+                done(result.map(\.sessionInfo))
+            }
+        case .enrollment(let uid)?:
+            guard let number else { return done(.failure(AuthError(code: .missingPhoneNumber))) }
+            guard signedInGeneration(uid: uid) != nil else { return done(.failure(Self.noUser)) }
+            refresher.token(force: false) { result in
+                switch result {
+                case .failure(let error):
+                    done(.failure(error))
+                case .success(let idToken):
+                    let factor = StartMfaEnrollment.Factor.phone(phoneNumber: number, recaptchaToken: recaptchaToken)
+                    service.call(StartMfaEnrollment(idToken: idToken, factor: factor)) { result in
                         done(result.flatMap { response in
                             guard case .phone(let info) = response else {
                                 return .failure(AuthError.malformedResponse("no phoneSessionInfo"))
@@ -99,13 +107,13 @@ extension Auth {
                         })
                     }
                 }
-            case .signIn(let pending)?:
-                guard let hint = request.hint else { return done(.failure(AuthError(code: .missingMultiFactorInfo))) }
-                let rpc = StartMfaSignIn(mfaPendingCredential: pending, mfaEnrollmentId: hint.uid,
-                                         phoneNumber: hint.phoneNumber.isEmpty ? nil : hint.phoneNumber,
-                                         recaptchaToken: recaptchaToken)
-                service.call(rpc) { result in done(result.map(\.sessionInfo)) }
             }
+        case .signIn(let pending)?:
+            guard let hint = request.hint else { return done(.failure(AuthError(code: .missingMultiFactorInfo))) }
+            let rpc = StartMfaSignIn(mfaPendingCredential: pending, mfaEnrollmentId: hint.uid,
+                                     phoneNumber: hint.phoneNumber.isEmpty ? nil : hint.phoneNumber,
+                                     recaptchaToken: recaptchaToken)
+            service.call(rpc) { result in done(result.map(\.sessionInfo)) }
         }
     }
 
