@@ -7,18 +7,7 @@ import CHearthHeader
 import CLibUV
 import HearthCore
 
-/// Reads the options struct field by field, honouring `struct_size`: a host built against an older,
-/// smaller struct gets defaults for the fields it does not have.
-struct OptionsReader {
-    let pointer: UnsafePointer<hearth_app_options>
-    let size: Int
-
-    func field<T>(_ path: KeyPath<hearth_app_options, T>, default value: T) -> T {
-        guard let offset = MemoryLayout<hearth_app_options>.offset(of: path),
-              offset + MemoryLayout<T>.size <= size else { return value }
-        return pointer.pointee[keyPath: path]
-    }
-}
+typealias OptionsReader = VersionedStruct<hearth_app_options>
 
 /// The minimum struct_size: everything up to and including `loop`.
 private let minimumOptionsSize = (MemoryLayout<hearth_app_options>.offset(of: \hearth_app_options.loop) ?? 0)
@@ -38,7 +27,7 @@ public func abi_app_create(_ options: UnsafePointer<hearth_app_options>?,
     out?.pointee = nil
     guard let out else { return AuthErrorCode.invalidArgument.rawValue }
     guard let options else { return AuthErrorCode.invalidArgument.rawValue }
-    let size = Int(options.pointee.struct_size)
+    let size = Int(UnsafeRawPointer(options).loadUnaligned(as: UInt32.self))
     guard size >= minimumOptionsSize else { return AuthErrorCode.invalidArgument.rawValue }
     let reader = OptionsReader(pointer: options, size: size)
     do {

@@ -21,11 +21,10 @@ public func abi_phone_auth_options_init(_ options: UnsafeMutablePointer<hearth_p
 private func verificationRequest(_ options: UnsafePointer<hearth_phone_auth_options>?)
     throws(HostString.Problem) -> Auth.PhoneVerificationRequest {
     guard let options else { throw .null("options") }
-    let size = Int(options.pointee.struct_size)
+    let size = Int(UnsafeRawPointer(options).loadUnaligned(as: UInt32.self))
+    let reader = VersionedStruct(pointer: options, size: size)
     func field<T>(_ path: KeyPath<hearth_phone_auth_options, T>, _ value: T) -> T {
-        guard let offset = MemoryLayout<hearth_phone_auth_options>.offset(of: path),
-              offset + MemoryLayout<T>.size <= size else { return value }
-        return options.pointee[keyPath: path]
+        reader.field(path, default: value)
     }
     guard size >= MemoryLayout<UInt32>.size + MemoryLayout<UnsafeRawPointer?>.size else {
         throw .structTooSmall("options")

@@ -69,16 +69,6 @@ public func abi_provider_flow_options_init(_ options: UnsafeMutablePointer<heart
     options.pointee.struct_size = UInt32(MemoryLayout<hearth_provider_flow_options>.size)
 }
 
-private struct FlowOptionsReader {
-    let pointer: UnsafePointer<hearth_provider_flow_options>
-    let size: Int
-
-    func field<T>(_ path: KeyPath<hearth_provider_flow_options, T>, default value: T) -> T {
-        guard let offset = MemoryLayout<hearth_provider_flow_options>.offset(of: path),
-              offset + MemoryLayout<T>.size <= size else { return value }
-        return pointer.pointee[keyPath: path]
-    }
-}
 
 @_cdecl("hearth_auth_set_provider_flow_options")
 public func abi_auth_set_provider_flow_options(_ a: OpaquePointer?,
@@ -87,7 +77,7 @@ public func abi_auth_set_provider_flow_options(_ a: OpaquePointer?,
         return AuthErrorCode.invalidHandle.rawValue
     }
     guard let options else { return AuthErrorCode.invalidArgument.rawValue }
-    let reader = FlowOptionsReader(pointer: options, size: Int(options.pointee.struct_size))
+    let reader = VersionedStruct(pointer: options, size: Int(UnsafeRawPointer(options).loadUnaligned(as: UInt32.self)))
     guard let openURL = reader.field(\.open_url, default: nil) else { return AuthErrorCode.invalidArgument.rawValue }
     let context = HostPointer(reader.field(\.user_data, default: nil))
     var settings = ProviderFlowSettings { url in url.withCString { openURL(context.pointer, $0) == 0 } }
