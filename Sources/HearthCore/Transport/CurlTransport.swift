@@ -139,7 +139,8 @@ public final class CurlTransport: HTTPTransport {
 
     /// Loop thread. Aborts every in-flight transfer without calling its completion, frees curl's
     /// handles and connections, closes the polls and timer. Later `send`s fail with `.cancelled`,
-    /// delivered asynchronously. Idempotent.
+    /// delivered asynchronously. Idempotent. During the loop's shutdown curl's state is freed after
+    /// the shutdown has returned (`EventLoop.afterShutdown`); the loop closes the polls and timer.
     public func close() {
         guard !isClosed else { return }
         isClosed = true
@@ -147,8 +148,18 @@ public final class CurlTransport: HTTPTransport {
         let transfers = Array(inFlight.values)
         inFlight.removeAll()
         idsByEasy.removeAll()
-        Self.release(transfers, pool: &pool, multi: multi, onLoop: true)
-        multi = nil
+        let multi = self.multi
+        self.multi = nil
+        var pool = self.pool
+        self.pool = CurlEasyPool(capacity: 0)
+        guard loop.isShuttingDown else {
+            return Self.release(transfers, pool: &pool, multi: multi, onLoop: true)
+        }
+        // Curl must not call back into the polls and timer the shutdown is closing.
+        multi?.detachFromLoop()
+        loop.afterShutdown {
+            Self.release(transfers, pool: &pool, multi: multi, onLoop: false)
+        }
     }
 
     /// Requests sent and not yet completed or cancelled.
