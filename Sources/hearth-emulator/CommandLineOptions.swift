@@ -2,12 +2,13 @@ import HearthEmulator
 
 /// `hearth-emulator [--host HOST] [--port PORT] [--project PROJECT_ID] [--recent-login-seconds N]
 /// [--sms-code-ttl-seconds N] [--sms-rate-limit COUNT/SECONDS] [--test-phone-number NUMBER=CODE]...
-/// [--require-app-verification] [--help]`
+/// [--require-app-verification] [--import DIR] [--export-on-exit [DIR]] [--help]`
 struct CommandLineOptions {
     static let usage = """
         usage: hearth-emulator [--host HOST] [--port PORT] [--project PROJECT_ID] [--recent-login-seconds N]
                                [--sms-code-ttl-seconds N] [--sms-rate-limit COUNT/SECONDS]
                                [--test-phone-number NUMBER=CODE]... [--require-app-verification]
+                               [--import DIR] [--export-on-exit [DIR]]
 
         A local server with the Firebase Auth Emulator's REST API.
 
@@ -35,16 +36,31 @@ struct CommandLineOptions {
                                fake reCAPTCHA page /emulator/auth/handler?authType=verifyApp (else
                                MISSING_APP_CREDENTIAL / INVALID_APP_CREDENTIAL); off by default, like
                                Firebase's emulator
+          --import DIR         load a Firebase emulator export into PROJECT_ID before listening:
+                               DIR/firebase-export-metadata.json (its auth.path, if present), else
+                               DIR/auth_export (else DIR itself) with accounts.json (the users, loaded
+                               as accounts:batchCreate does) and config.json (the settings; flags
+                               given here win over it). Passwords must be the emulator's
+                               "fakeHash:salt=SALT:password=PASSWORD" or a "rawPassword". A missing
+                               DIR or any file or account that cannot be loaded stops the start with
+                               exit status 1.
+          --export-on-exit [DIR]
+                               on SIGINT or SIGTERM, write PROJECT_ID's accounts and settings to DIR
+                               in the same format (each file replaced atomically, other emulators'
+                               entries in the metadata kept), then exit; without DIR, the --import
+                               directory
           -h, --help           show this help
 
-        Every setting but --host, --port and --project is per project in /emulator/v1/projects/{p}/config:
+        Every setting but --host, --port, --project, --import and --export-on-exit is per project in /emulator/v1/projects/{p}/config:
           {"recentLoginMaxAgeSeconds": 0, "smsCodeTtlSeconds": 300,
            "smsRateLimit": {"maxSends": 5, "windowSeconds": 60},
            "testPhoneNumbers": {"+16505553434": "654321"}, "appVerificationRequired": false}
         (PATCH changes the settings given; testPhoneNumbers replaces the whole set.)
 
         Prints "hearth-emulator listening on http://HOST:PORT" once it accepts connections.
-        Stops on SIGINT or SIGTERM.
+        Stops on SIGINT or SIGTERM. Messages go to stderr, one line each: every SMS code ("To verify
+        the phone number +15555550100, use the code 123456.") and every email action link ("To
+        verify the email address ..., follow this link: http://...") can be copied from there.
         """
 
     enum Outcome {
@@ -58,18 +74,28 @@ struct CommandLineOptions {
 
     private static let valuedOptions: Set<String> = [
         "--host", "--port", "--project", "--recent-login-seconds", "--sms-code-ttl-seconds", "--sms-rate-limit",
-        "--test-phone-number",
+        "--test-phone-number", "--import",
     ]
     private static let switches: Set<String> = ["--require-app-verification"]
+    /// Options whose value may be left out (as with firebase-tools' `--export-on-exit`).
+    private static let optionallyValued: Set<String> = ["--export-on-exit"]
+    /// The `config.json` name of the setting each option sets.
+    private static let settingNames = [
+        "--recent-login-seconds": "recentLoginMaxAgeSeconds", "--sms-code-ttl-seconds": "smsCodeTtlSeconds",
+        "--sms-rate-limit": "smsRateLimit", "--test-phone-number": "testPhoneNumbers",
+        "--require-app-verification": "appVerificationRequired",
+    ]
 
     /// Accepts `--name value` and `--name=value`.
     static func parse(_ arguments: [String]) throws(Failure) -> Outcome {
         var configuration = EmulatorConfiguration()
         var remaining = arguments[...]
+        var exportToImportDirectory = false
         while let argument = remaining.popFirst() {
             if argument == "-h" || argument == "--help" { return .help }
             if switches.contains(argument) {
                 configuration.appVerificationRequired = true
+                configuration.settingsFromCommandLine.insert(settingNames[argument] ?? argument)
                 continue
             }
             var name = argument
@@ -78,6 +104,17 @@ struct CommandLineOptions {
                 name = String(argument[..<equals])
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
+            if optionallyValued.contains(name) {
+                // A following word is the directory unless it is the next option.
+                let value = inlineValue ?? (remaining.first.map { $0.hasPrefix("-") } == false ? remaining.popFirst() : nil)
+                if let value {
+                    guard !value.isEmpty else { throw Failure(message: "--export-on-exit: the directory must not be empty") }
+                    configuration.exportOnExitDirectory = value
+                } else {
+                    exportToImportDirectory = true
+                }
+                continue
+            }
             guard valuedOptions.contains(name) else {
                 throw Failure(message: "unknown option '\(argument)'")
             }
@@ -85,6 +122,13 @@ struct CommandLineOptions {
                 throw Failure(message: "option '\(name)' needs a value")
             }
             try apply(name, value, to: &configuration)
+            if let setting = settingNames[name] { configuration.settingsFromCommandLine.insert(setting) }
+        }
+        if exportToImportDirectory && configuration.exportOnExitDirectory == nil {
+            guard let directory = configuration.importDirectory else {
+                throw Failure(message: "--export-on-exit needs a directory, or --import DIR to export back to")
+            }
+            configuration.exportOnExitDirectory = directory
         }
         return .run(configuration)
     }
@@ -116,6 +160,9 @@ struct CommandLineOptions {
                 throw Failure(message: "--sms-rate-limit must be COUNT/SECONDS, e.g. 5/60 (COUNT 0 turns it off), not '\(value)'")
             }
             configuration.smsRateLimit = SmsRateLimit(maxSends: Int(count), windowSeconds: Int64(seconds))
+        case "--import":
+            guard !value.isEmpty else { throw Failure(message: "--import: the directory must not be empty") }
+            configuration.importDirectory = value
         case "--test-phone-number":
             do throws(TestPhoneNumbers.Invalid) {
                 try configuration.testPhoneNumbers.add(value)

@@ -72,6 +72,26 @@ def test_admin_sdk_reports_missing_and_duplicate_users(emu, admin_app):
         auth.create_user(email="taken@example.com", app=admin_app)
 
 
+def test_admin_sdk_imports_users_and_reports_the_ones_it_cannot(emu, admin_app):
+    result = auth.import_users([
+        auth.ImportUserRecord("imported-1", email="Imported@Example.com", email_verified=True,
+                              display_name="Imported", custom_claims={"plan": "pro"},
+                              user_metadata=auth.UserMetadata(creation_timestamp=1700000000000),
+                              provider_data=[auth.UserProvider("gh-77", "github.com", email="imported@example.com")]),
+        auth.ImportUserRecord("imported-2", phone_number="+1 not a number"),
+    ], app=admin_app)
+    assert (result.success_count, result.failure_count) == (1, 1)
+    assert (result.errors[0].index, result.errors[0].reason) == (1, "phone number format is invalid")
+
+    user = auth.get_user("imported-1", app=admin_app)
+    assert (user.email, user.email_verified, user.display_name) == ("imported@example.com", True, "Imported")
+    assert user.custom_claims == {"plan": "pro"}
+    assert user.user_metadata.creation_timestamp == 1700000000000
+    assert [(p.provider_id, p.uid) for p in user.provider_data] == [("github.com", "gh-77")]
+    with pytest.raises(auth.UserNotFoundError):
+        auth.get_user("imported-2", app=admin_app)
+
+
 def test_admin_sdk_verifies_id_tokens_from_rest_sign_up_and_sign_in(emu, admin_app):
     user = emu.sign_up("verified@example.com", "client-password")
     claims = auth.verify_id_token(user.id_token, app=admin_app)

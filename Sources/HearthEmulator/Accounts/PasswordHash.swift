@@ -8,6 +8,14 @@ enum PasswordHash {
         "fakeHash:salt=\(salt):password=\(password)"
     }
 
+    /// The salt inside a hash this emulator made, or nil for any other text (a production hash).
+    static func salt(ofFakeHash hash: String) -> String? {
+        let prefix = "fakeHash:salt="
+        guard hash.hasPrefix(prefix), let end = hash.range(of: ":password=") else { return nil }
+        let salt = String(hash[hash.index(hash.startIndex, offsetBy: prefix.count)..<end.lowerBound])
+        return salt.isEmpty ? nil : salt
+    }
+
     static func newSalt() -> String { "fakeSalt" + RandomID.alphanumeric(20) }
 
     static func requireStrong(_ password: String) throws(ApiError) {

@@ -9,6 +9,7 @@ enum AdminRoutes {
         Route(.post, "\(projects)/accounts:delete", DeleteAccount.adminOperation),
         Route(.post, "\(projects)/accounts:sendOobCode", SendOobCode.adminOperation),
         Route(.get, "\(projects)/accounts:batchGet", BatchGet.operation),
+        Route(.post, "\(projects)/accounts:batchCreate", BatchCreate.operation),
         Route(.post, "\(projects)/accounts:batchDelete", BatchDelete.operation),
         Route(.post, "\(projects)/accounts:query", QueryAccounts.operation),
         Route(.post, "\(projects):queryAccounts", QueryAccounts.projectOperation),

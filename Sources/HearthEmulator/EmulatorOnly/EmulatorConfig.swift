@@ -58,8 +58,15 @@ enum EmulatorConfig {
     static let updateOperation = Operation(
         "emulator.projects.config.update", access: .open, body: .json(schema)
     ) { project, request throws(ApiError) in
-        let patch = try request.decodeBody(as: Settings.self)
-        var config = project.config
+        let config = try applying(request.decodeBody(as: Settings.self), to: project.config)
+        if config.smsRateLimit != project.config.smsRateLimit { project.smsRateLimiter.reset() }
+        project.config = config
+        return Reply(Settings(project.config))
+    }
+
+    /// `config` with the settings present in `patch` changed, or the first invalid one reported.
+    static func applying(_ patch: Settings, to current: ProjectConfig) throws(ApiError) -> ProjectConfig {
+        var config = current
         if let value = patch.signIn?.allowDuplicateEmails { config.allowDuplicateEmails = value }
         if let value = patch.emailPrivacyConfig?.enableImprovedEmailPrivacy { config.enableImprovedEmailPrivacy = value }
         if let value = patch.recentLoginMaxAgeSeconds {
@@ -92,10 +99,7 @@ enum EmulatorConfig {
             config.testPhoneNumbers = testPhoneNumbers
         }
         if let value = patch.appVerificationRequired { config.appVerificationRequired = value }
-
-        if config.smsRateLimit != project.config.smsRateLimit { project.smsRateLimiter.reset() }
-        project.config = config
-        return Reply(Settings(project.config))
+        return config
     }
 
     private static func requireValid(_ condition: Bool, _ field: String, _ detail: String) throws(ApiError) {

@@ -20,6 +20,13 @@ public struct EmulatorConfiguration: Sendable {
     public var testPhoneNumbers: TestPhoneNumbers
     /// SMS to numbers that are not test numbers need a reCAPTCHA token (see `AppVerification`).
     public var appVerificationRequired: Bool
+    /// A Firebase emulator export to load into `projectId` before listening (`--import`).
+    public var importDirectory: String?
+    /// Where to export `projectId` after a SIGINT or SIGTERM (`--export-on-exit`).
+    public var exportOnExitDirectory: String?
+    /// The settings given explicitly on the command line, by their name in `config.json`
+    /// (`smsRateLimit`, ...): an imported `config.json` does not override them.
+    public var settingsFromCommandLine: Set<String> = []
 
     public init(host: String = "127.0.0.1", port: Int = 9099, projectId: String = "demo-hearth",
                 recentLoginMaxAgeSeconds: Int64 = 0, smsCodeTtlSeconds: Int64 = 300,
@@ -65,10 +72,11 @@ public struct EmulatorServer: Sendable {
             clock: EmulatorClock(),
             log: EmulatorLog(logger: logger),
             baseURL: { baseURL.withLock { $0 } ?? "http://\(Self.urlHost(host))" })
-        let responder = EmulatorResponder(
-            routes: EmulatorRoutes.table,
-            state: EmulatorState(initialConfig: configuration.initialProjectConfig),
-            environment: environment)
+        let state = EmulatorState(initialConfig: configuration.initialProjectConfig)
+        if let directory = configuration.importDirectory {
+            try load(directory, into: state, environment: environment)
+        }
+        let responder = EmulatorResponder(routes: EmulatorRoutes.table, state: state, environment: environment)
         var hummingbirdLogger = logger
         hummingbirdLogger.logLevel = .warning
         let app = Application(
@@ -83,6 +91,69 @@ public struct EmulatorServer: Sendable {
             },
             logger: hummingbirdLogger)
         try await app.runService()
+        // runService returns after a graceful shutdown: no request is left to change the state.
+        if let directory = configuration.exportOnExitDirectory {
+            try export(state, to: directory, log: environment.log)
+        }
+    }
+
+    /// Everything is checked before the server listens: a file that cannot be loaded whole stops
+    /// the start, so a test never runs against half of its data.
+    private func load(_ directory: String, into state: EmulatorState, environment: EmulatorEnvironment) throws(ExportDirectory.Failure) {
+        let contents = try ExportDirectory.read(directory)
+        for note in contents.notes { environment.log.warning("--import: \(note)") }
+        guard let authDirectory = contents.authDirectory else { return }
+        let projectId = configuration.projectId
+
+        if var settings = contents.settings {
+            let given = configuration.settingsFromCommandLine
+            if given.contains("recentLoginMaxAgeSeconds") { settings.recentLoginMaxAgeSeconds = nil }
+            if given.contains("smsCodeTtlSeconds") { settings.smsCodeTtlSeconds = nil }
+            if given.contains("smsRateLimit") { settings.smsRateLimit = nil }
+            if given.contains("testPhoneNumbers") { settings.testPhoneNumbers = nil }
+            if given.contains("appVerificationRequired") { settings.appVerificationRequired = nil }
+            let patch = settings
+            do throws(ApiError) {
+                try state.withProject(projectId) { project throws(ApiError) in
+                    project.config = try EmulatorConfig.applying(patch, to: project.config)
+                }
+            } catch {
+                throw ExportDirectory.Failure(description: "\(authDirectory)/\(ExportDirectory.configFileName): \(ExportDirectory.fileMessage(error))")
+            }
+        }
+
+        let accountsPath = "\(authDirectory)/\(ExportDirectory.accountsFileName)"
+        let users = contents.users
+        let clock = environment.clock
+        let failures: [AccountImport.Failure]
+        do throws(ApiError) {
+            failures = try state.withProject(projectId) { project throws(ApiError) in
+                try AccountImport.load(users, into: &project, clock: clock)
+            }
+        } catch {
+            throw ExportDirectory.Failure(description: "\(accountsPath): \(error.message)")
+        }
+        if !failures.isEmpty {
+            let lines = failures.prefix(10).map { failure in
+                "  users[\(failure.index)]\(failure.localId.map { " (localId \"\($0)\")" } ?? ""): \(failure.message)"
+            }
+            let more = failures.count > 10 ? "\n  ... and \(failures.count - 10) more" : ""
+            throw ExportDirectory.Failure(description:
+                "\(accountsPath): \(failures.count) of \(users.count) accounts cannot be imported:\n"
+                + lines.joined(separator: "\n") + more)
+        }
+        environment.log.info("Imported \(users.count) accounts into project \(projectId) from \(authDirectory)")
+    }
+
+    private func export(_ state: EmulatorState, to directory: String, log: EmulatorLog) throws(ExportDirectory.Failure) {
+        let projectId = configuration.projectId
+        let snapshot = try? state.withProject(projectId) { project throws(ApiError) in
+            (project.usersSortedByLocalId(), project.config)
+        }
+        guard let snapshot else { return }
+        let (users, config) = snapshot
+        try ExportDirectory.write(users: users, config: config, to: directory)
+        log.info("Exported \(users.count) accounts of project \(projectId) to \(directory)")
     }
 
     /// IPv6 literals need brackets in URLs.
