@@ -39,6 +39,6 @@ let package = Package(
         ]),
         .executableTarget(name: "hearth-emulator", dependencies: ["HearthEmulator"]),
         .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"],
-                    exclude: ["Fixtures/http_test_server.py", "Fixtures/tls"]),
+                    exclude: ["Fixtures/http_test_server.py", "Fixtures/make_test_pki.sh"]),
     ]
 )

@@ -17,6 +17,8 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${opts[@]}" "${missing[@]}" >/dev/null
 }
 apt_install -- libuv1-dev libcurl4-openssl-dev pkg-config cmake
+# The TLS tests make their certificates at test time with the openssl command.
+apt_install -- openssl
 # The browser suite (tests/browser) drives Debian's Chromium through its chromedriver. Without
 # recommends this pulls ~130 MB and upgrades nothing; with them it would also upgrade systemd and perl.
 apt_install --no-install-recommends -- chromium chromium-driver

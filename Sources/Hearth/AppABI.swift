@@ -47,7 +47,7 @@ public func abi_app_create(_ options: UnsafePointer<hearth_app_options>?,
         configuration.caBundlePath = try HostString.optional(reader.field(\.ca_bundle_path, default: nil),
                                                              "ca_bundle_path")
         // An unreadable CA bundle would fail every request later; say so now, where it was given.
-        if let path = configuration.caBundlePath, path.isEmpty || access(path, R_OK) != 0 {
+        if let path = configuration.caBundlePath, CurlTransport.caBundleProblem(path) != nil {
             return AuthErrorCode.invalidArgument.rawValue
         }
         guard let store = try makeStore(reader, configuration) else { return AuthErrorCode.invalidArgument.rawValue }

@@ -96,6 +96,41 @@ final class LoopOwnedTests: XCTestCase {
         XCTAssertFalse(loop.execute { XCTFail("work ran after shutdown") })
     }
 
+    func testReleasesDeferredDuringShutdownRunOnTheLoopThreadAfterShutdownReturned() throws {
+        let loop = try EventLoop.makeOwned()
+        let loopThread = try XCTUnwrap(loopThreadID(loop))
+        let events = Recorder<String>()
+        let released = DispatchSemaphore(value: 0)
+        let releaseGate = DispatchSemaphore(value: 0)
+        loop.shutdown(final: {
+            loop.afterShutdown {
+                // Blocks until shutdown has returned: proof that the caller does not wait for it.
+                releaseGate.wait()
+                events.append(currentThreadID() == loopThread ? "released on the loop thread" : "released elsewhere")
+                released.signal()
+            }
+            events.append("final")
+        })
+        events.append("shutdown returned")
+        releaseGate.signal()
+        waitFor(released)
+        XCTAssertEqual(events.values, ["final", "shutdown returned", "released on the loop thread"])
+    }
+
+    func testAReleaseOutsideShutdownRunsAtOnce() throws {
+        let loop = try EventLoop.makeOwned()
+        defer { loop.shutdown() }
+        let ran = Recorder<Bool>()
+        let done = DispatchSemaphore(value: 0)
+        loop.execute {
+            loop.afterShutdown { ran.append(true) }
+            ran.append(false)
+            done.signal()
+        }
+        waitFor(done)
+        XCTAssertEqual(ran.values, [true, false])
+    }
+
     func testShutdownDropsQueuedWorkAndRefusesNewWork() throws {
         let loop = try EventLoop.makeOwned()
         let release = DispatchSemaphore(value: 0)

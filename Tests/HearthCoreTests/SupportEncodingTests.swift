@@ -29,6 +29,33 @@ final class SupportEncodingTests: XCTestCase {
         XCTAssertEqual(Base64URL.decode("+/+/"), bytes)
     }
 
+    func testBase64URLRoundTripsEveryLengthAndByteValue() {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0...67 {
+            let bytes = (0..<length).map { index in length == 67 ? UInt8(index * 4 % 256) : UInt8.random(in: 0...255, using: &generator) }
+            let encoded = Base64URL.encode(bytes)
+            XCTAssertEqual(Base64URL.decode(encoded), bytes, encoded)
+            XCTAssertEqual(Base64URL.decode(encoded + "=="), bytes, encoded)
+            XCTAssertEqual(Base64URL.decode(Substring(encoded)), bytes, encoded)
+        }
+        let everyByte = (0...255).map { UInt8($0) }
+        XCTAssertEqual(Base64URL.decode(Base64URL.encode(everyByte)), everyByte)
+    }
+
+    func testBase64URLRejectsAForeignCharacterInAnyPosition() {
+        let encoded: [UInt8] = Array(Base64URL.encode(Array("a payload of some length".utf8)).utf8)
+        for position in encoded.indices {
+            for foreign in ["*", ".", "=", " ", "\u{0}"] {
+                var broken = encoded
+                broken[position] = Array(foreign.utf8)[0]
+                let text = String(decoding: broken, as: UTF8.self)
+                // '=' is allowed only as trailing padding.
+                if foreign == "=" && position == encoded.count - 1 { continue }
+                XCTAssertNil(Base64URL.decode(text), text)
+            }
+        }
+    }
+
     func testBase64URLRejectsForeignCharactersAndImpossibleLengths() {
         XCTAssertNil(Base64URL.decode("Zm9v*"))
         XCTAssertNil(Base64URL.decode("Zm 9v"))

@@ -19,6 +19,27 @@ final class SupportJSONParserTests: XCTestCase {
         XCTAssertEqual(try JSONValue.parse("[[[]],{}]"), [[[]], [:]])
     }
 
+    /// Long strings are scanned 8 bytes at a time: whatever needs a look must be seen at every
+    /// offset within those words, including next to non-ASCII text.
+    func testEveryByteThatMattersIsSeenAtEveryPositionOfALongString() throws {
+        for prefix in ["", "é"] {
+            for position in 0..<40 {
+                let before = prefix + String(repeating: "a", count: position)
+                let after = String(repeating: "b", count: 40 - position)
+                XCTAssertEqual(try JSONValue.parse("\"\(before)\\n\(after)\""), .string(before + "\n" + after))
+                XCTAssertEqual(try JSONValue.parse("[\"\(before)\",\"\(after)\"]"), [.string(before), .string(after)])
+                XCTAssertEqual(try JSONValue.parse("\"\(before)ü\(after)\""), .string(before + "ü" + after))
+                for control: UInt8 in [0x00, 0x01, 0x0A, 0x1F] {
+                    let text = Array("\"\(before)".utf8) + [control] + Array("\(after)\"".utf8)
+                    XCTAssertThrowsError(try JSONValue.parse(text), "control \(control) at \(position)")
+                }
+                let broken = Array("\"\(before)".utf8) + [0xC3] + Array("\(after)\"".utf8)
+                XCTAssertThrowsError(try JSONValue.parse(broken), "invalid UTF-8 at \(position)")
+                XCTAssertThrowsError(try JSONValue.parse("\"\(before)\(after)"), "unterminated")
+            }
+        }
+    }
+
     func testTheFourWhitespaceCharactersAreAllowedBetweenTokens() throws {
         let value = try JSONValue.parse(" \t\r\n{ \t\r\n\"a\" \t\r\n: \t\r\n[ 1 , 2 ] \t\r\n, \"b\":null}\n")
         XCTAssertEqual(value, ["a": [1, 2], "b": .null])

@@ -234,29 +234,7 @@ final class TransportCurlTests: XCTestCase {
         }
     }
 
-    // MARK: TLS
-
-    func testHTTPSFailsAgainstAServerThatCannotBeVerified() throws {
-        let tlsServer = try TestHTTPServer(tls: true)
-        defer { tlsServer.stop() }
-        let result = send(HTTPRequest(method: "GET", url: tlsServer.url("/echo")))
-        guard case .failure(.network(let message))? = result else {
-            return XCTFail("expected .network, got \(String(describing: result))")
-        }
-        XCTAssertTrue(message.lowercased().contains("certificate"), message)
-    }
-
-    func testHTTPSSucceedsWhenTheCABundleTrustsTheServer() throws {
-        let tlsServer = try TestHTTPServer(tls: true)
-        defer { tlsServer.stop() }
-        var options = CurlTransport.Options()
-        options.caBundlePath = TestHTTPServer.caBundlePath
-        let trusting = try CurlTransport(loop: loop, options: options)
-        let reply = response(send(HTTPRequest(url: tlsServer.url("/echo"), body: Array("secure".utf8)), using: trusting))
-        XCTAssertEqual(reply?.status, 200)
-        XCTAssertEqual(echo(reply)["body"] as? String, "secure")
-        onLoop { trusting.close() }
-    }
+    // TLS: TransportTLSTests.
 
     // MARK: Cancellation and completion rules
 

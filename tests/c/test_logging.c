@@ -3,6 +3,7 @@
 #include "test.h"
 
 #include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ------------------------------------------------------------------------------------------------
@@ -244,6 +245,232 @@ TEST(log_messages_never_contain_passwords_tokens_codes_or_the_api_key, MODE_OWNE
   CHECK_NEVER_LOGGED(r, t_printf("%s\"", sms_code), "SMS code"); /* as it would appear in a body */
   CHECK_NEVER_LOGGED(r, t_printf("code=%s", sms_code), "SMS code");
   CHECK_NEVER_LOGGED(r, t_printf(" %s", sms_code), "SMS code");
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Every secret of a whole session, at the most verbose level
+ * ---------------------------------------------------------------------------------------------- */
+
+#define MAX_SECRETS 128
+
+/* Secrets as the test meets them: what each is, and its text. The storage callbacks add the refresh
+ * tokens of every saved session, from the loop thread. */
+typedef struct secret_list {
+  pthread_mutex_t lock;
+  int count;
+  const char *what[MAX_SECRETS];
+  const char *value[MAX_SECRETS];
+  int saves;
+} secret_list;
+
+static void keep_secret(secret_list *s, const char *what, const char *value) {
+  if (!value || !*value) {
+    t_fail(__FILE__, __LINE__, "the test has no %s to look for", what);
+    return;
+  }
+  pthread_mutex_lock(&s->lock);
+  if (s->count < MAX_SECRETS) {
+    s->what[s->count] = what;
+    s->value[s->count] = t_strdup(value);
+    s->count++;
+  }
+  pthread_mutex_unlock(&s->lock);
+}
+
+static void secret_list_free(void *arg) {
+  secret_list *s = arg;
+  pthread_mutex_destroy(&s->lock);
+}
+
+static int session_load(void *user_data, const char *key, hearth_storage_reply *reply) {
+  (void)user_data, (void)key, (void)reply;
+  return 0; /* nothing stored: start signed out */
+}
+
+/* Every session Hearth saves carries the refresh token of that moment (rotated ones included). */
+static int session_save(void *user_data, const char *key, const char *data, size_t length) {
+  (void)key;
+  secret_list *s = user_data;
+  char *text = strndup(data, length);
+  const char *field = "\"refreshToken\":\"";
+  const char *start = text ? strstr(text, field) : NULL;
+  if (start) {
+    start += strlen(field);
+    const char *end = strchr(start, '"');
+    if (end) keep_secret(s, "refresh token", t_printf("%.*s", (int)(end - start), start));
+  }
+  pthread_mutex_lock(&s->lock);
+  s->saves++;
+  pthread_mutex_unlock(&s->lock);
+  free(text);
+  return 0;
+}
+
+static int session_erase(void *user_data, const char *key) {
+  (void)user_data, (void)key;
+  return 0;
+}
+
+static const char *id_token_now(secret_list *s, hearth_auth *auth, int force_refresh) {
+  const char *token = t_token(t_current_user(auth), force_refresh);
+  keep_secret(s, "ID token", token);
+  return token;
+}
+
+static const char *totp_code(const char *key) {
+  char code[16];
+  REQUIRE_CODE(hearth_totp_generate_code(key, "SHA1", 6, 30, (int64_t)time(NULL), code, sizeof code), 0);
+  return t_strdup(code);
+}
+
+/* A short code (SMS, TOTP) is only looked for where it would stand as a value: quoted, after '=', or as
+ * a word; six digits alone also occur in durations. */
+static void check_code_never_logged(log_recorder *r, const char *code, const char *what, const char *file, int line) {
+  check_never_logged(r, t_printf("%s\"", code), what, file, line);
+  check_never_logged(r, t_printf("=%s", code), what, file, line);
+  check_never_logged(r, t_printf(" %s", code), what, file, line);
+}
+
+TEST(a_whole_session_at_debug_logs_no_token_password_code_secret_or_key, MODE_OWNED) {
+  log_recorder *r = listen_at(HEARTH_LOG_DEBUG);
+  secret_list *s = t_alloc(sizeof *s);
+  pthread_mutex_init(&s->lock, NULL);
+  t_defer(secret_list_free, s);
+  const char *codes[8];
+  const char *code_names[8];
+  int code_count = 0;
+
+  hearth_app_options options;
+  t_options(&options);
+  options.persistence = HEARTH_PERSISTENCE_CALLBACKS;
+  options.storage_load = session_load;
+  options.storage_save = session_save;
+  options.storage_erase = session_erase;
+  options.storage_user_data = s;
+  hearth_app *app = t_app_create(&options);
+  hearth_auth *auth = hearth_auth_get(app);
+  keep_secret(s, "API key", TEST_API_KEY);
+
+  /* Sign-up, sign-in with a password (and a wrong one), a forced token refresh. */
+  const char *password = "Sign-Up-Secret-Password-41";
+  const char *wrong_password = "Wrong-Secret-Password-42";
+  const char *email = t_email("secrets");
+  keep_secret(s, "password", password);
+  keep_secret(s, "wrong password", wrong_password);
+  t_create_user(auth, email, password);
+  id_token_now(s, auth, 0);
+  CHECK_CODE(hearth_auth_sign_out(auth), 0);
+  CHECK_CODE(t_await(t_keep_future(hearth_auth_sign_in_with_email_and_password(auth, email, wrong_password))),
+             HEARTH_ERROR_WRONG_PASSWORD);
+  t_await_ok(t_keep_future(hearth_auth_sign_in_with_email_and_password(auth, email, password)));
+  id_token_now(s, auth, 0);
+  id_token_now(s, auth, 1);
+
+  /* A new password, and an email verification (the server keeps the code; it must not come back). */
+  const char *new_password = "Updated-Secret-Password-43";
+  keep_secret(s, "new password", new_password);
+  t_await_ok(t_keep_future(hearth_user_update_password(t_current_user(auth), new_password)));
+  t_await_ok(t_keep_future(hearth_user_send_email_verification(t_current_user(auth))));
+  const json *oob = emu_oob_code(email, "VERIFY_EMAIL");
+  REQUIRE(oob != NULL);
+  keep_secret(s, "email verification code", json_get_string(oob, "oobCode"));
+  REQUIRE_INT(emu_apply_oob_code(json_get_string(oob, "oobCode")), 200);
+  t_await_ok(t_keep_future(hearth_user_reload(t_current_user(auth))));
+
+  /* An authenticator app: its shared secret, the enrollment code, then a sign-in through the resolver. */
+  hearth_future *session_f = t_keep_future(hearth_user_multi_factor_session(t_current_user(auth)));
+  t_await_ok(session_f);
+  hearth_future *secret_f = t_keep_future(hearth_totp_generate_secret(hearth_future_multi_factor_session(session_f)));
+  t_await_ok(secret_f);
+  const hearth_totp_secret *secret = hearth_future_totp_secret(secret_f);
+  REQUIRE(secret != NULL);
+  const char *key = t_strdup(hearth_totp_secret_shared_secret_key(secret));
+  keep_secret(s, "TOTP shared secret", key);
+  codes[code_count] = totp_code(key);
+  code_names[code_count++] = "TOTP enrollment code";
+  hearth_multi_factor_assertion *enrollment =
+      t_keep_assertion(hearth_totp_multi_factor_assertion_for_enrollment(secret, codes[code_count - 1]));
+  t_await_ok(t_keep_future(hearth_user_multi_factor_enroll(t_current_user(auth), enrollment, "Authenticator")));
+  id_token_now(s, auth, 0);
+  CHECK_CODE(hearth_auth_sign_out(auth), 0);
+  hearth_future *stopped = t_keep_future(hearth_auth_sign_in_with_email_and_password(auth, email, new_password));
+  CHECK_CODE(t_await(stopped), HEARTH_ERROR_SECOND_FACTOR_REQUIRED);
+  const hearth_multi_factor_resolver *resolver = hearth_future_multi_factor_resolver(stopped);
+  REQUIRE(resolver != NULL);
+  const char *enrollment_id = hearth_multi_factor_info_uid(hearth_multi_factor_resolver_hint_at(resolver, 0));
+  codes[code_count] = totp_code(key);
+  code_names[code_count++] = "TOTP sign-in code";
+  hearth_multi_factor_assertion *second =
+      t_keep_assertion(hearth_totp_multi_factor_assertion_for_sign_in(enrollment_id, codes[code_count - 1]));
+  t_await_ok(t_keep_future(hearth_multi_factor_resolver_resolve_sign_in(resolver, second)));
+  id_token_now(s, auth, 0);
+  CHECK_CODE(hearth_auth_sign_out(auth), 0);
+
+  /* Phone: the verification id and the SMS code. */
+  const char *verification_id = t_send_code(auth, t_phone_number());
+  keep_secret(s, "verification id", verification_id);
+  codes[code_count] = t_strdup(emu_sms_code(verification_id));
+  code_names[code_count++] = "SMS code";
+  t_await_ok(t_keep_future(
+      hearth_auth_sign_in_with_credential(auth, t_keep_credential(hearth_phone_credential(verification_id, codes[code_count - 1])))));
+  id_token_now(s, auth, 0);
+  CHECK_CODE(hearth_auth_sign_out(auth), 0);
+
+  /* A custom token, then an anonymous user linked to a password and to a Google ID token. */
+  const char *custom_token = t_printf("{\"uid\":\"%s\"}", t_subject("custom-secret"));
+  keep_secret(s, "custom token", custom_token);
+  t_await_ok(t_keep_future(hearth_auth_sign_in_with_custom_token(auth, custom_token)));
+  id_token_now(s, auth, 0);
+  t_sign_in_anonymously(auth);
+  const char *link_password = "Linked-Secret-Password-44";
+  keep_secret(s, "linked password", link_password);
+  t_await_ok(t_keep_future(hearth_user_link_with_credential(
+      t_current_user(auth), t_keep_credential(hearth_email_credential(t_email("linked"), link_password)))));
+  const char *google_token = t_unsigned_jwt(t_idp_claims(t_subject("google-secret"), t_email("google"), true, "G", NULL));
+  keep_secret(s, "Google ID token", google_token);
+  t_await_ok(t_keep_future(hearth_user_link_with_credential(
+      t_current_user(auth), t_keep_credential(hearth_google_credential(google_token, "google-access-secret-45")))));
+  keep_secret(s, "Google access token", "google-access-secret-45");
+  id_token_now(s, auth, 1);
+  CHECK_CODE(hearth_auth_sign_out(auth), 0);
+
+  /* A provider's page in the browser: what comes back on the redirect stays out of the log. */
+  t_browser *browser = t_browser_new(app);
+  t_browser_attach(browser, 0);
+  t_browser_sign_in_as(browser, t_printf("email=%s&displayName=Flow", t_url_encode(t_email("flow"))));
+  hearth_oauth_provider *provider = hearth_oauth_provider_create("github.com");
+  REQUIRE(provider != NULL);
+  hearth_future *flow = t_keep_future(hearth_auth_sign_in_with_provider(auth, provider));
+  t_await_ok(flow);
+  hearth_oauth_provider_release(provider);
+  t_visit visit = t_browser_wait(browser, 1);
+  REQUIRE(visit.location != NULL);
+  const char *query = strchr(visit.location, '?');
+  REQUIRE(query != NULL);
+  for (char *pair = strtok(t_strdup(query + 1), "&"); pair; pair = strtok(NULL, "&")) {
+    char *equals = strchr(pair, '=');
+    if (!equals) continue;
+    *equals = '\0';
+    const char *value = t_url_param(visit.location, pair);
+    /* Long values are the tokens, codes and state; short ones (providerId) are not secret. */
+    if (value && strlen(value) >= 16) keep_secret(s, t_printf("redirect parameter %s", pair), value);
+  }
+  id_token_now(s, auth, 0);
+  t_app_destroy(app);
+
+  REQUIRE(recorded(r) > 40);
+  REQUIRE(s->saves > 5);
+  int refresh_tokens = 0;
+  for (int i = 0; i < s->count; i++) {
+    if (!strcmp(s->what[i], "refresh token")) refresh_tokens++;
+    check_never_logged(r, s->value[i], s->what[i], __FILE__, __LINE__);
+  }
+  CHECK(refresh_tokens >= 5);
+  for (int i = 0; i < code_count; i++) check_code_never_logged(r, codes[i], code_names[i], __FILE__, __LINE__);
+  /* What the log does say about all that: requests, without their query values. */
+  CHECK_LOGGED(r, HEARTH_LOG_DEBUG, "/securetoken.googleapis.com/v1/token?key=<redacted>: HTTP 200");
+  CHECK_LOGGED(r, HEARTH_LOG_DEBUG, "accounts/mfaSignIn:finalize?key=<redacted>: HTTP 200");
+  CHECK_LOGGED(r, HEARTH_LOG_DEBUG, "accounts:signInWithIdp?key=<redacted>: HTTP 200");
 }
 
 /* ------------------------------------------------------------------------------------------------

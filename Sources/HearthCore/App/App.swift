@@ -36,6 +36,7 @@ public final class App: @unchecked Sendable {
         var transportOptions = CurlTransport.Options()
         transportOptions.defaultTimeoutMs = configuration.requestTimeoutMs
         transportOptions.caBundlePath = configuration.caBundlePath
+        transportOptions.connectTo = configuration.transportConnectTo
         self.auth = Auth(configuration: configuration, dispatcher: dispatcher, store: store, emulator: emulator,
                          nowMs: nowMs) { auth in
             let transport = try CurlTransport(loop: auth.loop, options: transportOptions)

@@ -9,6 +9,8 @@ public struct AppConfiguration: Sendable {
     public var appName: String = AppConfiguration.defaultAppName
     public var requestTimeoutMs: Int = 30_000
     public var caBundlePath: String?
+    /// Tests only (package-internal): see `CurlTransport.Options.connectTo`.
+    var transportConnectTo: [String] = []
 
     public init(apiKey: String) { self.apiKey = apiKey }
 

@@ -55,6 +55,7 @@ public final class Backend {
     /// Non-empty and free of control characters: a CR or LF from host-supplied text must never split
     /// the header block.
     static func isUsableHeaderValue(_ value: String) -> Bool {
-        !value.isEmpty && !value.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+        // Bytewise: in UTF-8 a control character is one byte below 0x80, never part of another.
+        !value.isEmpty && !value.utf8.contains { $0 < 0x20 || $0 == 0x7F }
     }
 }

@@ -50,6 +50,8 @@ public final class EventLoop: @unchecked Sendable {
     private var loopThread: uv_thread_t?
     /// Owned mode: the loop thread has left `uv_run` for good (set just before it exits).
     private var threadFinished = false
+    /// Owned mode: past `threadFinished` the thread still runs releases deferred by `afterShutdown`.
+    private var threadOutlivesShutdown = false
     /// Owned mode: someone has joined or detached the loop thread (exactly one may).
     private var threadReleased = false
     /// Owned mode: `uv_loop_close` succeeded, so `deinit` may free the loop's memory.
@@ -184,9 +186,11 @@ public final class EventLoop: @unchecked Sendable {
         // Finish close callbacks still pending if uv_stop cut the last turn short.
         uv_run(uvLoop, UV_RUN_NOWAIT)
         let closed = uv_loop_close(uvLoop) == 0
+        let releasesRemain = !deferredReleases.isEmpty
         lock.broadcast {
             loopClosed = closed
             threadFinished = true
+            threadOutlivesShutdown = releasesRemain
         }
         // Whoever waited for the shutdown has been let go (see `afterShutdown`).
         runDeferredReleases()
@@ -360,14 +364,14 @@ public final class EventLoop: @unchecked Sendable {
         dropped.removeAll()
         guard isOwned else { return }
         lock.wait { threadFinished }
-        // Not joined: past `threadFinished` the thread only frees what `afterShutdown` deferred
-        // (no callback, no uv) and exits; waiting for that would put it back inside destroy.
-        let mustDetach = lock.withLock { () -> Bool in
+        // Joined, unless the thread still has releases `afterShutdown` deferred: then it only frees
+        // those (no callback, no uv) and exits, and waiting for that would put it back inside destroy.
+        let (mustRelease, detach) = lock.withLock { () -> (Bool, Bool) in
             defer { threadReleased = true }
-            return !threadReleased
+            return (!threadReleased, threadOutlivesShutdown)
         }
-        if mustDetach, let thread = lock.withLock({ loopThread }) {
-            pthread_detach(thread)
+        if mustRelease, var thread = lock.withLock({ loopThread }) {
+            if detach { pthread_detach(thread) } else { uv_thread_join(&thread) }
         }
     }
 

@@ -61,7 +61,8 @@ struct JSONParser {
     private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
         guard depth <= Self.maximumDepth else { throw failure("nested deeper than \(Self.maximumDepth) levels") }
         index += 1
-        var object = JSONObject()
+        // Room for typical answers' objects up front: growing rehashes every key again.
+        var object = JSONObject(minimumCapacity: 8)
         skipWhitespace()
         if peek == UInt8(ascii: "}") {
             index += 1
@@ -133,6 +134,8 @@ struct JSONParser {
         let start = index
         var isASCII = true
         while index < bytes.count {
+            skipPlainWords(allowingNonASCII: !isASCII)
+            guard index < bytes.count else { break }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let text = try makeString(UnsafeBufferPointer(rebasing: bytes[start..<index]), isASCII: isASCII)
@@ -145,6 +148,26 @@ struct JSONParser {
             index += 1
         }
         throw failure("unterminated string")
+    }
+
+    /// Skips 8 bytes at a time while none of them needs a look: a quote, a backslash, a control
+    /// character, or (until the string has shown one) a non-ASCII byte. Tokens make up most of the
+    /// bytes Hearth parses, and they are long runs of plain ASCII.
+    private mutating func skipPlainWords(allowingNonASCII: Bool) {
+        guard let base = bytes.baseAddress else { return }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        let nonASCII = allowingNonASCII ? 0 : highBits
+        while bytes.count - index >= 8 {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            // Per byte, the high bit of (b - n) & ~b is set when b < n (b < 0x80); exact enough as a
+            // yes/no for the word: a false "yes" only sends that word to the byte-by-byte path.
+            let control = (word &- ones &* 0x20) & ~word
+            let quote = ((word ^ (ones &* 0x22)) &- ones) & ~(word ^ (ones &* 0x22))
+            let backslash = ((word ^ (ones &* 0x5C)) &- ones) & ~(word ^ (ones &* 0x5C))
+            if (control | quote | backslash) & highBits != 0 || word & nonASCII != 0 { return }
+            index += 8
+        }
     }
 
     /// The rest of a string that has escapes, from `start` (just after the opening quote); `index` is at

@@ -20,12 +20,20 @@ public enum JWTError: Error, Sendable, Equatable, CustomStringConvertible {
 /// (expiry, uid, sign-in provider); the server verifies tokens, and emulator tokens are unsigned.
 public enum JWT {
     public static func claims(of token: String) throws(JWTError) -> JSONObject {
-        let segments = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard segments.count == 3, !segments[0].isEmpty, !segments[1].isEmpty else {
-            throw .notThreeSegments
+        var token = token
+        let payload = token.withUTF8 { utf8 -> Result<[UInt8], JWTError> in
+            // header.payload.signature: exactly two dots, header and payload not empty.
+            guard let first = utf8.firstIndex(of: UInt8(ascii: ".")),
+                  let second = utf8[(first + 1)...].firstIndex(of: UInt8(ascii: ".")),
+                  !utf8[(second + 1)...].contains(UInt8(ascii: ".")),
+                  first > 0, second > first + 1
+            else { return .failure(.notThreeSegments) }
+            guard let payload = Base64URL.decode(bytes: UnsafeBufferPointer(rebasing: utf8[(first + 1)..<second]))
+            else { return .failure(.payloadNotBase64URL) }
+            return .success(payload)
         }
-        guard let payload = Base64URL.decode(Substring(segments[1])) else { throw .payloadNotBase64URL }
-        guard let value = try? JSONValue.parse(payload), case .object(let claims) = value else {
+        let bytes = try payload.get()
+        guard let value = try? JSONValue.parse(bytes), case .object(let claims) = value else {
             throw .payloadNotJSONObject
         }
         return claims

@@ -10,6 +10,8 @@ final class CurlTransfer {
     private let maxBodyBytes: Int
     /// curl reads the list during the transfer, so it is freed only after the handle left the multi.
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// Same lifetime as `headerList`.
+    private var connectToList: UnsafeMutablePointer<curl_slist>?
     private var body: [UInt8] = []
     private var bodyTooLarge = false
 
@@ -37,6 +39,8 @@ final class CurlTransfer {
     func releaseResources() {
         if let headerList { curl_slist_free_all(headerList) }
         headerList = nil
+        if let connectToList { curl_slist_free_all(connectToList) }
+        connectToList = nil
     }
 
     /// The outcome, read from the easy handle before it is reused.
@@ -73,10 +77,23 @@ final class CurlTransfer {
     private func configure(request: HTTPRequest, options: CurlTransport.Options) throws(TransportError) {
         try RequestValidation.check(request)
         let timeoutMs = request.timeoutMs.flatMap { $0 > 0 ? $0 : nil } ?? options.defaultTimeoutMs
+        // Only the URL's own scheme, and only http or https: an https request can never continue as
+        // plain http, and curl never guesses a scheme for a URL without one. Redirects are answers,
+        // not followed; were one ever followed, it could only go to https.
+        let scheme = try Self.scheme(of: request.url)
         try apply(easy.set(CURLOPT_URL, request.url), "URL")
-        // Only HTTP(S), also after redirects (which are not followed anyway).
-        try apply(easy.set(CURLOPT_PROTOCOLS_STR, "http,https"), "allowed protocols")
-        try apply(easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https"), "allowed protocols")
+        try apply(easy.set(CURLOPT_PROTOCOLS_STR, scheme), "allowed protocols")
+        try apply(easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "https"), "allowed redirect protocols")
+        try apply(easy.set(CURLOPT_FOLLOWLOCATION, 0), "redirects")
+        if !options.connectTo.isEmpty {
+            for entry in options.connectTo {
+                guard let appended = entry.withCString({ curl_slist_append(connectToList, $0) }) else {
+                    throw .network("out of memory building the connect-to list")
+                }
+                connectToList = appended
+            }
+            try apply(easy.set(CURLOPT_CONNECT_TO, pointer: connectToList), "connect-to")
+        }
         // The threaded resolver and timeouts must not use signals in a host's process.
         try apply(easy.set(CURLOPT_NOSIGNAL, 1), "NOSIGNAL")
         // TLS verification is curl's default; state it so no later change can silently drop it.
@@ -98,6 +115,16 @@ final class CurlTransfer {
         try apply(easy.set(CURLOPT_WRITEDATA, pointer: Unmanaged.passUnretained(self).toOpaque()), "body writer")
         try configureHeaders(request.headers)
         try configureMethodAndBody(method: request.method, body: request.body)
+    }
+
+    /// "http" or "https" (the URL's scheme, lower-cased); anything else is refused before curl sees it.
+    static func scheme(of url: String) throws(TransportError) -> String {
+        guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else {
+            throw .network("unsupported URL (no scheme)")
+        }
+        let scheme = url[..<colon].lowercased()
+        guard scheme == "http" || scheme == "https" else { throw .network("unsupported URL scheme \(scheme)") }
+        return scheme
     }
 
     private func configureHeaders(_ headers: [(name: String, value: String)]) throws(TransportError) {

@@ -15,8 +15,10 @@ import Darwin
 ///   is reused, so sequential requests to one host share one TCP connection.
 /// - Timeouts: each request has a total time limit (`HTTPRequest.timeoutMs`, else
 ///   `Options.defaultTimeoutMs`); when it passes the request fails with `.timedOut`.
-/// - Security: only `http` and `https` URLs; TLS peer and host verification are always on
-///   (`Options.caBundlePath` adds trust, never removes checks).
+/// - Security: only `http` and `https` URLs, each fetched with its own scheme only (an `https`
+///   request never continues as `http`; redirects are not followed). Plain `http` URLs exist only
+///   for the emulator: production endpoints are `https` by construction (`Endpoint.url`). TLS peer
+///   and host verification are always on (`Options.caBundlePath` adds trust, never removes checks).
 /// - Threads: a URL whose host is an IP literal (`http://127.0.0.1:9099/...`) needs no name
 ///   resolution, so no thread is created (curl 7.88 also answers `localhost` itself). Any other
 ///   host name is resolved by curl's threaded resolver, which runs one short-lived thread per
@@ -40,6 +42,9 @@ public final class CurlTransport: HTTPTransport {
         public var maxResponseBytes: Int = 64 << 20
         /// How many idle easy handles to keep for reuse.
         public var idleHandlePoolSize: Int = 8
+        /// Tests only (package-internal): curl `CONNECT_TO` entries, "HOST:PORT:CONNECT-HOST:CONNECT-PORT",
+        /// so a production URL reaches a local server while TLS still verifies the production name.
+        var connectTo: [String] = []
 
         public init() {}
     }
@@ -64,8 +69,8 @@ public final class CurlTransport: HTTPTransport {
         guard options.maxResponseBytes > 0, options.idleHandlePoolSize >= 0 else {
             throw TransportSetupError.invalidOption("maxResponseBytes must be positive and idleHandlePoolSize not negative")
         }
-        if let path = options.caBundlePath, access(path, R_OK) != 0 {
-            throw TransportSetupError.invalidOption("CA bundle is not readable: \(path)")
+        if let path = options.caBundlePath, let problem = Self.caBundleProblem(path) {
+            throw TransportSetupError.invalidOption(problem)
         }
         self.loop = loop
         self.options = options
@@ -73,6 +78,21 @@ public final class CurlTransport: HTTPTransport {
         self.multi = try CurlMulti(loop: loop) { [weak self] finished in
             self?.transfersFinished(finished)
         }
+    }
+
+    /// Why `path` cannot serve as a CA bundle, or nil when it can: it must open for reading and be a
+    /// regular file. Checked up front because curl would otherwise fail every request with it later.
+    /// (Root passes any permission check, so opening is the only honest test of "readable".)
+    public static func caBundleProblem(_ path: String) -> String? {
+        guard !path.isEmpty else { return "CA bundle path is empty" }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return "CA bundle is not readable: \(path)" }
+        defer { closeDescriptor(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            return "CA bundle is not a file: \(path)"
+        }
+        return nil
     }
 
     /// Dropping an open transport closes it: inline on the loop thread, else posted to the loop.
@@ -215,4 +235,9 @@ public final class CurlTransport: HTTPTransport {
         pool.drain()
         if onLoop { multi?.close() }
     }
+}
+
+/// The C `close`, out of reach of `CurlTransport.close` inside the class.
+private func closeDescriptor(_ fd: Int32) {
+    _ = close(fd)
 }

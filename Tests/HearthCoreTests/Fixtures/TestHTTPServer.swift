@@ -9,18 +9,19 @@ final class TestHTTPServer {
     private let input: Pipe
 
     static let fixturesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    static let caBundlePath = fixturesDirectory.appendingPathComponent("tls/ca.pem").path
 
     struct StartError: Error, CustomStringConvertible {
         let description: String
     }
 
-    init(tls: Bool = false) throws {
+    /// `certificate`: a `TestPKI` certificate name ("valid", "expired", ...) to serve HTTPS with;
+    /// nil serves plain HTTP.
+    init(certificate: String? = nil, pki: TestPKI? = nil) throws {
         let script = Self.fixturesDirectory.appendingPathComponent("http_test_server.py").path
         var arguments = ["python3", script]
-        if tls {
-            arguments += ["--tls", Self.fixturesDirectory.appendingPathComponent("tls/server.pem").path,
-                          Self.fixturesDirectory.appendingPathComponent("tls/server-key.pem").path]
+        if let certificate {
+            guard let pki else { throw StartError(description: "a certificate needs a TestPKI") }
+            arguments += ["--tls", pki.path(certificate + ".pem"), pki.path(certificate + ".key")]
         }
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -30,7 +31,7 @@ final class TestHTTPServer {
         process.standardInput = input
         process.standardOutput = output
         try process.run()
-        scheme = tls ? "https" : "http"
+        scheme = certificate == nil ? "http" : "https"
 
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
@@ -56,6 +57,33 @@ final class TestHTTPServer {
     }
 
     deinit { stop() }
+}
+
+/// A throwaway PKI made by `make_test_pki.sh` (next to this file; see it for the certificates) in a
+/// temporary directory, dated from this machine's clock. `remove()` deletes it.
+final class TestPKI {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("hearth-test-pki-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [TestHTTPServer.fixturesDirectory.appendingPathComponent("make_test_pki.sh").path,
+                             directory.path]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw TestHTTPServer.StartError(description: "make_test_pki.sh failed (openssl missing?)")
+        }
+    }
+
+    func path(_ file: String) -> String { directory.appendingPathComponent(file).path }
+
+    /// The bundle a client is told to trust: the test root CA only.
+    var caBundlePath: String { path("ca.pem") }
+
+    func remove() { try? FileManager.default.removeItem(at: directory) }
 }
 
 /// A loopback port with nothing listening: bound, then released.

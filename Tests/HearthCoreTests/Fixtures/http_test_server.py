@@ -11,10 +11,19 @@ Routes (any method):
   /delay?ms=N      waits N ms, then 200 application/json {"delayed": N, "connection": serial}
   /stall?ms=N      waits N ms, then closes the connection without responding
   /bytes?n=N       200 application/octet-stream with N bytes
+  /redirect?to=U   307 to U (a client must hand the answer back, not follow it)
+  /requests        200 application/json: [[method, Host header, path], ...] of every earlier request
+
+Canned Firebase answers, only for the production Host header each belongs to (anything else: 404),
+so a client routed here by CONNECT_TO must have addressed the real production name:
+  identitytoolkit.googleapis.com  /v1/accounts:signUp, /v1/accounts:lookup
+  securetoken.googleapis.com      /v1/token
+  They issue an unsigned ID token for uid "tls-user" and refresh tokens "tls-refresh-N".
 
   --tls CERT KEY   serve HTTPS with that certificate chain and key.
 """
 import argparse
+import base64
 import itertools
 import json
 import os
@@ -28,6 +37,36 @@ from urllib.parse import parse_qs, urlparse
 
 _serials = itertools.count(1)
 _serials_lock = threading.Lock()
+_requests = []
+_refreshes = itertools.count(1)
+IDENTITY_TOOLKIT = "identitytoolkit.googleapis.com"
+SECURE_TOKEN = "securetoken.googleapis.com"
+
+
+def _b64(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def id_token():
+    now = int(time.time())
+    claims = {"iss": "https://securetoken.google.com/tls-project", "aud": "tls-project", "sub": "tls-user",
+              "user_id": "tls-user", "iat": now, "auth_time": now, "exp": now + 3600,
+              "firebase": {"identities": {}, "sign_in_provider": "anonymous"}}
+    return _b64(b'{"alg":"none","typ":"JWT"}') + "." + _b64(json.dumps(claims).encode()) + "."
+
+
+def canned_firebase_answer(host, path):
+    """The JSON a production endpoint would answer, or None when host and path are not one."""
+    if host == IDENTITY_TOOLKIT and path == "/v1/accounts:signUp":
+        return {"kind": "identitytoolkit#SignupNewUserResponse", "idToken": id_token(),
+                "refreshToken": f"tls-refresh-{next(_refreshes)}", "expiresIn": "3600", "localId": "tls-user"}
+    if host == IDENTITY_TOOLKIT and path == "/v1/accounts:lookup":
+        return {"kind": "identitytoolkit#GetAccountInfoResponse",
+                "users": [{"localId": "tls-user", "lastLoginAt": "1", "createdAt": "1"}]}
+    if host == SECURE_TOKEN and path == "/v1/token":
+        return {"id_token": id_token(), "access_token": id_token(), "expires_in": "3600", "token_type": "Bearer",
+                "refresh_token": f"tls-refresh-{next(_refreshes)}", "user_id": "tls-user", "project_id": "tls-project"}
+    return None
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -52,7 +91,22 @@ class Handler(BaseHTTPRequestHandler):
         query = parse_qs(url.query)
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
-        if url.path == "/echo":
+        host_header = self.headers.get("Host") or ""
+        with _serials_lock:
+            seen = list(_requests)
+            _requests.append([self.command, host_header, self.path])
+        # The production names carry no port (https' default) and are never IPv6 literals.
+        canned = canned_firebase_answer(host_header.split(":")[0], url.path)
+        if canned is not None:
+            self.respond(200, "application/json; charset=UTF-8", json.dumps(canned).encode())
+        elif url.path == "/requests":
+            self.respond(200, "application/json", json.dumps(seen).encode())
+        elif url.path == "/redirect":
+            self.send_response(307)
+            self.send_header("Location", query.get("to", ["/echo"])[0])
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+        elif url.path == "/echo":
             payload = {
                 "method": self.command,
                 "path": self.path,

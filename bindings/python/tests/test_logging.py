@@ -2,14 +2,28 @@
 
 from __future__ import annotations
 
+import json
 import logging
-from typing import Iterator, List
+import re
+import time
+import uuid
+from typing import Any, Iterator, List, Set
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
 import hearth
 import hearth.log
-from hearth_testing import TIMEOUT, unique_email
+from hearth_testing import (
+    API_KEY,
+    TIMEOUT,
+    Emulator,
+    RecordingProxy,
+    claims,
+    rfc6238_code,
+    unique_email,
+    unique_phone_number,
+)
 
 PASSWORD = "Secret-Password-123"
 
@@ -83,3 +97,109 @@ def test_stop_forwarding_ends_the_records(auth: hearth.Auth, caplog: pytest.LogC
 def test_a_level_that_is_not_a_number_is_a_type_error() -> None:
     with pytest.raises(TypeError):
         hearth.log.forward_to_logging(level="DEBUG")  # type: ignore[arg-type]
+
+
+# Request fields that carry credentials (Identity Toolkit and Secure Token, v1 and v2).
+SECRET_FIELDS = {
+    "password", "idToken", "refreshToken", "refresh_token", "token", "code", "sessionInfo", "oobCode",
+    "mfaPendingCredential", "temporaryProof", "postBody", "requestUri", "verificationCode", "sessionId",
+    "pendingToken", "accessToken", "access_token", "id_token", "oauthTokenSecret",
+}
+
+
+def secrets_in(value: Any, field: str = "") -> Set[str]:
+    """Every credential in a request body: the values of SECRET_FIELDS, and the parts of those that
+    are URLs or forms (a provider's redirect carries its id_token inside requestUri)."""
+    found: Set[str] = set()
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found |= secrets_in(item, key)
+    elif isinstance(value, list):
+        for item in value:
+            found |= secrets_in(item, field)
+    elif isinstance(value, str) and field in SECRET_FIELDS and value:
+        found.add(value)
+        query = urlsplit(value).query if "://" in value else value
+        found |= {part for _, part in parse_qsl(query) if len(part) >= 16}
+    return found
+
+
+def wire_secrets(proxy: RecordingProxy) -> Set[str]:
+    found: Set[str] = set()
+    for request in proxy.requests:
+        text = request.body.decode("utf-8", "replace")
+        try:
+            body = json.loads(text) if text else {}
+        except ValueError:
+            body = dict(parse_qsl(text))  # the token refresh is a form
+        found |= secrets_in(body)
+    return found
+
+
+def test_nothing_secret_that_went_over_the_wire_reaches_the_log_at_debug(
+        make_app, emulator: Emulator, recording_proxy: RecordingProxy, caplog: pytest.LogCaptureFixture) -> None:
+    """Sign-up, password sign-ins, a forced refresh, a new password, an authenticator app enrolled and
+    used, a phone code, a custom token, a linked Google account: every credential Hearth sent (read
+    back from the wire by a recording proxy) and every secret it was handed is looked for in the log."""
+    caplog.set_level(logging.DEBUG, logger="hearth")
+    hearth.log.forward_to_logging(level=logging.DEBUG)
+    auth = make_app().auth
+    auth.use_emulator("127.0.0.1", recording_proxy.port)
+    handed: Set[str] = {API_KEY, PASSWORD, "wrong-" + PASSWORD}
+    codes: List[str] = []
+
+    email = unique_email("secrets")
+    user = auth.create_user_with_email_and_password(email, PASSWORD).result(TIMEOUT).user
+    with pytest.raises(hearth.WrongPasswordError):
+        auth.sign_in_with_email_and_password(email, "wrong-" + PASSWORD).result(TIMEOUT)
+    user = auth.sign_in_with_email_and_password(email, PASSWORD).result(TIMEOUT).user
+    handed.add(user.get_token(force_refresh=True).result(TIMEOUT))
+    new_password = "Updated-" + PASSWORD
+    handed.add(new_password)
+    user.update_password(new_password).result(TIMEOUT)
+
+    emulator.admin_update(user.uid, emailVerified=True)
+    user = user.reload().result(TIMEOUT)
+    session = user.multi_factor.get_session().result(TIMEOUT)
+    secret = hearth.TotpMultiFactorGenerator.generate_secret(session).result(TIMEOUT)
+    handed.add(secret.shared_secret_key)
+    codes.append(rfc6238_code(secret.shared_secret_key, int(time.time())))
+    user.multi_factor.enroll(hearth.TotpMultiFactorGenerator.assertion_for_enrollment(secret, codes[-1]),
+                             "Authenticator").result(TIMEOUT)
+    auth.sign_out()
+    with pytest.raises(hearth.SecondFactorRequiredError) as stopped:
+        auth.sign_in_with_email_and_password(email, new_password).result(TIMEOUT)
+    resolver = stopped.value.resolver
+    codes.append(rfc6238_code(secret.shared_secret_key, int(time.time())))
+    resolved = resolver.resolve_sign_in(
+        hearth.TotpMultiFactorGenerator.assertion_for_sign_in(resolver.hints[0], codes[-1])).result(TIMEOUT)
+    handed.add(resolved.user.get_token().result(TIMEOUT))
+    auth.sign_out()
+
+    verification = auth.verify_phone_number(unique_phone_number()).result(TIMEOUT)
+    codes.append(str(emulator.verification_code(verification.verification_id)["code"]))
+    auth.sign_in_with_credential(
+        hearth.PhoneAuthProvider.credential(verification.verification_id, codes[-1])).result(TIMEOUT)
+    auth.sign_out()
+
+    custom_token = json.dumps({"uid": f"custom-{uuid.uuid4().hex}"})
+    handed.add(custom_token)
+    anonymous = auth.sign_in_with_custom_token(custom_token).result(TIMEOUT).user
+    google_token = claims(sub=f"google-{uuid.uuid4().hex}", email=unique_email("google"), email_verified=True)
+    handed.add(google_token)
+    linked = anonymous.link_with_credential(hearth.GoogleAuthProvider.credential(id_token=google_token)).result(TIMEOUT)
+    handed.add(linked.user.get_token(force_refresh=True).result(TIMEOUT))
+    auth.sign_out()
+
+    messages = [record.getMessage() for record in hearth_records(caplog)]
+    on_the_wire = wire_secrets(recording_proxy)
+    assert len(messages) > 30 and len(on_the_wire) > 15
+    assert {"refresh_token", "mfaPendingCredential", "verificationCode"} <= {
+        field for request in recording_proxy.requests for field in SECRET_FIELDS
+        if f'"{field}"'.encode() in request.body or f"{field}=".encode() in request.body}
+    leaked = [(secret_value[:24], message) for secret_value in sorted(on_the_wire | handed)
+              for message in messages if secret_value in message and len(secret_value) >= 8]
+    assert leaked == []
+    # Six-digit codes also occur as numbers (durations): look for them where a value would stand.
+    for code in codes:
+        assert not [m for m in messages if re.search(rf'(["= ]){code}(\b|")', m)], code
