@@ -254,8 +254,10 @@ typedef struct hearth_app_options {
   hearth_storage_erase_cb storage_erase; /* CALLBACKS only */
   void *storage_user_data;
   int64_t request_timeout_ms;    /* per HTTP request; 0 = 30000 */
-  const char *ca_bundle_path;    /* optional PEM bundle for TLS verification (must be readable, else
-                                    hearth_app_create fails with INVALID_ARGUMENT); NULL = system store */
+  const char *ca_bundle_path;    /* optional PEM file of CAs to trust for TLS, besides libcurl's CA
+                                    directory (the system store); must be a readable regular file, else
+                                    hearth_app_create fails with INVALID_ARGUMENT. NULL: system store only.
+                                    Peer and host name verification are always on. */
 } hearth_app_options;
 
 /* Fills `options` with defaults and sets struct_size. Always call it first, then set fields. */
