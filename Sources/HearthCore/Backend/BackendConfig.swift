@@ -49,17 +49,23 @@ public struct EmulatorAddress: Sendable, Equatable {
 /// What every request needs to know about the app: key, optional headers, where to send it.
 public struct BackendConfig: Sendable, Equatable {
     /// The Web API key, sent as the `key` query parameter.
-    public var apiKey: String
+    public var apiKey: String { didSet { encodedAPIKey = PercentEncoding.encode(apiKey) } }
     /// Sent as `X-Firebase-GMPID` when set.
     public var appId: String?
     /// Sent as `X-Firebase-Locale` when set (localizes emails and SMS the server sends).
     public var languageCode: String?
     /// Routes every endpoint to a local emulator when set.
-    public var emulator: EmulatorAddress?
+    public var emulator: EmulatorAddress? { didSet { emulatorAuthority = emulator?.authority } }
     /// Sent as `X-Client-Version`.
     public var clientVersion: String
     /// Per-request timeout; nil leaves the transport's default.
     public var timeoutMs: Int?
+
+    // Derived once, not per request: every request's URL carries them.
+    /// `apiKey`, percent-encoded for the query.
+    private(set) var encodedAPIKey: String
+    /// `emulator?.authority`.
+    private(set) var emulatorAuthority: String?
 
     public init(apiKey: String, appId: String? = nil, languageCode: String? = nil,
                 emulator: EmulatorAddress? = nil, clientVersion: String = BackendConfig.defaultClientVersion,
@@ -70,6 +76,8 @@ public struct BackendConfig: Sendable, Equatable {
         self.emulator = emulator
         self.clientVersion = clientVersion
         self.timeoutMs = timeoutMs
+        self.encodedAPIKey = PercentEncoding.encode(apiKey)
+        self.emulatorAuthority = emulator?.authority
     }
 
     public static let defaultClientVersion = "Hearth/\(HearthCoreVersion.string)"

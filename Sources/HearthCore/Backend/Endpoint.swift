@@ -38,10 +38,10 @@ public struct Endpoint: Sendable, Equatable {
         // Built in one buffer: every request builds its URL, and string concatenation costed ~10k
         // instructions of a sign-in's two requests (bench, issue 5).
         var url: [UInt8] = []
-        url.reserveCapacity(96 + host.utf8.count + path.utf8.count + config.apiKey.utf8.count)
-        if let emulator = config.emulator {
+        url.reserveCapacity(96 + host.utf8.count + path.utf8.count + config.encodedAPIKey.utf8.count)
+        if let authority = config.emulatorAuthority {
             url.append(contentsOf: "http://".utf8)
-            url.append(contentsOf: emulator.authority.utf8)
+            url.append(contentsOf: authority.utf8)
             url.append(UInt8(ascii: "/"))
         } else {
             url.append(contentsOf: "https://".utf8)
@@ -50,7 +50,7 @@ public struct Endpoint: Sendable, Equatable {
         url.append(UInt8(ascii: "/"))
         url.append(contentsOf: path.utf8)
         url.append(contentsOf: "?key=".utf8)
-        PercentEncoding.append(config.apiKey, to: &url)
+        url.append(contentsOf: config.encodedAPIKey.utf8)
         for parameter in query {
             url.append(UInt8(ascii: "&"))
             PercentEncoding.append(parameter.name, to: &url)
