@@ -1,6 +1,14 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The library's modules use neither Swift concurrency nor regexes: without the implicit imports of
+// both, libhearth loads neither libswift_Concurrency nor _StringProcessing / _RegexParser (RSS and
+// start-up, bench/RESULTS.md). FoundationEssentials is not used either.
+let leanRuntime: [SwiftSetting] = [.unsafeFlags([
+    "-Xfrontend", "-disable-implicit-concurrency-module-import",
+    "-Xfrontend", "-disable-implicit-string-processing-module-import",
+])]
+
 // libhearth: the client (HearthCore) behind a C ABI (Hearth). hearth-emulator: the local server.
 // The library never links the emulator's server stack; build products separately
 // (`swift build --product hearth`) so library work stays fast.
@@ -20,14 +28,16 @@ let package = Package(
         // Typed wrappers for curl's variadic functions, which Swift cannot call. No logic.
         .target(name: "CHearthShims", dependencies: ["CCurl"]),
         // Hashes, HMAC and base32 in pure Swift, shared by the client and the emulator.
-        .target(name: "HearthCrypto"),
-        .target(name: "HearthCore", dependencies: ["CLibUV", "CCurl", "CHearthShims", "HearthCrypto"]),
+        .target(name: "HearthCrypto", swiftSettings: leanRuntime),
+        .target(name: "HearthCore", dependencies: ["CLibUV", "CCurl", "CHearthShims", "HearthCrypto"],
+                swiftSettings: leanRuntime),
         // The public C header, so the ABI layer reads the options struct with the host's layout.
         .systemLibrary(name: "CHearthHeader"),
         // The shipped ABI: exports only hearth_* (exports.map) under the soname libhearth.so.<major>.
         // lld, because gold leaves the hidden Swift symbols in .dynsym (as LOCAL entries).
         .target(name: "Hearth", dependencies: ["HearthCore", "CHearthHeader", "CLibUV"],
                 exclude: ["exports.map"],
+                swiftSettings: leanRuntime,
                 linkerSettings: [.unsafeFlags([
                     "-use-ld=lld",
                     "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/Hearth/exports.map",

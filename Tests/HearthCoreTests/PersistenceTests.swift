@@ -72,6 +72,69 @@ final class PersistenceTests: XCTestCase {
         XCTAssertNil(PersistedSession.decode(future.encoded(), appName: "app", apiKey: "key"))
     }
 
+    /// Byte for byte what builds that wrote sessions with Foundation's JSONEncoder left on disk
+    /// (unsorted keys, escaped slashes): users upgrading stay signed in.
+    func testASessionWrittenByEarlierBuildsStillLoads() throws {
+        let earlier = #"{"format":1,"appName":"app","apiKey":"key","user":{"uid":"uid-1","email":"a@example.com","#
+            + #""displayName":"Ann","photoURL":"https:\/\/example.com\/a.png","phoneNumber":"+15555550100","#
+            + #""isAnonymous":false,"isEmailVerified":true,"creationTimestamp":1795312159262,"#
+            + #""lastSignInTimestamp":1795312159267,"providerData":[{"uid":"a@example.com","providerId":"password","#
+            + #""email":"a@example.com","displayName":"","photoURL":"","phoneNumber":""}],"multiFactor":[{"#
+            + #""factorId":"phone","uid":"enr-1","displayName":"Work","phoneNumber":"+15555550101","#
+            + #""enrollmentTimestamp":1795312159000}]},"tokens":{"idToken":"id","refreshToken":"refresh","#
+            + #""expiresAtMs":1795315759267}}"#
+        let session = try XCTUnwrap(PersistedSession.decode(Array(earlier.utf8), appName: "app", apiKey: "key"))
+        XCTAssertEqual(session.user.photoURL, "https://example.com/a.png")
+        XCTAssertEqual(session.user.creationTimestamp, 1_795_312_159_262)
+        XCTAssertEqual(session.user.providerData.map(\.providerId), ["password"])
+        XCTAssertEqual(session.user.multiFactor.first?.enrollmentTimestamp, 1_795_312_159_000)
+        XCTAssertEqual(session.tokens, TokenSet(idToken: "id", refreshToken: "refresh", expiresAtMs: 1_795_315_759_267))
+        XCTAssertTrue(session.user.isEmailVerified)
+        // Sessions from before a profile field existed load with the field's default.
+        let oldest = #"{"format":1,"appName":"app","apiKey":"key","user":{"uid":"u"},"#
+            + #""tokens":{"idToken":"id","refreshToken":"r","expiresAtMs":1}}"#
+        XCTAssertEqual(PersistedSession.decode(Array(oldest.utf8), appName: "app", apiKey: "key")?.user,
+                       UserProfile(uid: "u"))
+    }
+
+    func testEveryFieldRoundTrips() throws {
+        var profile = UserProfile(uid: "uid-\u{1F600}")
+        profile.email = "a@example.com"
+        profile.displayName = "Ann \"Quote\" \\ Back"
+        profile.photoURL = "https://example.com/a.png"
+        profile.phoneNumber = "+15555550100"
+        profile.isAnonymous = true
+        profile.isEmailVerified = true
+        profile.creationTimestamp = 1_795_312_159_262
+        profile.lastSignInTimestamp = 1_795_312_159_267
+        profile.providerData = [UserInfoSnapshot(uid: "g-1", providerId: "google.com", email: "g@example.com",
+                                                 displayName: "G", photoURL: "p", phoneNumber: "+1")]
+        profile.multiFactor = [MultiFactorInfoSnapshot(factorId: "totp", uid: "enr", displayName: "Phone app",
+                                                       phoneNumber: "", enrollmentTimestamp: 7)]
+        let session = PersistedSession(appName: "app", apiKey: "key", user: profile,
+                                       tokens: TokenSet(idToken: "i", refreshToken: "r", expiresAtMs: -5))
+        XCTAssertEqual(PersistedSession.decode(session.encoded(), appName: "app", apiKey: "key"), session)
+    }
+
+    func testFieldsOfTheWrongTypeMakeTheSessionUnreadable() {
+        let variants = [
+            #""user":{"uid":"u","isAnonymous":"yes"}"#,
+            #""user":{"uid":"u","creationTimestamp":-1}"#,
+            #""user":{"uid":"u","creationTimestamp":1.5}"#,
+            #""user":{"uid":"u","providerData":[{"uid":"x"}]}"#,
+            #""user":{"uid":7}"#,
+            #""user":[]"#,
+        ]
+        for user in variants {
+            let text = #"{"format":1,"appName":"app","apiKey":"key","# + user
+                + #","tokens":{"idToken":"id","refreshToken":"r","expiresAtMs":1}}"#
+            XCTAssertNil(PersistedSession.decode(Array(text.utf8), appName: "app", apiKey: "key"), user)
+        }
+        let badExpiry = #"{"format":1,"appName":"app","apiKey":"key","user":{"uid":"u"},"#
+            + #""tokens":{"idToken":"id","refreshToken":"r","expiresAtMs":"1"}}"#
+        XCTAssertNil(PersistedSession.decode(Array(badExpiry.utf8), appName: "app", apiKey: "key"))
+    }
+
     func testUnreadableDirectoryMakesSaveFailWithAReason() {
         let store = FileSessionStore(directory: "/proc/hearth-cannot-exist", fileName: "s.json")
         XCTAssertThrowsError(try store.save([1, 2, 3])) { error in

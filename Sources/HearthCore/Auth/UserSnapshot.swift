@@ -69,6 +69,14 @@ public struct MultiFactorInfoSnapshot: Sendable, Equatable, Codable {
     /// Milliseconds since the epoch; 0 when unknown.
     public var enrollmentTimestamp: UInt64
 
+    public init(factorId: String, uid: String, displayName: String, phoneNumber: String, enrollmentTimestamp: UInt64) {
+        self.factorId = factorId
+        self.uid = uid
+        self.displayName = displayName
+        self.phoneNumber = phoneNumber
+        self.enrollmentTimestamp = enrollmentTimestamp
+    }
+
     public init(_ hint: MultiFactorHint) {
         factorId = hint.factorId.rawValue
         uid = hint.enrollmentId

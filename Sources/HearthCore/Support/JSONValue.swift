@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// A JSON object as decoded from the wire.
 public typealias JSONObject = [String: JSONValue]
 
