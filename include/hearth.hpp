@@ -47,6 +47,8 @@
  *   Login, AppleAuthProvider (with the user's name), Nonce; provider flow options, Auth::HandleUrl and
  *   CancelProviderFlow; PhoneAuthProvider::VerifyPhoneNumber as a Future; Hearth's own error codes
  *   (kAuthErrorInvalidArgument and up, from 1000).
+ * - Logging: SetLogLevel / GetLogLevel as in firebase/log.h, but nothing is printed until SetLogCallback
+ *   installs a std::function (called on the thread that logs; secrets are never in the messages).
  * - Exceptions thrown by callbacks cannot cross the C ABI: they are caught and dropped.
  */
 #ifndef HEARTH_HPP
@@ -432,6 +434,138 @@ struct FutureReader<std::string> {
 };
 
 }  // namespace detail
+
+// -------------------------------------------------------------------------------------------------
+// Logging (firebase::SetLogLevel / firebase::GetLogLevel, and the callback that receives the messages)
+// -------------------------------------------------------------------------------------------------
+
+/// Severity of a log message, least to most severe; the values of hearth_log_level. Firebase's
+/// kLogLevelVerbose and kLogLevelAssert are accepted for porting (as kLogLevelDebug and kLogLevelError).
+enum LogLevel : int {
+  kLogLevelDebug = HEARTH_LOG_DEBUG,      ///< every HTTP request: method, URL without query values, outcome, time
+  kLogLevelInfo = HEARTH_LOG_INFO,        ///< apps created and destroyed, sign-ins and sign-outs, successes
+  kLogLevelWarning = HEARTH_LOG_WARNING,  ///< failed operations, sessions the server ended
+  kLogLevelError = HEARTH_LOG_ERROR,      ///< Hearth could not do its own work (a session not saved)
+  kLogLevelOff = HEARTH_LOG_OFF,          ///< Hearth extra: no messages at all
+  kLogLevelVerbose = kLogLevelDebug,
+  kLogLevelAssert = kLogLevelError
+};
+
+/// Receives one log message: its level and one line of UTF-8 text (no trailing newline), valid during
+/// the call. Messages never contain passwords, tokens, verification or action codes, API keys or URL
+/// query values.
+using LogCallback = std::function<void(LogLevel level, const char* message)>;
+
+namespace detail {
+
+// The process-wide log settings behind SetLogLevel / SetLogCallback. Hearth calls one C callback
+// (DeliverLog) that runs the current std::function from a shared_ptr copy: a callback replaced while
+// it runs (even from inside itself) is destroyed only when that call has returned.
+struct LogState {
+  std::mutex mutex;  // guards the three fields below; never held while Hearth or a host callback runs
+  std::shared_ptr<const LogCallback> callback;
+  LogLevel level = kLogLevelInfo;
+  uint64_t changes = 0;
+  // Serializes handing the settings to Hearth, except from inside a callback: hearth_set_log_callback
+  // waits for callbacks running on other threads, and one of those may be setting the log itself.
+  std::mutex apply_mutex;
+};
+
+// Intentionally never destroyed: a loop thread may log while static destructors run.
+inline LogState& Log() {
+  static LogState* state = new LogState();
+  return *state;
+}
+
+inline bool& InsideLogCallback() {
+  thread_local bool inside = false;
+  return inside;
+}
+
+inline void DeliverLog(void*, int level, const char* message) {
+  std::shared_ptr<const LogCallback> callback;
+  {
+    std::lock_guard<std::mutex> lock(Log().mutex);
+    callback = Log().callback;
+  }
+  if (!callback) return;
+  InsideLogCallback() = true;
+  try {
+    (*callback)(static_cast<LogLevel>(level), message ? message : "");
+  } catch (...) {
+    // An exception cannot cross the C ABI; a failing log sink must not stop Hearth.
+  }
+  InsideLogCallback() = false;
+}
+
+// Hands the current settings to Hearth. Concurrent changes may reach hearth_set_log_callback in
+// either order, so this repeats until what Hearth got is what LogState says.
+inline void ApplyLogSettings() {
+  LogState& state = Log();
+  std::unique_lock<std::mutex> serial(state.apply_mutex, std::defer_lock);
+  if (!InsideLogCallback()) serial.lock();
+  for (;;) {
+    uint64_t seen;
+    int level = HEARTH_LOG_OFF;
+    {
+      std::lock_guard<std::mutex> lock(state.mutex);
+      seen = state.changes;
+      if (state.callback) level = state.level;
+    }
+    hearth_set_log_callback(level, level == HEARTH_LOG_OFF ? nullptr : &DeliverLog, nullptr);
+    std::lock_guard<std::mutex> lock(state.mutex);
+    if (state.changes == seen) return;
+  }
+}
+
+}  // namespace detail
+
+/// Sets the least severe level delivered to the LogCallback, as firebase::SetLogLevel (default
+/// kLogLevelInfo; kLogLevelOff delivers nothing). Unlike Firebase, Hearth prints nothing by itself: the
+/// level matters once SetLogCallback has installed a callback. Messages below the level are never built,
+/// so a quiet level costs nothing. Values outside LogLevel are ignored. Any thread may call it.
+inline void SetLogLevel(LogLevel level) {
+  if (level < kLogLevelDebug || level > kLogLevelOff) return;
+  {
+    std::lock_guard<std::mutex> lock(detail::Log().mutex);
+    detail::Log().level = level;
+    ++detail::Log().changes;
+  }
+  detail::ApplyLogSettings();
+}
+
+/// The level set by SetLogLevel (kLogLevelInfo until then), as firebase::GetLogLevel.
+inline LogLevel GetLogLevel() {
+  std::lock_guard<std::mutex> lock(detail::Log().mutex);
+  return detail::Log().level;
+}
+
+/// Sends Hearth's messages at GetLogLevel() and above, from every App, to `callback`; an empty callback
+/// (nullptr) turns logging off again, which is the default. One callback per process: a later call
+/// replaces it (use this or hearth_set_log_callback, not both).
+///
+/// The callback runs on the thread that logs, usually an app's loop thread, on several threads at once
+/// when several apps are busy: it must be thread-safe. It may call Hearth (those calls log nothing) and
+/// SetLogCallback / SetLogLevel, also from inside itself. Exceptions it throws are dropped.
+///
+/// Lifetime: the wrapper keeps its own copy of `callback`. When SetLogCallback returns, the previous
+/// callback is no longer running on another thread, is never called again, and has been destroyed
+/// (if it is replaced from inside itself, it is destroyed when that call returns), so whatever it
+/// captured may be freed then.
+inline void SetLogCallback(LogCallback callback) {
+  std::shared_ptr<const LogCallback> installed;
+  if (callback) installed = std::make_shared<const LogCallback>(std::move(callback));
+  std::shared_ptr<const LogCallback> previous;
+  {
+    std::lock_guard<std::mutex> lock(detail::Log().mutex);
+    previous = std::move(detail::Log().callback);
+    detail::Log().callback = std::move(installed);
+    ++detail::Log().changes;
+  }
+  detail::ApplyLogSettings();
+  // Destroyed here, outside every lock, unless a call running on this thread still holds it.
+  previous.reset();
+}
 
 // -------------------------------------------------------------------------------------------------
 // App (firebase::App / firebase::AppOptions)

@@ -17,6 +17,9 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${opts[@]}" "${missing[@]}" >/dev/null
 }
 apt_install -- libuv1-dev libcurl4-openssl-dev pkg-config cmake
+# The wheel test (tests/install) installs the wheel into a fresh virtualenv: Debian's python3 needs
+# python3-venv (ensurepip) for `python3 -m venv`.
+python3 -c "import ensurepip" 2>/dev/null || apt_install -- python3-venv
 # The TLS tests make their certificates at test time with the openssl command.
 apt_install -- openssl
 # The browser suite (tests/browser) drives Debian's Chromium through its chromedriver. Without

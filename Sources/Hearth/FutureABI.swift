@@ -21,8 +21,7 @@ public func abi_future_status(_ f: OpaquePointer?) -> Int32 {
 @_cdecl("hearth_future_error")
 public func abi_future_error(_ f: OpaquePointer?) -> Int32 {
     guard let handle = future(f) else { return -1 }
-    if case .failure(let error)? = handle.state.result { return error.code.rawValue }
-    return 0
+    return handle.state.error?.code.rawValue ?? 0
 }
 
 @_cdecl("hearth_future_error_message")

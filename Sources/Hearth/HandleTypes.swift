@@ -149,12 +149,15 @@ final class FutureHandle: @unchecked Sendable {
     func errorMessage() -> UnsafePointer<CChar> {
         lock.withLock {
             if let message { return message.borrowed }
-            // Only a final answer is cached: a pending future's "" may become a message later.
-            guard let result = state.result else { return CString.empty.borrowed }
+            // Only a final answer is cached: a pending future's "" may become a message later. The error is
+            // read first: a future that completes in between is taken for pending, never for a success.
             let made: CString
-            switch result {
-            case .failure(let error): made = CString(error.message)
-            case .success: made = CString.empty
+            if let error = state.error {
+                made = CString(error.message)
+            } else if state.successValue != nil {
+                made = CString.empty
+            } else {
+                return CString.empty.borrowed
             }
             message = made
             return made.borrowed
@@ -165,14 +168,15 @@ final class FutureHandle: @unchecked Sendable {
         lock.withLock {
             if let authResult { return authResult }
             let snapshot: AuthResultSnapshot
-            switch state.result {
-            case .success(.authResult(let result))?: snapshot = result
-            // A failed link or sign-in whose answer names another account still tells the host how to
-            // sign in to it (the C++ SDK's AuthResult on kAuthErrorCredentialAlreadyInUse).
-            case .failure(let error)?:
+            if case .authResult(let result)? = state.successValue {
+                snapshot = result
+            } else if let error = state.error {
+                // A failed link or sign-in whose answer names another account still tells the host how to
+                // sign in to it (the C++ SDK's AuthResult on kAuthErrorCredentialAlreadyInUse).
                 guard let conflict = AuthResultSnapshot.conflict(from: error) else { return nil }
                 snapshot = conflict
-            default: return nil
+            } else {
+                return nil
             }
             let handle = HandleRegistry.shared.register(AuthResultHandle(snapshot))
             authResult = handle
@@ -185,10 +189,10 @@ final class FutureHandle: @unchecked Sendable {
            let result = HandleRegistry.shared.object(resultHandle, as: AuthResultHandle.self) {
             return result.userHandle
         }
-        if case .failure? = state.result { return nil }
+        if state.error != nil { return nil }
         return lock.withLock {
             if let user { return user }
-            guard case .success(.user(let snapshot))? = state.result else { return nil }
+            guard case .user(let snapshot)? = state.successValue else { return nil }
             let handle = HandleRegistry.shared.register(UserHandle(snapshot, borrowed: true))
             user = handle
             return handle
@@ -198,7 +202,7 @@ final class FutureHandle: @unchecked Sendable {
     func phoneResendToken() -> UnsafePointer<CChar>? {
         lock.withLock {
             if let resendToken { return resendToken.borrowed }
-            guard case .success(.phoneVerification(_, let token))? = state.result else { return nil }
+            guard case .phoneVerification(_, let token)? = state.successValue else { return nil }
             let made = CString(token)
             resendToken = made
             return made.borrowed
@@ -208,7 +212,7 @@ final class FutureHandle: @unchecked Sendable {
     func resolverHandle() -> UnsafeMutableRawPointer? {
         lock.withLock {
             if let resolver { return resolver }
-            guard case .failure(let error)? = state.result, error.code == .secondFactorRequired,
+            guard let error = state.error, error.code == .secondFactorRequired,
                   let pending = MultiFactorPending(from: error) else { return nil }
             let handle = HandleRegistry.shared.register(MultiFactorResolverHandle(pending, auth: state.auth))
             resolver = handle
@@ -219,7 +223,7 @@ final class FutureHandle: @unchecked Sendable {
     func sessionHandle() -> UnsafeMutableRawPointer? {
         lock.withLock {
             if let session { return session }
-            guard case .success(.multiFactorSession(let value))? = state.result else { return nil }
+            guard case .multiFactorSession(let value)? = state.successValue else { return nil }
             let handle = HandleRegistry.shared.register(MultiFactorSessionHandle(value, auth: state.auth))
             session = handle
             return handle
@@ -229,7 +233,7 @@ final class FutureHandle: @unchecked Sendable {
     func totpSecretHandle() -> UnsafeMutableRawPointer? {
         lock.withLock {
             if let totpSecret { return totpSecret }
-            guard case .success(.totpSecret(let secret))? = state.result else { return nil }
+            guard case .totpSecret(let secret)? = state.successValue else { return nil }
             let handle = HandleRegistry.shared.register(TOTPSecretHandle(secret))
             totpSecret = handle
             return handle
@@ -240,10 +244,10 @@ final class FutureHandle: @unchecked Sendable {
         lock.withLock {
             if let string { return string.borrowed }
             let value: String
-            switch state.result {
-            case .success(.string(let text))?: value = text
+            switch state.successValue {
+            case .string(let text)?: value = text
             // A phone verification's string is its verification id.
-            case .success(.phoneVerification(let verificationId, _))?: value = verificationId
+            case .phoneVerification(let verificationId, _)?: value = verificationId
             default: return nil
             }
             let made = CString(value)
@@ -255,7 +259,7 @@ final class FutureHandle: @unchecked Sendable {
     func stringList() -> [CString] {
         lock.withLock {
             if let strings { return strings }
-            guard case .success(.strings(let values))? = state.result else { return [] }
+            guard case .strings(let values)? = state.successValue else { return [] }
             let made = values.map(CString.init)
             strings = made
             return made

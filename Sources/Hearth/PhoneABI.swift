@@ -17,8 +17,9 @@ public func abi_phone_auth_options_init(_ options: UnsafeMutablePointer<hearth_p
     options.pointee.struct_size = UInt32(MemoryLayout<hearth_phone_auth_options>.size)
 }
 
-/// Reads hearth_phone_auth_options, honouring struct_size.
-private func verificationRequest(_ options: UnsafePointer<hearth_phone_auth_options>?)
+/// Reads hearth_phone_auth_options, honouring struct_size. A second-factor session of another app's
+/// Auth is a foreign handle: it proves another sign-in.
+private func verificationRequest(_ options: UnsafePointer<hearth_phone_auth_options>?, for auth: Auth)
     throws(HostString.Problem) -> Auth.PhoneVerificationRequest {
     guard let options else { throw .null("options") }
     let size = Int(UnsafeRawPointer(options).loadUnaligned(as: UInt32.self))
@@ -36,7 +37,8 @@ private func verificationRequest(_ options: UnsafePointer<hearth_phone_auth_opti
     if timeout > 0 { request.freshForMs = timeout }
     request.forceResendingToken = try HostString.optional(field(\.force_resending_token, nil), "force_resending_token")
     if let pointer = field(\.multi_factor_session, nil) {
-        guard let session = HandleRegistry.shared.object(UnsafeRawPointer(pointer), as: MultiFactorSessionHandle.self)
+        guard let session = HandleRegistry.shared.object(UnsafeRawPointer(pointer), as: MultiFactorSessionHandle.self),
+              session.auth.map({ $0 === auth }) ?? true
         else { throw .invalidHandle("multi_factor_session") }
         request.session = session.session
     }
@@ -53,7 +55,7 @@ public func abi_phone_verify_number(_ a: OpaquePointer?,
                                     _ options: UnsafePointer<hearth_phone_auth_options>?) -> OpaquePointer? {
     guard let handle = authHandle(a) else { return nil }
     do {
-        return newFutureHandle(handle.auth.verifyPhoneNumber(try verificationRequest(options)))
+        return newFutureHandle(handle.auth.verifyPhoneNumber(try verificationRequest(options, for: handle.auth)))
     } catch {
         return newFutureHandle(handle.auth.rejectedOperation(.verifyPhoneNumber, error.authError))
     }
@@ -80,7 +82,7 @@ public func abi_phone_verify_number_with_listener(_ a: OpaquePointer?,
     let callbacks = listener.pointee
     let request: Auth.PhoneVerificationRequest
     do {
-        request = try verificationRequest(options)
+        request = try verificationRequest(options, for: handle.auth)
     } catch {
         return error.authError.code.rawValue
     }

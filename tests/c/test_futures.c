@@ -361,7 +361,7 @@ TEST(a_released_future_never_runs_its_callback, BOTH_LOOPS) {
   t_await_ok(last);
   t_settle(100);
   CHECK_INT(atomic_load(&c->calls_a), calls_at_release);
-  CHECK(hearth_auth_current_user(auth) != NULL);
+  CHECK(t_keep_user(hearth_auth_current_user(auth)) != NULL);
 }
 
 TEST(a_released_future_is_an_invalid_handle, BOTH_LOOPS) {

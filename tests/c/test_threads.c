@@ -76,7 +76,8 @@ typedef struct thread_record {
   hearth_app *app;
   pthread_t threads[64];
   int in_uv_run[64];
-  atomic_int count;
+  atomic_int slots; /* claimed */
+  atomic_int count; /* recorded: counted after the slot is written, so a reader of count may read the slot */
   atomic_int max_depth;
   atomic_int depth;
 } thread_record;
@@ -84,11 +85,12 @@ typedef struct thread_record {
 static void record_thread(thread_record *r) {
   int d = atomic_fetch_add(&r->depth, 1) + 1;
   if (d > atomic_load(&r->max_depth)) atomic_store(&r->max_depth, d);
-  int i = atomic_fetch_add(&r->count, 1);
+  int i = atomic_fetch_add(&r->slots, 1);
   if (i < 64) {
     r->threads[i] = pthread_self();
     r->in_uv_run[i] = t_in_uv_run();
   }
+  atomic_fetch_add(&r->count, 1);
   atomic_fetch_sub(&r->depth, 1);
 }
 

@@ -222,8 +222,9 @@ extension Auth {
             return id
         }
         _ = future.setCallback(handle: observer) { [self] in
-            switch future.result {
-            case .success(.phoneVerification(let verificationId, let resendToken))?:
+            if let error = future.error { return listener.failed(error) }
+            switch future.successValue {
+            case .phoneVerification(let verificationId, let resendToken)?:
                 listener.codeSent(verificationId, resendToken)
                 let delay = UInt64(max(0, request.freshForMs))
                 loop.execute { [self] in
@@ -233,8 +234,6 @@ extension Auth {
                         timer.close()
                     }
                 }
-            case .failure(let error)?:
-                listener.failed(error)
             default:
                 listener.failed(AuthError(code: .failure, message: "Phone verification ended without a result."))
             }

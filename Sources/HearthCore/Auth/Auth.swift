@@ -287,6 +287,7 @@ public final class Auth: @unchecked Sendable {
     /// Called on the loop thread while the app is destroyed: no completion runs after this.
     func shutdownOnLoop() {
         providerFlows.shutdown()
+        phoneVerifications.abandonInFlight()
         pendingRedirectMatcher.withLock { $0 = nil }
         refresher.stop()
         serviceInstance?.shutdown()
@@ -316,15 +317,23 @@ extension Auth {
 
     /// When the ID token of `issued` expires, in ms since the epoch.
     func expiry(of issued: IssuedTokens) -> Int64 {
-        if let seconds = issued.expiresIn, seconds > 0 { return nowMs() + seconds * 1000 }
+        if let seconds = issued.expiresIn, seconds > 0 { return Self.expiryMs(expiresIn: seconds, claims: nil, nowMs: nowMs()) }
         return expiry(of: issued, claims: try? JWTClaims(token: issued.idToken))
     }
 
     /// The same, for a caller that has already decoded the ID token's `claims` (nil when unreadable), so a
     /// sign-in decodes them once rather than once per fact it needs.
     func expiry(of issued: IssuedTokens, claims: JWTClaims?) -> Int64 {
-        if let seconds = issued.expiresIn, seconds > 0 { return nowMs() + seconds * 1000 }
-        if let exp = claims?.expiration { return exp * 1000 }
+        if let seconds = issued.expiresIn, seconds > 0 { return Self.expiryMs(expiresIn: seconds, claims: nil, nowMs: nowMs()) }
+        return Self.expiryMs(expiresIn: nil, claims: claims, nowMs: 0)
+    }
+
+    /// `expiresIn` seconds from now, else the token's `exp`, in ms since the epoch; 0 (expired) when
+    /// neither is known. Both come from the server, so an absurd value (`"expiresIn": "9223372036854775807"`)
+    /// clamps to the far future or to 0 rather than trapping.
+    static func expiryMs(expiresIn: Int64?, claims: JWTClaims?, nowMs: Int64) -> Int64 {
+        if let seconds = expiresIn, seconds > 0 { return nowMs.clampedAdding(seconds.clampedMultiplied(by: 1000)) }
+        if let exp = claims?.expiration { return max(0, exp.clampedMultiplied(by: 1000)) }
         return 0
     }
 }

@@ -45,8 +45,11 @@ final class OperationTracker: @unchecked Sendable {
             $0.last[operation] = future
             if !future.isComplete { $0.pending[ObjectIdentifier(future)] = future }
         }
-        if let outcome = future.result {
-            log(operation, outcome, refused: true)
+        // error and successValue rather than result: see FutureState's storage.
+        if let error = future.error {
+            log(operation, .failure(error), refused: true)
+        } else if let value = future.successValue {
+            log(operation, .success(value), refused: true)
         } else {
             pendingOperations.withLock { $0[ObjectIdentifier(future)] = operation }
             Log.debug("\(logLabel)\(operation) started")

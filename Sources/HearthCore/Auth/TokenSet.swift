@@ -21,13 +21,15 @@ public struct TokenRefreshPolicy: Sendable {
 
     public init() {}
 
+    // The expiry comes from a server or a session file and may be anything: arithmetic
+    // on it clamps instead of trapping.
     public func needsRefresh(_ tokens: TokenSet, nowMs: Int64) -> Bool {
-        tokens.expiresAtMs - nowMs <= freshnessMarginMs
+        tokens.expiresAtMs.clampedSubtracting(nowMs) <= freshnessMarginMs
     }
 
     /// How long until the proactive refresh should run (0: now).
     public func proactiveDelayMs(_ tokens: TokenSet, nowMs: Int64) -> Int64 {
-        max(0, tokens.expiresAtMs - freshnessMarginMs - nowMs)
+        max(0, tokens.expiresAtMs.clampedSubtracting(nowMs).clampedSubtracting(freshnessMarginMs))
     }
 
     /// The wait before retry number `attempt` (1-based): 30 s doubling to 16 min, with up to ±10%
@@ -54,5 +56,28 @@ extension AuthError {
         default:
             return false
         }
+    }
+}
+
+extension Int64 {
+    /// `self - other`, clamped to the representable range instead of trapping on overflow.
+    func clampedSubtracting(_ other: Int64) -> Int64 {
+        let (difference, overflow) = subtractingReportingOverflow(other)
+        guard overflow else { return difference }
+        return other < 0 ? .max : .min
+    }
+
+    /// `self * other`, clamped to the representable range instead of trapping on overflow.
+    func clampedMultiplied(by other: Int64) -> Int64 {
+        let (product, overflow) = multipliedReportingOverflow(by: other)
+        guard overflow else { return product }
+        return (self < 0) == (other < 0) ? .max : .min
+    }
+
+    /// `self + other`, clamped to the representable range instead of trapping on overflow.
+    func clampedAdding(_ other: Int64) -> Int64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        guard overflow else { return sum }
+        return other < 0 ? .min : .max
     }
 }

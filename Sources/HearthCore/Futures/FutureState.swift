@@ -24,7 +24,15 @@ public final class FutureState: @unchecked Sendable {
     public typealias Outcome = Result<FutureValue, AuthError>
 
     private let lock = WaitableLock()
-    private var outcome: Outcome?
+    // Two optionals, not one `Outcome?`: in a `Result<FutureValue, AuthError>?` a failure leaves the
+    // last payload byte unwritten (AuthError is 57 bytes, FutureValue 73), and the nil test Swift emits
+    // loads that byte together with the tag byte and compares both. The answer depends on the tag byte
+    // only, but memcheck cannot know that: every hearth_future_status/error call was reported as a
+    // branch on uninitialised memory (17,509 reports), and the "undefined" status flowed on into the
+    // host. Optional<AuthError> and Optional<FutureValue> test bytes every value writes.
+    private var value: FutureValue?
+    private var failure: AuthError?
+    private var completed: Bool { value != nil || failure != nil }
     private var callbacks: [UInt64: () -> Void] = [:]
     public let dispatcher: CallbackDispatcher
     /// The Auth that runs the operation (to finish a sign-in that needs a second factor).
@@ -42,19 +50,31 @@ public final class FutureState: @unchecked Sendable {
         return state
     }
 
-    public var result: Outcome? { lock.withLock { outcome } }
-    public var isComplete: Bool { result != nil }
+    public var result: Outcome? {
+        lock.withLock {
+            if let failure { return .failure(failure) }
+            return value.map { .success($0) }
+        }
+    }
+    /// The value of a successful operation; nil while pending or after a failure.
+    public var successValue: FutureValue? { lock.withLock { value } }
+    /// The error of a failed operation; nil while pending or after a success.
+    public var error: AuthError? { lock.withLock { failure } }
+    public var isComplete: Bool { lock.withLock { completed } }
 
     /// First completion wins; later ones are ignored (returns false).
     @discardableResult
     public func complete(_ result: Outcome) -> Bool {
         let toFire: [UInt64]
         lock.lock()
-        if outcome != nil {
+        if completed {
             lock.unlock()
             return false
         }
-        outcome = result
+        switch result {
+        case .success(let success): value = success
+        case .failure(let error): failure = error
+        }
         toFire = Array(callbacks.keys)
         lock.broadcast()
         lock.unlock()
@@ -70,7 +90,7 @@ public final class FutureState: @unchecked Sendable {
         if dispatcher.isDestroyed { return .appDestroyed }
         let fireNow: Bool = lock.withLock {
             callbacks[handle] = callback
-            return callback != nil && outcome != nil
+            return callback != nil && completed
         }
         if fireNow { scheduleFire(handle) }
         return nil
@@ -96,7 +116,7 @@ public final class FutureState: @unchecked Sendable {
         if isComplete { return .complete }
         if dispatcher.loop.isLoopThread && !dispatcher.isDestroyed { return .wouldDeadlock }
         return lock.withLock {
-            lock.wait(until: { outcome != nil }, timeoutMs: timeoutMs) ? .complete : .timedOut
+            lock.wait(until: { completed }, timeoutMs: timeoutMs) ? .complete : .timedOut
         }
     }
 }

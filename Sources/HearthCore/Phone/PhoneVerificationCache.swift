@@ -35,4 +35,11 @@ final class PhoneVerificationCache {
         let waiters = inFlight.removeValue(forKey: key) ?? []
         for waiter in waiters { waiter(result) }
     }
+
+    /// The app is being destroyed: its requests are cancelled without completions, so waiters would
+    /// never be called. They capture the Auth that owns this cache; dropping them breaks that cycle
+    /// (their futures were already completed as cancelled).
+    func abandonInFlight() {
+        inFlight.removeAll()
+    }
 }

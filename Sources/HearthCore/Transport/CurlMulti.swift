@@ -35,7 +35,7 @@ final class CurlMulti {
         }
     }
 
-    init(loop: EventLoop, onFinished: @escaping ([Finished]) -> Void) throws {
+    init(loop: EventLoop, maxConnectionsPerHost: Int, onFinished: @escaping ([Finished]) -> Void) throws {
         guard let multi = curl_multi_init() else { throw TransportSetupError.curl("curl_multi_init failed") }
         self.loop = loop
         self.multi = multi
@@ -53,6 +53,12 @@ final class CurlMulti {
             return Unmanaged<CurlMulti>.fromOpaque(context).takeUnretainedValue().timerChanged(timeoutMs)
         }
         hearth_curl_multi_setopt_ptr(multi, CURLMOPT_TIMERDATA, context)
+        // Requests beyond this many connections to one host wait in curl's queue for one to be free
+        // (connections are kept alive and reused) instead of each opening a socket: 10,000 sign-ins at
+        // once would otherwise need 10,000 descriptors (past a 1,024 limit they fail) and a server
+        // that accepts 10,000 connections in a burst. Per host, so a stalled host (a provider's token
+        // endpoint) never holds up requests to another. 0: no limit.
+        hearth_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, maxConnectionsPerHost)
     }
 
     /// Off the loop thread (the transport was dropped without `close` after the loop shut down):

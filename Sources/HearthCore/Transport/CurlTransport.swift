@@ -42,6 +42,8 @@ public final class CurlTransport: HTTPTransport {
         public var maxResponseBytes: Int = 64 << 20
         /// How many idle easy handles to keep for reuse.
         public var idleHandlePoolSize: Int = 8
+        /// Connections open at once to one host; further requests queue for a free one. 0: no limit.
+        public var maxConnectionsPerHost: Int = 64
         /// Tests only (package-internal): curl `CONNECT_TO` entries, "HOST:PORT:CONNECT-HOST:CONNECT-PORT",
         /// so a production URL reaches a local server while TLS still verifies the production name.
         var connectTo: [String] = []
@@ -66,7 +68,7 @@ public final class CurlTransport: HTTPTransport {
         guard options.defaultTimeoutMs > 0 else {
             throw TransportSetupError.invalidOption("defaultTimeoutMs must be positive")
         }
-        guard options.maxResponseBytes > 0, options.idleHandlePoolSize >= 0 else {
+        guard options.maxResponseBytes > 0, options.idleHandlePoolSize >= 0, options.maxConnectionsPerHost >= 0 else {
             throw TransportSetupError.invalidOption("maxResponseBytes must be positive and idleHandlePoolSize not negative")
         }
         if let path = options.caBundlePath, let problem = Self.caBundleProblem(path) {
@@ -75,7 +77,7 @@ public final class CurlTransport: HTTPTransport {
         self.loop = loop
         self.options = options
         self.pool = CurlEasyPool(capacity: options.idleHandlePoolSize)
-        self.multi = try CurlMulti(loop: loop) { [weak self] finished in
+        self.multi = try CurlMulti(loop: loop, maxConnectionsPerHost: options.maxConnectionsPerHost) { [weak self] finished in
             self?.transfersFinished(finished)
         }
     }

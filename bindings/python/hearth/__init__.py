@@ -1,6 +1,9 @@
 """Hearth: Firebase-compatible authentication for Python, on a native core.
 
-Quick start::
+Every operation returns a :class:`Future` at once. Block on it with ``.result(timeout=...)``, or
+``await`` it in asyncio code: the same API serves both styles.
+
+Blocking style (scripts, tools, threads)::
 
     import hearth
 
@@ -8,12 +11,12 @@ Quick start::
         auth = app.auth
         # auth.use_emulator("127.0.0.1", 9099)   # or set FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:9099
 
-        result = auth.create_user_with_email_and_password("ada@example.com", "correct horse").result()
+        result = auth.create_user_with_email_and_password("ada@example.com", "correct horse").result(timeout=10)
         user = result.user                      # an immutable snapshot
         print(user.uid, user.email, result.additional_user_info.is_new_user)
 
-        token = user.get_token().result()       # the ID token for your backend; never log it
-        user.update_profile(display_name="Ada").result()
+        token = user.get_token().result(timeout=10)   # the ID token for your backend; never log it
+        user.update_profile(display_name="Ada").result(timeout=10)
         auth.sign_out()
 
         try:
@@ -21,10 +24,23 @@ Quick start::
         except hearth.WrongPasswordError as error:
             print(error.code, error.name, error.message)
 
-Asynchronous code awaits the same futures::
+asyncio style (servers, bots, load tests): ``await`` suspends only the task; Hearth's own loop thread
+does the I/O, so thousands of sign-ins can be in flight at once::
 
-    async def sign_in_many(auth, accounts):
-        return await asyncio.gather(*(auth.sign_in_with_email_and_password(e, p) for e, p in accounts))
+    import asyncio
+    import hearth
+
+    async def main() -> None:
+        with hearth.App(api_key="YOUR_WEB_API_KEY", persistence="none") as app:
+            accounts = [(f"bot{i}@example.com", "correct horse") for i in range(100)]
+            results = await asyncio.gather(
+                *(app.auth.sign_in_with_email_and_password(email, password) for email, password in accounts),
+                return_exceptions=True)
+            print(sum(isinstance(r, hearth.AuthResult) for r in results), "signed in")
+
+    asyncio.run(main())
+
+Do not call ``.result()`` inside a coroutine (it blocks the event loop), nor inside Hearth's callbacks.
 
 Concepts:
 
@@ -67,11 +83,13 @@ Concepts:
   done-callbacks run on Hearth's loop thread, never in the thread that registered them; exceptions
   they raise are logged on the ``hearth`` logger. Do not block on pending futures inside them.
 
-The native library is found through the ``HEARTH_LIBRARY`` environment variable, else as
-``libhearth.so`` next to this package.
-"""
+- Logging: Hearth is silent until :func:`hearth.log.forward_to_logging` sends its messages (never
+  passwords, tokens or codes) to the ``hearth`` logger.
 
-from __future__ import annotations
+The native library, first match wins: the file named by the ``HEARTH_LIBRARY`` environment variable
+(a development build); the ``libhearth.so`` bundled in this package (installed wheels carry one);
+``libhearth.so.0`` on the system's library path (``make install``). :func:`library_path` tells which.
+"""
 
 from ._lib import lib as _native
 from ._lib import library_path as _library_path
@@ -92,7 +110,6 @@ from .credential import (
 )
 from .errors import *  # noqa: F401,F403 - the exception hierarchy is part of the top-level API
 from .errors import __all__ as _error_names
-from .errors import exception_class
 from .future import Future
 from .multi_factor import (
     MultiFactorAssertion,
@@ -118,7 +135,8 @@ def library_version() -> str:
 
 
 def library_path() -> str:
-    """The file the native library was loaded from."""
+    """The file the native library was loaded from: ``HEARTH_LIBRARY``'s value, the library bundled in
+    this package, or ``libhearth.so.0`` when the dynamic loader found an installed one."""
     return _library_path
 
 
@@ -159,7 +177,6 @@ __all__ = [
     "AuthResult",
     "AdditionalUserInfo",
     "KEEP",
-    "exception_class",
     "library_version",
     "library_path",
 ]

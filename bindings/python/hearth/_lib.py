@@ -59,10 +59,19 @@ ABI_MAJOR = 0
 
 if sys.platform == "darwin":
     _LIBRARY_FILE = "libhearth.dylib"
+    _SYSTEM_LIBRARY = f"libhearth.{ABI_MAJOR}.dylib"
 elif sys.platform == "win32":
     _LIBRARY_FILE = "hearth.dll"
+    _SYSTEM_LIBRARY = "hearth.dll"
 else:
     _LIBRARY_FILE = "libhearth.so"
+    _SYSTEM_LIBRARY = f"libhearth.so.{ABI_MAJOR}"
+
+# Where the native library is looked for, first match wins (documented in the package docstring):
+# 1. ``HEARTH_LIBRARY``: an explicit path, e.g. a development build; it must exist.
+# 2. The library bundled in the package (the wheel carries one next to this file).
+# 3. ``libhearth.so.<major>`` on the system's library path (``make install``; the dynamic loader's
+#    search: LD_LIBRARY_PATH, the ld.so cache, /lib, /usr/lib).
 
 
 def _find_library() -> str:
@@ -71,17 +80,24 @@ def _find_library() -> str:
         if not os.path.isfile(override):
             raise ImportError(
                 f"hearth: HEARTH_LIBRARY is set to {override!r}, which is not a file. Point it at the "
-                f"built {_LIBRARY_FILE} (swift build -c release --product hearth puts it in .build/release/)."
+                f"built {_LIBRARY_FILE} (swift build -c release --product hearth puts it in .build/release/), "
+                f"or unset it to use the library bundled in the package."
             )
         return override
     bundled = Path(__file__).resolve().with_name(_LIBRARY_FILE)
     if bundled.is_file():
         return str(bundled)
-    raise ImportError(
-        f"hearth: cannot find the native library {_LIBRARY_FILE}. Either set HEARTH_LIBRARY to its path "
-        f"(e.g. HEARTH_LIBRARY=$PWD/.build/release/{_LIBRARY_FILE} after "
-        f"`swift build -c release --product hearth`), or copy it next to the package as {bundled} "
-        f"before `pip install`."
+    # A bare name: the dynamic loader searches its own path for an installed libhearth.
+    return _SYSTEM_LIBRARY
+
+
+def _not_found(error: OSError) -> ImportError:
+    return ImportError(
+        f"hearth: cannot find the native library: no HEARTH_LIBRARY, no {_LIBRARY_FILE} bundled in the "
+        f"package ({Path(__file__).resolve().parent}), and no {_SYSTEM_LIBRARY} on the library path "
+        f"({error}). Install the wheel (`make wheel` builds it), `make install` the library, or set "
+        f"HEARTH_LIBRARY to a built {_LIBRARY_FILE} (e.g. $PWD/.build/release/{_LIBRARY_FILE} after "
+        f"`swift build -c release --product hearth`)."
     )
 
 
@@ -393,6 +409,8 @@ def _load() -> Tuple[ctypes.CDLL, str]:
     try:
         library = ctypes.CDLL(path)
     except OSError as error:
+        if path == _SYSTEM_LIBRARY:
+            raise _not_found(error) from error
         raise ImportError(f"hearth: cannot load {path}: {error}") from error
     missing: List[str] = []
     for name, (restype, argtypes) in DECLARATIONS.items():

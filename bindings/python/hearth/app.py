@@ -247,6 +247,7 @@ class App:
 
     @property
     def closed(self) -> bool:
+        """True once :meth:`close` ran (then every operation raises :class:`~hearth.AppDestroyedError`)."""
         return self._core.closed
 
     def close(self) -> None:

@@ -80,6 +80,7 @@ class ListenerHandle:
 
     @property
     def active(self) -> bool:
+        """True until :meth:`remove` runs or the app is closed."""
         return not self._removed and not self._auth._core.closed
 
     def remove(self) -> None:
@@ -171,6 +172,7 @@ class Auth:
 
     @property
     def app(self) -> "App":
+        """The :class:`~hearth.App` this Auth belongs to."""
         return self._app
 
     def _ptr(self) -> int:
@@ -264,7 +266,13 @@ class Auth:
         return self._start(lib.hearth_auth_sign_in_anonymously, auth_result_converter(self._app))
 
     def create_user_with_email_and_password(self, email: str, password: str) -> Future[AuthResult]:
-        """Creates an e-mail/password account and signs it in."""
+        """Creates an account with ``email`` and ``password`` and signs it in.
+
+        The future's result is an :class:`~hearth.AuthResult` (``additional_user_info.is_new_user`` is
+        true). It fails with :class:`~hearth.EmailAlreadyInUseError`, :class:`~hearth.InvalidEmailError`,
+        :class:`~hearth.WeakPasswordError`, or :class:`~hearth.MissingEmailError` /
+        :class:`~hearth.MissingPasswordError` for empty arguments. Raises :class:`TypeError` at once for
+        arguments that are not ``str``."""
         return self._start(
             lib.hearth_auth_create_user_with_email_and_password,
             auth_result_converter(self._app),
@@ -273,9 +281,10 @@ class Auth:
         )
 
     def sign_in_with_email_and_password(self, email: str, password: str) -> Future[AuthResult]:
-        """Signs in an existing e-mail/password account. Fails with
-        :class:`~hearth.WrongPasswordError`, :class:`~hearth.UserNotFoundError`, or
-        :class:`~hearth.InvalidCredentialError` when the project hides which one it is."""
+        """Signs in the account with ``email`` and ``password``; the result is an
+        :class:`~hearth.AuthResult`. Fails with :class:`~hearth.WrongPasswordError`,
+        :class:`~hearth.UserNotFoundError`, or :class:`~hearth.InvalidCredentialError` when the project
+        hides which one it is (e-mail enumeration protection)."""
         return self._start(
             lib.hearth_auth_sign_in_with_email_and_password,
             auth_result_converter(self._app),
@@ -313,7 +322,8 @@ class Auth:
         )
 
     def send_password_reset_email(self, email: str) -> Future[None]:
-        """Sends a password-reset e-mail (localized by :attr:`language_code`)."""
+        """Sends a password-reset e-mail to ``email`` (localized by :attr:`language_code`); the result
+        is ``None``. Fails with :class:`~hearth.UserNotFoundError` or :class:`~hearth.InvalidEmailError`."""
         return self._start(lib.hearth_auth_send_password_reset_email, to_none, encode(email, "email"))
 
     def fetch_providers_for_email(self, email: str) -> Future[List[str]]:
@@ -376,14 +386,17 @@ class Auth:
 
         They run on Hearth's loop thread and must not block; exceptions they raise are logged. A
         failure without ``on_verification_failed`` is logged as a warning. Closing the app drops
-        callbacks still to come. Arguments are checked as for :meth:`verify_phone_number` (a
-        malformed number comes to ``on_verification_failed``).
+        callbacks still to come. ``phone_number``, ``timeout``, ``force_resending_token``,
+        ``multi_factor_session`` and ``multi_factor_hint`` mean and are checked as for
+        :meth:`verify_phone_number` (a malformed number comes to ``on_verification_failed``).
         """
         options = phone_options(phone_number, timeout, force_resending_token, multi_factor_session, multi_factor_hint)
         start_with_listener(self._core, self._ptr(), options, on_code_sent, on_verification_failed,
                             on_code_auto_retrieval_timeout)
 
     def verify_phone_number_last_result(self) -> Optional[Future[PhoneVerification]]:
+        """The most recent :meth:`Auth.verify_phone_number` future
+        (a new reference to that operation), or ``None`` if it never ran."""
         return self._last_result(lib.hearth_phone_verify_number_last_result, to_phone_verification)
 
     # ------------------------------------------------------------------------------------------------
@@ -472,8 +485,8 @@ class Auth:
                            provider_ptr(provider))
 
     def handle_url(self, url: str) -> bool:
-        """For apps with a custom URL scheme (``set_provider_flow(redirect_uri=...)``): offers a URL
-        the app was opened with. ``True`` when it was the pending flow's redirect (Hearth consumed
+        """For apps with a custom URL scheme (``set_provider_flow(redirect_uri=...)``): offers ``url``,
+        a URL the app was opened with. ``True`` when it was the pending flow's redirect (Hearth consumed
         it); ``False`` when it is not (another scheme or path, a wrong state, no flow pending):
         handle it yourself."""
         return bool(lib.hearth_auth_handle_url(self._ptr(), encode(url, "url")))
@@ -484,6 +497,8 @@ class Auth:
         raise_for_code(lib.hearth_auth_cancel_provider_flow(self._ptr()))
 
     def sign_in_with_provider_last_result(self) -> Optional[Future[AuthResult]]:
+        """The most recent :meth:`Auth.sign_in_with_provider` future
+        (a new reference to that operation), or ``None`` if it never ran."""
         return self._last_result(lib.hearth_auth_sign_in_with_provider_last_result, auth_result_converter(self._app))
 
     # ------------------------------------------------------------------------------------------------
@@ -495,32 +510,46 @@ class Auth:
         return self._last_result(lib.hearth_auth_sign_in_anonymously_last_result, auth_result_converter(self._app))
 
     def create_user_with_email_and_password_last_result(self) -> Optional[Future[AuthResult]]:
+        """The most recent :meth:`Auth.create_user_with_email_and_password` future
+        (a new reference to that operation), or ``None`` if it never ran."""
         return self._last_result(
             lib.hearth_auth_create_user_with_email_and_password_last_result, auth_result_converter(self._app)
         )
 
     def sign_in_with_email_and_password_last_result(self) -> Optional[Future[AuthResult]]:
+        """The most recent :meth:`Auth.sign_in_with_email_and_password` future
+        (a new reference to that operation), or ``None`` if it never ran."""
         return self._last_result(
             lib.hearth_auth_sign_in_with_email_and_password_last_result, auth_result_converter(self._app)
         )
 
     def sign_in_with_custom_token_last_result(self) -> Optional[Future[AuthResult]]:
+        """The most recent :meth:`Auth.sign_in_with_custom_token` future
+        (a new reference to that operation), or ``None`` if it never ran."""
         return self._last_result(
             lib.hearth_auth_sign_in_with_custom_token_last_result, auth_result_converter(self._app)
         )
 
     def sign_in_with_credential_last_result(self) -> Optional[Future[User]]:
+        """The most recent :meth:`Auth.sign_in_with_credential` future
+        (a new reference to that operation), or ``None`` if it never ran."""
         return self._last_result(lib.hearth_auth_sign_in_with_credential_last_result, user_converter(self._app))
 
     def sign_in_and_retrieve_data_with_credential_last_result(self) -> Optional[Future[AuthResult]]:
+        """The most recent :meth:`Auth.sign_in_and_retrieve_data_with_credential` future
+        (a new reference to that operation), or ``None`` if it never ran."""
         return self._last_result(
             lib.hearth_auth_sign_in_and_retrieve_data_with_credential_last_result, auth_result_converter(self._app)
         )
 
     def send_password_reset_email_last_result(self) -> Optional[Future[None]]:
+        """The most recent :meth:`Auth.send_password_reset_email` future
+        (a new reference to that operation), or ``None`` if it never ran."""
         return self._last_result(lib.hearth_auth_send_password_reset_email_last_result, to_none)
 
     def fetch_providers_for_email_last_result(self) -> Optional[Future[List[str]]]:
+        """The most recent :meth:`Auth.fetch_providers_for_email` future
+        (a new reference to that operation), or ``None`` if it never ran."""
         return self._last_result(lib.hearth_auth_fetch_providers_for_email_last_result, to_strings)
 
     # ------------------------------------------------------------------------------------------------
@@ -541,6 +570,8 @@ class Auth:
         return self._add_listener(listener, "id_token")
 
     def remove_id_token_listener(self, handle: ListenerHandle) -> None:
+        """Unregisters a listener added by :meth:`add_id_token_listener` (the same as
+        ``handle.remove()``); after this returns it is never called again. Idempotent."""
         self._remove_listener(handle, "id_token")
 
     def _add_listener(self, listener: AuthStateListener, kind: str) -> ListenerHandle:

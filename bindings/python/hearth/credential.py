@@ -89,6 +89,7 @@ class Credential:
 
     @property
     def is_valid(self) -> bool:
+        """True while the native credential is live (always, for a credential you hold)."""
         return bool(lib.hearth_credential_is_valid(self._ptr))
 
     def __repr__(self) -> str:
@@ -128,7 +129,8 @@ class GoogleAuthProvider(_CredentialFactory):
 
     @staticmethod
     def credential(id_token: Optional[str] = None, access_token: Optional[str] = None) -> Credential:
-        """A credential from Google Sign-In's ID token and/or access token (at least one)."""
+        """A credential from Google Sign-In's ``id_token`` and/or ``access_token`` (at least one;
+        :class:`ValueError` for neither)."""
         if id_token is None and access_token is None:
             raise ValueError("GoogleAuthProvider.credential needs an id_token, an access_token, or both")
         return _made(
@@ -146,13 +148,13 @@ class FacebookAuthProvider(_CredentialFactory):
 
     @staticmethod
     def credential(access_token: str) -> Credential:
-        """A credential from Facebook Login's access token."""
+        """A credential from Facebook Login's ``access_token``."""
         return _made(lib.hearth_facebook_credential(encode(access_token, "access_token")), "Facebook")
 
     @staticmethod
     def limited_login_credential(id_token: str, raw_nonce: str) -> Credential:
-        """A credential from Facebook Limited Login: its authentication token (an OIDC ID token) and
-        the *raw* nonce the login was started with (Facebook got its SHA-256; see
+        """A credential from Facebook Limited Login: its authentication token ``id_token`` (an OIDC ID
+        token) and ``raw_nonce``, the *raw* nonce the login was started with (Facebook got its SHA-256; see
         :func:`hearth.generate_nonce`)."""
         return _made(
             lib.hearth_facebook_limited_login_credential(encode(id_token, "id_token"), encode(raw_nonce, "raw_nonce")),
@@ -189,7 +191,7 @@ class PlayGamesAuthProvider(_CredentialFactory):
 
     @staticmethod
     def credential(server_auth_code: str) -> Credential:
-        """A credential from the server auth code Play Games services gave the game."""
+        """A credential from ``server_auth_code``, the code Play Games services gave the game."""
         return _made(lib.hearth_play_games_credential(encode(server_auth_code, "server_auth_code")), "Play Games")
 
 
@@ -206,9 +208,10 @@ class AppleAuthProvider(_CredentialFactory):
         given_name: Optional[str] = None,
         family_name: Optional[str] = None,
     ) -> Credential:
-        """A credential from Apple's ID token and the *raw* nonce the request was made with (Apple got
-        its SHA-256: see :func:`hearth.generate_nonce`), optionally Apple's authorization code and the
-        user's name (Apple sends the name only on the first authorization; Firebase stores it)."""
+        """A credential from Apple's ``id_token`` and ``raw_nonce``, the *raw* nonce the request was
+        made with (Apple got its SHA-256: see :func:`hearth.generate_nonce`), optionally Apple's
+        ``authorization_code`` and the user's ``given_name`` / ``family_name`` (Apple sends the name
+        only on the first authorization; Firebase stores it)."""
         return _made(
             lib.hearth_apple_credential(
                 encode(id_token, "id_token"),
@@ -241,7 +244,7 @@ class PhoneAuthProvider(_CredentialFactory):
 
     @staticmethod
     def credential(verification_id: str, code: str) -> Credential:
-        """A credential from a verification id and the SMS code (both checked by the server; an
+        """A credential from ``verification_id`` and the SMS ``code`` (both checked by the server; an
         empty one fails the sign-in with :class:`~hearth.MissingVerificationIdError` or
         :class:`~hearth.MissingVerificationCodeError`)."""
         return _made(
@@ -289,6 +292,7 @@ class OAuthProvider:
     # ------------------------------------------------------------------------------------------------
     @property
     def provider_id(self) -> str:
+        """The identity provider's id (``"microsoft.com"``, ``"apple.com"``, ...)."""
         return self._provider_id
 
     @property
@@ -307,7 +311,9 @@ class OAuthProvider:
         return self
 
     def set_custom_parameters(self, custom_parameters: Mapping[str, str]) -> "OAuthProvider":
-        """Replaces the custom parameters (as the Firebase JS SDK's method does). Returns ``self``."""
+        """Replaces the custom parameters with ``custom_parameters`` (as the Firebase JS SDK's method
+        does); Firebase-reserved names raise :class:`~hearth.InvalidArgumentError` (a
+        :class:`ValueError`). Returns ``self``."""
         self._apply(self._scopes, dict(_checked_parameters(custom_parameters)))
         return self
 
@@ -346,7 +352,7 @@ class OAuthProvider:
         access_token: Optional[str] = None,
         raw_nonce: Optional[str] = None,
     ) -> Credential:
-        """A credential for ``provider_id`` from its ID token and/or access token.
+        """A credential for ``provider_id`` from its ``id_token`` and/or ``access_token``.
 
         With ``raw_nonce`` (the *raw* nonce the ID token was requested with; the token carries its
         SHA-256) the ID token is required; for ``"apple.com"`` this is Sign in with Apple, with

@@ -11,6 +11,7 @@ import enum
 from typing import TYPE_CHECKING, Dict, Optional, Type
 
 from ._lib import lib
+from ._support import check_int
 
 if TYPE_CHECKING:
     from .credential import Credential
@@ -580,11 +581,14 @@ _CLASSES: Dict[int, Type[AuthError]] = {
 
 def exception_class(code: int) -> Type[AuthError]:
     """The exception class raised for ``code`` (``AuthError`` itself when no subclass is specific)."""
-    return _CLASSES.get(int(code), AuthError)
+    return _CLASSES.get(check_int(code, "code"), AuthError)
 
 
 def error_from_code(code: int, message: Optional[str] = None) -> AuthError:
-    """A new exception of the class mapped from ``code``."""
+    """A new exception of the class mapped from ``code`` (see :func:`exception_class`), carrying
+    ``message`` (default ``""``)."""
+    if message is not None and not isinstance(message, str):
+        raise TypeError(f"message must be a str or None, not {type(message).__name__}")
     return exception_class(code)(code, message or "")
 
 

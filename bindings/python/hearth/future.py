@@ -89,7 +89,8 @@ class Future(Generic[T]):
         raise value
 
     def exception(self, timeout: Optional[float] = None) -> Optional[AuthError]:
-        """The operation's error, or ``None`` if it succeeded; waits like :meth:`result`."""
+        """The operation's error, or ``None`` if it succeeded; waits up to ``timeout`` seconds and
+        raises like :meth:`result` when it is still pending then."""
         self._wait(timeout)
         succeeded, value = self._settle()
         return None if succeeded else value

@@ -217,8 +217,8 @@ class MultiFactorResolver:
         return self._session
 
     def resolve_sign_in(self, assertion: MultiFactorAssertion) -> Future[AuthResult]:
-        """Finishes the sign-in with a proven second factor; the result is the signed-in user's auth
-        result. Errors: :class:`~hearth.InvalidVerificationCodeError`,
+        """Finishes the sign-in with ``assertion``, a proven second factor; the result is the signed-in
+        user's :class:`~hearth.AuthResult`. Errors: :class:`~hearth.InvalidVerificationCodeError`,
         :class:`~hearth.SessionExpiredError`, :class:`~hearth.InvalidMultiFactorSessionError`,
         :class:`~hearth.MultiFactorInfoNotFoundError`, ..."""
         argument = assertion_ptr(assertion)
@@ -265,7 +265,8 @@ class MultiFactorUser:
         return self._user._start(lib.hearth_user_multi_factor_session, convert)
 
     def enroll(self, assertion: MultiFactorAssertion, display_name: Optional[str] = None) -> Future[User]:
-        """Enrolls a proven second factor under ``display_name``; the result is the updated user.
+        """Enrolls ``assertion``, a proven second factor, under ``display_name``; the result is the
+        updated user.
         Errors: :class:`~hearth.SecondFactorAlreadyEnrolledError`,
         :class:`~hearth.MaximumSecondFactorCountExceededError`, :class:`~hearth.UnverifiedEmailError`,
         :class:`~hearth.UnsupportedFirstFactorError`, :class:`~hearth.InvalidVerificationCodeError`, ..."""
@@ -352,7 +353,8 @@ class TotpMultiFactorGenerator(_GeneratorNamespace):
 
     @staticmethod
     def assertion_for_sign_in(enrollment_id: Union[str, MultiFactorInfo], code: str) -> MultiFactorAssertion:
-        """Signs in with an enrolled authenticator: the hint (or its ``uid``) and a code it shows."""
+        """Signs in with an enrolled authenticator: ``enrollment_id`` is its hint
+        (:class:`~hearth.MultiFactorInfo`) or the hint's ``uid``, ``code`` a code the app shows."""
         factor = enrollment_id.uid if isinstance(enrollment_id, MultiFactorInfo) else enrollment_id
         return MultiFactorAssertion._take(
             lib.hearth_totp_multi_factor_assertion_for_sign_in(encode(factor, "enrollment_id"), encode(code, "code")),

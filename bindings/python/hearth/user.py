@@ -224,7 +224,7 @@ class User:
         return self._start(lib.hearth_user_reload, user_converter(self._app))
 
     def update_profile(self, display_name: ProfileValue = KEEP, photo_url: ProfileValue = KEEP) -> Future["User"]:
-        """Changes the display name and/or photo URL; the result is the updated snapshot.
+        """Changes ``display_name`` and/or ``photo_url``; the result is the updated snapshot.
 
         For each field: a non-empty ``str`` sets it, ``None`` or ``""`` deletes it, and
         :data:`hearth.KEEP` (the default) leaves it unchanged. So
@@ -302,7 +302,7 @@ class User:
         )
 
     def unlink(self, provider_id: str) -> Future["AuthResult"]:
-        """Unlinks a provider (``"google.com"``, ``"password"``, ``"phone"``, ...); the result's user
+        """Unlinks ``provider_id`` (``"google.com"``, ``"password"``, ``"phone"``, ...); the result's user
         is the updated account. Unlinking ``"password"`` removes the e-mail, ``"phone"`` the phone
         number. Fails with :class:`~hearth.NoSuchProviderError` when that provider is not linked."""
         return self._start(
@@ -344,49 +344,77 @@ class User:
         return self._app.auth._last_result(function, convert)
 
     def get_token_last_result(self) -> Optional[Future[str]]:
+        """The most recent :meth:`User.get_token` future
+        (a new reference to that operation), or ``None`` if it never ran."""
         return self._last(lib.hearth_user_get_token_last_result, to_string)
 
     def reload_last_result(self) -> Optional[Future["User"]]:
+        """The most recent :meth:`User.reload` future
+        (a new reference to that operation), or ``None`` if it never ran."""
         return self._last(lib.hearth_user_reload_last_result, user_converter(self._app))
 
     def update_profile_last_result(self) -> Optional[Future["User"]]:
+        """The most recent :meth:`User.update_profile` future
+        (a new reference to that operation), or ``None`` if it never ran."""
         return self._last(lib.hearth_user_update_user_profile_last_result, user_converter(self._app))
 
     def update_password_last_result(self) -> Optional[Future[None]]:
+        """The most recent :meth:`User.update_password` future
+        (a new reference to that operation), or ``None`` if it never ran."""
         return self._last(lib.hearth_user_update_password_last_result, to_none)
 
     def send_email_verification_last_result(self) -> Optional[Future[None]]:
+        """The most recent :meth:`User.send_email_verification` future
+        (a new reference to that operation), or ``None`` if it never ran."""
         return self._last(lib.hearth_user_send_email_verification_last_result, to_none)
 
     def send_email_verification_before_updating_email_last_result(self) -> Optional[Future[None]]:
+        """The most recent :meth:`User.send_email_verification_before_updating_email` future
+        (a new reference to that operation), or ``None`` if it never ran."""
         return self._last(
             lib.hearth_user_send_email_verification_before_updating_email_last_result, to_none
         )
 
     def delete_last_result(self) -> Optional[Future[None]]:
+        """The most recent :meth:`User.delete` future
+        (a new reference to that operation), or ``None`` if it never ran."""
         return self._last(lib.hearth_user_delete_last_result, to_none)
 
     def update_phone_number_last_result(self) -> Optional[Future["User"]]:
+        """The most recent :meth:`User.update_phone_number` future
+        (a new reference to that operation), or ``None`` if it never ran."""
         return self._last(lib.hearth_user_update_phone_number_credential_last_result, user_converter(self._app))
 
     def link_with_credential_last_result(self) -> Optional[Future["AuthResult"]]:
+        """The most recent :meth:`User.link_with_credential` future
+        (a new reference to that operation), or ``None`` if it never ran."""
         return self._last(lib.hearth_user_link_with_credential_last_result, auth_result_converter(self._app))
 
     def unlink_last_result(self) -> Optional[Future["AuthResult"]]:
+        """The most recent :meth:`User.unlink` future
+        (a new reference to that operation), or ``None`` if it never ran."""
         return self._last(lib.hearth_user_unlink_last_result, auth_result_converter(self._app))
 
     def reauthenticate_last_result(self) -> Optional[Future[None]]:
+        """The most recent :meth:`User.reauthenticate` future
+        (a new reference to that operation), or ``None`` if it never ran."""
         return self._last(lib.hearth_user_reauthenticate_last_result, to_none)
 
     def reauthenticate_and_retrieve_data_last_result(self) -> Optional[Future["AuthResult"]]:
+        """The most recent :meth:`User.reauthenticate_and_retrieve_data` future
+        (a new reference to that operation), or ``None`` if it never ran."""
         return self._last(
             lib.hearth_user_reauthenticate_and_retrieve_data_last_result, auth_result_converter(self._app)
         )
 
     def link_with_provider_last_result(self) -> Optional[Future["AuthResult"]]:
+        """The most recent :meth:`User.link_with_provider` future
+        (a new reference to that operation), or ``None`` if it never ran."""
         return self._last(lib.hearth_user_link_with_provider_last_result, auth_result_converter(self._app))
 
     def reauthenticate_with_provider_last_result(self) -> Optional[Future["AuthResult"]]:
+        """The most recent :meth:`User.reauthenticate_with_provider` future
+        (a new reference to that operation), or ``None`` if it never ran."""
         return self._last(
             lib.hearth_user_reauthenticate_with_provider_last_result, auth_result_converter(self._app)
         )

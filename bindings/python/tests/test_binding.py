@@ -4,12 +4,14 @@ says clearly why not) and documents itself."""
 from __future__ import annotations
 
 import ctypes
+import inspect
 import os
 import pydoc
 import re
 import shutil
 import subprocess
 import sys
+import tarfile
 from pathlib import Path
 from typing import Dict, List
 
@@ -243,42 +245,112 @@ class TestLoading:
         assert completed.stdout.strip() == str((tmp_path / "hearth" / "libhearth.so").resolve())
 
 
+def build_backend(script: str, env: Dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
+    """Runs `script` with bindings/python/backend importable, as pip runs the PEP 517 hooks."""
+    env = dict(env, PYTHONPATH=str(SOURCE_DIR / "backend"))
+    return subprocess.run([sys.executable, "-c", script], env=env, cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
 class TestPackaging:
-    def test_pip_installs_the_typed_package_with_a_bundled_library(self, tmp_path: Path) -> None:
-        # Built from a copy: pip builds in-tree and would leave build/ and *.egg-info in the sources.
-        source = tmp_path / "source"
-        source.mkdir()
-        shutil.copytree(SOURCE_DIR / "hearth", source / "hearth",
-                        ignore=shutil.ignore_patterns("*.so", "__pycache__"))
-        for name in ("pyproject.toml", "README.md"):
-            shutil.copy(SOURCE_DIR / name, source / name)
-        shutil.copy(hearth.library_path(), source / "hearth" / "libhearth.so")
-        target = tmp_path / "site"
+    """The build backend's guards. Building and installing the real wheel is tests/install/test_wheel.py
+    (make test-install), which has the self-contained library this suite does not build."""
 
-        installed = subprocess.run(
-            [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target), str(source)],
-            capture_output=True, text=True, timeout=300)
+    def test_the_wheel_refuses_a_library_that_needs_the_swift_toolchain(self, tmp_path: Path) -> None:
+        # The development build links the Swift runtime dynamically (RUNPATH into the toolchain): a
+        # wheel with it would import on this machine only.
+        env = dict(os.environ, HEARTH_WHEEL_LIBRARY=hearth.library_path())
+        built = build_backend(f"import hearth_backend; hearth_backend.build_wheel({str(tmp_path)!r})", env, tmp_path)
+        assert built.returncode != 0
+        assert "is not self-contained" in built.stderr and "libswiftCore" in built.stderr
+        assert list(tmp_path.glob("*.whl")) == []
 
-        assert installed.returncode == 0, installed.stderr
-        assert (target / "hearth" / "py.typed").is_file()
-        assert (target / "hearth" / "libhearth.so").is_file()
-        env = {key: value for key, value in os.environ.items() if key != "HEARTH_LIBRARY"}
-        env["PYTHONPATH"] = str(target)
-        script = ("import hearth\n"
-                  "app = hearth.App(api_key='k', persistence='none')\n"
-                  "print(hearth.library_path()); app.close()\n")
-        used = subprocess.run([sys.executable, "-c", script], env=env, cwd=tmp_path,
-                              capture_output=True, text=True, timeout=60)
-        assert used.returncode == 0, used.stderr
-        assert used.stdout.strip() == str((target / "hearth" / "libhearth.so").resolve())
+    def test_a_library_path_that_is_not_a_file_is_named(self, tmp_path: Path) -> None:
+        env = dict(os.environ, HEARTH_WHEEL_LIBRARY=str(tmp_path / "missing.so"))
+        built = build_backend(f"import hearth_backend; hearth_backend.build_wheel({str(tmp_path)!r})", env, tmp_path)
+        assert built.returncode != 0
+        assert "missing.so is not a file" in built.stderr
+
+    def test_the_build_needs_nothing_from_an_index(self, tmp_path: Path) -> None:
+        listed = build_backend("import hearth_backend; print(hearth_backend.get_requires_for_build_wheel())",
+                               dict(os.environ), tmp_path)
+        assert listed.returncode == 0, listed.stderr
+        assert listed.stdout.strip() == "[]"
+
+    def test_the_sdist_holds_the_sources_the_backend_and_the_metadata(self, tmp_path: Path) -> None:
+        built = build_backend(f"import hearth_backend; print(hearth_backend.build_sdist({str(tmp_path)!r}))",
+                              dict(os.environ), tmp_path)
+        assert built.returncode == 0, built.stderr
+        with tarfile.open(tmp_path / built.stdout.strip()) as archive:
+            names = set(archive.getnames())
+            info = archive.extractfile(f"hearth-{hearth.__version__}/PKG-INFO").read().decode()
+        base = f"hearth-{hearth.__version__}"
+        assert {f"{base}/pyproject.toml", f"{base}/README.md", f"{base}/backend/hearth_backend.py",
+                f"{base}/hearth/py.typed", f"{base}/hearth/__init__.py"} <= names
+        assert not [name for name in names if name.endswith((".so", ".pyc"))]
+        assert f"Version: {hearth.__version__}" in info and "Name: hearth" in info
 
 
 class TestDocumentation:
-    def test_help_shows_a_quick_start(self) -> None:
+    def test_help_shows_the_blocking_and_the_asyncio_style(self) -> None:
         text = pydoc.plain(pydoc.render_doc(hearth))
-        assert "Quick start" in text
+        assert "Blocking style" in text and "asyncio style" in text
         assert "hearth.App(" in text
-        assert "result()" in text and "await" in text
+        assert ".result(timeout=" in text and "await " in text and "asyncio.run(main())" in text
+
+    def test_help_says_where_the_native_library_comes_from(self) -> None:
+        text = pydoc.plain(pydoc.render_doc(hearth))
+        for place in ("HEARTH_LIBRARY", "bundled", "libhearth.so.0"):
+            assert place in text
+
+    def test_every_public_name_and_every_public_member_has_its_own_docstring(self) -> None:
+        def documented(obj: object) -> bool:
+            doc = vars(obj).get("__doc__") if isinstance(obj, type) else getattr(obj, "__doc__", None)
+            return bool(doc and doc.strip())
+
+        missing: List[str] = []
+        for name in hearth.__all__:
+            obj = getattr(hearth, name)
+            if inspect.isclass(obj) or inspect.isfunction(obj):
+                if not documented(obj):
+                    missing.append(name)
+            if not inspect.isclass(obj):
+                continue
+            for attribute, value in vars(obj).items():
+                if attribute.startswith("_"):
+                    continue
+                if isinstance(value, (staticmethod, classmethod)):
+                    value = value.__func__
+                if (inspect.isfunction(value) or isinstance(value, property)) and not documented(value):
+                    missing.append(f"{name}.{attribute}")
+        assert missing == []
+
+    def test_public_functions_and_methods_name_every_parameter_in_their_docstring(self) -> None:
+        def check(qualified: str, function: object) -> None:
+            for parameter in inspect.signature(function).parameters.values():  # type: ignore[arg-type]
+                if parameter.name in ("self", "cls") or parameter.kind in (parameter.VAR_POSITIONAL,
+                                                                           parameter.VAR_KEYWORD):
+                    continue
+                if parameter.name not in (inspect.getdoc(function) or ""):
+                    undocumented.append(f"{qualified}({parameter.name})")
+
+        undocumented: List[str] = []
+        for name in hearth.__all__:
+            obj = getattr(hearth, name)
+            if inspect.isfunction(obj):
+                check(name, obj)
+            elif inspect.isclass(obj) and not issubclass(obj, BaseException):
+                for attribute, value in vars(obj).items():
+                    if isinstance(value, (staticmethod, classmethod)):
+                        value = value.__func__
+                    if not attribute.startswith("_") and inspect.isfunction(value):
+                        check(f"{name}.{attribute}", value)
+        assert undocumented == []
+
+    def test_all_lists_every_public_name_and_only_those(self) -> None:
+        public = {name for name, value in vars(hearth).items()
+                  if not name.startswith("_") and not inspect.ismodule(value)}
+        assert public == set(hearth.__all__)
+        assert len(hearth.__all__) == len(set(hearth.__all__))
 
     def test_the_package_is_typed(self) -> None:
         assert (PACKAGE_DIR / "py.typed").is_file()
