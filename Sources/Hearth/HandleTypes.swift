@@ -50,44 +50,88 @@ final class CredentialHandle: @unchecked Sendable {
     }
 }
 
+/// C copies of a handle's strings, made on first use and kept as long as the handle: hosts read a
+/// few fields of most results, and every copy is an allocation (bench: a sign-in's handles used to copy
+/// 20 strings up front).
+final class CStringSlots: @unchecked Sendable {
+    private let slots: Locked<[CString?]>
+
+    init(count: Int) { slots = Locked(Array(repeating: nil, count: count)) }
+
+    /// The copy of `value()` in `slot`, made now if this is the first call for that slot.
+    func string(_ slot: Int, _ value: () -> String) -> CString {
+        slots.withLock { slots in
+            if let made = slots[slot] { return made }
+            let made = CString(value())
+            slots[slot] = made
+            return made
+        }
+    }
+}
+
 /// hearth_user_info (borrowed from a user).
 final class UserInfoHandle: @unchecked Sendable {
-    let uid, providerId, email, displayName, photoURL, phoneNumber: CString
+    private let info: UserInfoSnapshot
+    private let strings = CStringSlots(count: 6)
 
-    init(_ info: UserInfoSnapshot) {
-        uid = CString(info.uid)
-        providerId = CString(info.providerId)
-        email = CString(info.email)
-        displayName = CString(info.displayName)
-        photoURL = CString(info.photoURL)
-        phoneNumber = CString(info.phoneNumber)
-    }
+    init(_ info: UserInfoSnapshot) { self.info = info }
+
+    var uid: CString { strings.string(0) { info.uid } }
+    var providerId: CString { strings.string(1) { info.providerId } }
+    var email: CString { strings.string(2) { info.email } }
+    var displayName: CString { strings.string(3) { info.displayName } }
+    var photoURL: CString { strings.string(4) { info.photoURL } }
+    var phoneNumber: CString { strings.string(5) { info.phoneNumber } }
 }
 
 /// hearth_user: an owned reference (hearth_user_release) or borrowed from a future / auth result.
 final class UserHandle: @unchecked Sendable {
     let snapshot: UserSnapshot
     let isBorrowed: Bool
-    let uid, email, displayName, photoURL, phoneNumber, providerId: CString
-    let providerData: [UnsafeMutableRawPointer]
-    let multiFactor: [UnsafeMutableRawPointer]
+    private let strings = CStringSlots(count: 6)
+    /// The borrowed user-info and second-factor handles, registered on first use, unregistered by `retire`.
+    private let lent = Locked<(providerData: [UnsafeMutableRawPointer]?, multiFactor: [UnsafeMutableRawPointer]?,
+                               retired: Bool)>((nil, nil, false))
 
     init(_ snapshot: UserSnapshot, borrowed: Bool) {
         self.snapshot = snapshot
         self.isBorrowed = borrowed
-        let profile = snapshot.profile
-        uid = CString(profile.uid)
-        email = CString(profile.email)
-        displayName = CString(profile.displayName)
-        photoURL = CString(profile.photoURL)
-        phoneNumber = CString(profile.phoneNumber)
-        providerId = CString(snapshot.providerId)
-        providerData = profile.providerData.map { HandleRegistry.shared.register(UserInfoHandle($0)) }
-        multiFactor = profile.multiFactor.map { HandleRegistry.shared.register(MultiFactorInfoHandle($0)) }
+    }
+
+    var uid: CString { strings.string(0) { snapshot.profile.uid } }
+    var email: CString { strings.string(1) { snapshot.profile.email } }
+    var displayName: CString { strings.string(2) { snapshot.profile.displayName } }
+    var photoURL: CString { strings.string(3) { snapshot.profile.photoURL } }
+    var phoneNumber: CString { strings.string(4) { snapshot.profile.phoneNumber } }
+    var providerId: CString { strings.string(5) { snapshot.providerId } }
+
+    var providerData: [UnsafeMutableRawPointer] {
+        lent.withLock { lent in
+            if let made = lent.providerData { return made }
+            // After retire nothing new is lent out: a late reader sees an empty list.
+            guard !lent.retired else { return [] }
+            let made = snapshot.profile.providerData.map { HandleRegistry.shared.register(UserInfoHandle($0)) }
+            lent.providerData = made
+            return made
+        }
+    }
+
+    var multiFactor: [UnsafeMutableRawPointer] {
+        lent.withLock { lent in
+            if let made = lent.multiFactor { return made }
+            guard !lent.retired else { return [] }
+            let made = snapshot.profile.multiFactor.map { HandleRegistry.shared.register(MultiFactorInfoHandle($0)) }
+            lent.multiFactor = made
+            return made
+        }
     }
 
     /// Unregisters what this handle lent out.
     func retire() {
+        let (providerData, multiFactor) = lent.withLock { lent in
+            lent.retired = true
+            return (lent.providerData ?? [], lent.multiFactor ?? [])
+        }
         for info in providerData { HandleRegistry.shared.unregister(info, as: UserInfoHandle.self) }
         for info in multiFactor { HandleRegistry.shared.unregister(info, as: MultiFactorInfoHandle.self) }
     }
@@ -100,7 +144,7 @@ final class AuthResultHandle: @unchecked Sendable {
     let userHandle: UnsafeMutableRawPointer?
     let credential: UnsafeMutableRawPointer?
     let updatedCredential: UnsafeMutableRawPointer?
-    let providerId, userName, profileJSON, email: CString
+    private let strings = CStringSlots(count: 4)
 
     init(_ result: AuthResultSnapshot) {
         self.result = result
@@ -109,11 +153,12 @@ final class AuthResultHandle: @unchecked Sendable {
         updatedCredential = result.updatedCredential.map {
             HandleRegistry.shared.register(CredentialHandle($0, borrowed: true))
         }
-        providerId = CString(result.additionalUserInfo.providerId)
-        userName = CString(result.additionalUserInfo.userName)
-        profileJSON = CString(result.additionalUserInfo.profileJSON)
-        email = CString(result.email ?? "")
     }
+
+    var providerId: CString { strings.string(0) { result.additionalUserInfo.providerId } }
+    var userName: CString { strings.string(1) { result.additionalUserInfo.userName } }
+    var profileJSON: CString { strings.string(2) { result.additionalUserInfo.profileJSON } }
+    var email: CString { strings.string(3) { result.email ?? "" } }
 
     func retire() {
         if let user = HandleRegistry.shared.unregister(userHandle, as: UserHandle.self) { user.retire() }

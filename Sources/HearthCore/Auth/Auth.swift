@@ -13,8 +13,17 @@ public final class Auth: @unchecked Sendable {
         /// Bumps on every sign-in and sign-out: work started for an earlier user must not touch the
         /// current one.
         var generation: UInt64 = 0
-        var languageCode: String?
-        var emulator: EmulatorAddress?
+        /// What every request is sent with; language and emulator live in it, so it is built once per
+        /// change rather than per request.
+        var backend: BackendConfig
+        var languageCode: String? {
+            get { backend.languageCode }
+            set { backend.languageCode = newValue }
+        }
+        var emulator: EmulatorAddress? {
+            get { backend.emulator }
+            set { backend.emulator = newValue }
+        }
         /// What listeners were last told, to call them only on real changes.
         var notifiedUid: String?
         var notifiedToken: String?
@@ -58,8 +67,8 @@ public final class Auth: @unchecked Sendable {
         self.makeService = makeService
         self.authStateListeners = ListenerRegistry(dispatcher: dispatcher)
         self.idTokenListeners = ListenerRegistry(dispatcher: dispatcher)
-        var initial = State()
-        initial.emulator = emulator
+        var initial = State(backend: BackendConfig(apiKey: configuration.apiKey, appId: configuration.appId,
+                                                   emulator: emulator))
         // Loaded synchronously, so current_user is right from the first call and a sign-out right
         // after start sticks.
         let stored = store.load()
@@ -348,8 +357,6 @@ extension Auth {
 extension Auth {
     /// What the backend needs for the next request (language and emulator may change any time).
     var backendConfiguration: BackendConfig {
-        let current = state.current
-        return BackendConfig(apiKey: configuration.apiKey, appId: configuration.appId,
-                             languageCode: current.languageCode, emulator: current.emulator)
+        state.withLock { $0.backend }
     }
 }
