@@ -36,12 +36,12 @@ enum JSONWriter {
             out.append(UInt8(ascii: "]"))
         case .object(let object):
             out.append(UInt8(ascii: "{"))
-            for (index, key) in object.keys.sorted().enumerated() {
+            // Members sorted by key (stable output), without looking each key up again.
+            for (index, member) in object.sorted(by: { $0.key < $1.key }).enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                writeString(key, into: &out)
+                writeString(member.key, into: &out)
                 out.append(UInt8(ascii: ":"))
-                // The key comes from the object's own key list.
-                if let member = object[key] { write(member, into: &out) }
+                write(member.value, into: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
