@@ -176,6 +176,40 @@ final class FederatedRedirectURLMatcherTests: XCTestCase {
             url: #"com.example.game:/oauth?firebaseError={"code":"auth/internal-error"}"#)))
     }
 
+    // MARK: OAuth 1.0a (Twitter): the request token instead of a state
+
+    private func oauth1Matcher(token: String = "tWiTtErReQuEsTtOkEn") throws -> RedirectURLMatcher {
+        var m = try matcher("http://127.0.0.1:49152/", state: token)
+        m.correlationParameter = RedirectURLMatcher.oauth1TokenParameter
+        return m
+    }
+
+    func testAnOAuth1RedirectWithTheRequestTokenIsConsumed() throws {
+        let url = "http://127.0.0.1:49152/?oauth_token=tWiTtErReQuEsTtOkEn&oauth_verifier=v3r1f13r"
+        assertConsumed(try oauth1Matcher().match(url: url), url: url)
+    }
+
+    func testAnOAuth1RedirectWithAnotherOrNoTokenIsRejected() throws {
+        let m = try oauth1Matcher()
+        XCTAssertNotNil(rejectionMessage(m.match(url: "http://127.0.0.1:49152/?oauth_token=other&oauth_verifier=v")))
+        let missing = rejectionMessage(m.match(url: "http://127.0.0.1:49152/?oauth_verifier=v"))
+        XCTAssertTrue(missing?.contains("oauth_token") ?? false, missing ?? "")
+        // A `state` proves nothing to an OAuth 1.0a flow.
+        XCTAssertNotNil(rejectionMessage(m.match(url: "http://127.0.0.1:49152/?state=tWiTtErReQuEsTtOkEn")))
+        XCTAssertNotNil(rejectionMessage(m.match(
+            url: "http://127.0.0.1:49152/?oauth_token=tWiTtErReQuEsTtOkEn&oauth_token=other")))
+    }
+
+    func testTheUserRefusingTheRequestTokenEndsTheFlowAsCancelled() throws {
+        let error = failure(try oauth1Matcher().match(url: "http://127.0.0.1:49152/?denied=tWiTtErReQuEsTtOkEn"))
+        XCTAssertEqual(error?.code, .webContextCancelled)
+        // Refusing some other token is not this flow's answer.
+        XCTAssertNotNil(rejectionMessage(try oauth1Matcher().match(url: "http://127.0.0.1:49152/?denied=other")))
+        // A state-correlated flow does not read `denied`.
+        XCTAssertNotNil(rejectionMessage(try matcher("http://127.0.0.1:49152/").match(
+            url: "http://127.0.0.1:49152/?denied=s7At3")))
+    }
+
     func testFirebaseHandlerErrorsMapAsTheClientReferenceSays() throws {
         let m = try matcher()
         func mapped(_ json: String) -> AuthError? {

@@ -156,11 +156,17 @@ static const char *user_choice(const char *page, const t_plan *plan) {
   return plan->choice ? plan->choice : "generate=1";
 }
 
+
+/* What ties a redirect to its flow: `state`, or for OAuth 1.0a (Twitter) the request token. */
+static const char *correlation_param(const char *location) {
+  return t_url_param(location, "oauth_token") ? "oauth_token" : "state";
+}
+
 static void follow_redirect(t_browser *b, const t_plan *plan, t_visit *visit) {
   const char *location = visit->location;
   if (strncmp(location, "http://", 7) == 0) {
     if (plan->forged_redirect_first) {
-      t_http_response forged = t_http_get(t_url_with_param(location, "state", "forged-state"));
+      t_http_response forged = t_http_get(t_url_with_param(location, correlation_param(location), "forged-state"));
       visit->forged_status = forged.status;
     }
     const char *query = strchr(location, '?');
@@ -173,9 +179,10 @@ static void follow_redirect(t_browser *b, const t_plan *plan, t_visit *visit) {
   }
   /* A custom scheme: the operating system hands the URL to the app, which offers it to Hearth. */
   if (plan->forged_redirect_first) {
-    visit->foreign_handled = hearth_auth_handle_url(b->auth, t_printf("com.example.other:/oauth?state=%s",
-                                                                      t_url_encode(t_url_param(location, "state"))));
-    visit->forged_handled = hearth_auth_handle_url(b->auth, t_url_with_param(location, "state", "forged-state"));
+    const char *param = correlation_param(location);
+    visit->foreign_handled = hearth_auth_handle_url(
+        b->auth, t_printf("com.example.other:/oauth?%s=%s", param, t_url_encode(t_url_param(location, param))));
+    visit->forged_handled = hearth_auth_handle_url(b->auth, t_url_with_param(location, param, "forged-state"));
   }
   visit->handled = hearth_auth_handle_url(b->auth, location);
 }

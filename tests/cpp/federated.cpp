@@ -344,4 +344,10 @@ hearth::auth::UserInfoInterface ProviderInfo(const hearth::auth::User& user, con
   return hearth::auth::UserInfoInterface();
 }
 
+std::string WithForgedCorrelation(const std::string& url) {
+  // `state`, or for OAuth 1.0a (Twitter) the request token `oauth_token`.
+  const bool oauth1 = url.find("?oauth_token=") != std::string::npos || url.find("&oauth_token=") != std::string::npos;
+  return WithQueryParameter(url, oauth1 ? "oauth_token" : "state", "forged-state");
+}
+
 }  // namespace hearth_test

@@ -51,6 +51,8 @@ bool ParseUrl(const std::string& url, ParsedUrl* out);
 std::map<std::string, std::string> QueryOf(const std::string& url);
 // Replaces (or adds) one query parameter.
 std::string WithQueryParameter(const std::string& url, const std::string& name, const std::string& value);
+/// The redirect with what ties it to its flow forged: `state`, or Twitter's (OAuth 1.0a) `oauth_token`.
+std::string WithForgedCorrelation(const std::string& url);
 // GET an http:// URL; no redirects followed.
 HttpResponse HttpGet(const std::string& url);
 

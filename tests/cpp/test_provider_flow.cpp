@@ -304,7 +304,7 @@ HEARTH_EMULATOR_TEST(testACustomSchemeRedirectIsHandedOverWithHandleUrl) {
       std::string foreign = visit.location;
       foreign.replace(0, std::strlen("com.example.game"), "com.example.other");
       offers->foreign_scheme = auth->HandleUrl(foreign) ? 1 : 0;
-      offers->wrong_state = auth->HandleUrl(WithQueryParameter(visit.location, "state", "forged-state")) ? 1 : 0;
+      offers->wrong_state = auth->HandleUrl(WithForgedCorrelation(visit.location)) ? 1 : 0;
       offers->ours = auth->HandleUrl(visit.location) ? 1 : 0;
       visit.handed_to_app = offers->ours == 1;
       return visit;
@@ -514,7 +514,7 @@ HEARTH_EMULATOR_TEST(testARedirectWithAWrongStateIsRefusedAndTheFlowKeepsWaiting
     auto location = page.headers.find("location");
     if (location == page.headers.end()) return visit;
     visit.location = location->second;
-    steps->wrong_state_status = HttpGet(WithQueryParameter(visit.location, "state", "forged")).status;
+    steps->wrong_state_status = HttpGet(WithForgedCorrelation(visit.location)).status;
     WaitUntil([&steps] { return steps->go_on.load(); });
     const HttpResponse redirect = HttpGet(visit.location);
     visit.redirect_status = redirect.status;

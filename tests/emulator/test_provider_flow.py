@@ -349,3 +349,32 @@ def test_a_browser_following_the_redirect_reaches_the_continue_uri(emu, base_url
     assert response.status_code == 200
     assert response.url.startswith(continue_uri + "?providerId=github.com&id_token=")
     emu.ok(finish(emu, response.url, flow["sessionId"]))
+
+
+# Twitter signs in with OAuth 1.0a through Firebase: no `state`; the request token `oauth_token` goes
+# out in the authorization URL and comes back with an `oauth_verifier`, or as `denied` on Cancel.
+def test_twitter_flows_carry_a_request_token_instead_of_a_state(emu):
+    flow = start(emu, "twitter.com")
+    query = query_of(flow["authUri"])
+    assert "state" not in query and query["oauth_token"]
+    redirect = follow(emu, flow["authUri"], email="t@example.com", screenName="tweety")
+    answer = query_of(redirect)
+    assert "state" not in answer
+    assert answer["oauth_token"] == query["oauth_token"] and answer["oauth_verifier"]
+    body = emu.ok(finish(emu, redirect, flow["sessionId"]))
+    assert body["providerId"] == "twitter.com" and body["screenName"] == "tweety"
+
+
+def test_a_twitter_refusal_returns_only_the_refused_request_token(emu):
+    flow = start(emu, "twitter.com")
+    redirect = follow(emu, flow["authUri"], cancel="true")
+    assert query_of(redirect) == {"denied": query_of(flow["authUri"])["oauth_token"]}
+
+
+def test_a_twitter_redirect_with_another_request_token_is_refused(emu):
+    flow = start(emu, "twitter.com")
+    redirect = follow(emu, flow["authUri"], email="t2@example.com")
+    forged = redirect.replace("oauth_token=" + query_of(redirect)["oauth_token"], "oauth_token=forged")
+    response = finish(emu, forged, flow["sessionId"])
+    assert_bad_request(response, "INVALID_IDP_RESPONSE : ((The oauth_token in requestUri does not match session "
+                                 f"{flow['sessionId']}.))")

@@ -126,10 +126,19 @@ extension Auth {
                         finish(future, .failure(error))
                     case .success(let response):
                         context.sessionId = response.sessionId
-                        // The authorization URL carries the state the provider will send back.
-                        flow.expectedState = RedirectURL(parsing: response.authUri)
-                            .flatMap { url in url.query.map { FormFields(parsing: Substring($0), plusIsSpace: false) } }?
-                            .first("state") ?? flowState
+                        // The authorization URL carries what the provider will send back: its
+                        // `state`, or (OAuth 1.0a, Twitter) the request token `oauth_token`.
+                        let authorization = RedirectURL(parsing: response.authUri)
+                            .flatMap { url in url.query.map { FormFields(parsing: Substring($0), plusIsSpace: false) } }
+                        if let state = authorization?.first(RedirectURLMatcher.stateParameter) {
+                            flow.expectedState = state
+                        } else if let token = authorization?.first(RedirectURLMatcher.oauth1TokenParameter),
+                                  !token.isEmpty {
+                            flow.correlationParameter = RedirectURLMatcher.oauth1TokenParameter
+                            flow.expectedState = token
+                        } else {
+                            flow.expectedState = flowState
+                        }
                         presentFlowPage(response.authUri, flow: flow, settings: settings)
                     }
                 }
@@ -141,7 +150,8 @@ extension Auth {
 
     /// Hands the URL to the host's UI delegate (host code: on a later loop turn, through the gate).
     func presentFlowPage(_ url: String, flow: PendingProviderFlow, settings: ProviderFlowSettings) {
-        let matcher = try? RedirectURLMatcher(redirectTarget: flow.redirectTarget, expectedState: flow.expectedState)
+        var matcher = try? RedirectURLMatcher(redirectTarget: flow.redirectTarget, expectedState: flow.expectedState)
+        matcher?.correlationParameter = flow.correlationParameter
         pendingRedirectMatcher.withLock { $0 = matcher }
         Log.info("[\(configuration.appName)] provider sign-in: showing \(LogRedaction.url(url))")
         dispatcher.schedule { [self] in

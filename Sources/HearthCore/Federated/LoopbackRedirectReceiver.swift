@@ -114,6 +114,12 @@ public final class LoopbackRedirectReceiver: LoopOwnedHandle {
         set { matcher?.expectedState = newValue }
     }
 
+    /// The parameter `expectedState` comes back in (see `RedirectURLMatcher.correlationParameter`).
+    public var correlationParameter: String {
+        get { matcher?.correlationParameter ?? RedirectURLMatcher.stateParameter }
+        set { matcher?.correlationParameter = newValue }
+    }
+
     /// Whether the receiver still waits for the browser (not completed, cancelled or closed).
     public var isWaiting: Bool { completion != nil }
 

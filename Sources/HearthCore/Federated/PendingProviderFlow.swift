@@ -51,6 +51,16 @@ public final class PendingProviderFlow {
         }
     }
 
+    /// The parameter `expectedState` comes back in: `state`, or `oauth_token` for OAuth 1.0a
+    /// providers. Setting it also tells the loopback receiver.
+    public var correlationParameter: String {
+        get { matcher.correlationParameter }
+        set {
+            matcher.correlationParameter = newValue
+            receiver?.correlationParameter = newValue
+        }
+    }
+
     /// Whether the completion has yet to run.
     public var isPending: Bool { completion != nil }
 

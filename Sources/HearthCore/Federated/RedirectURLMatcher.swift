@@ -8,13 +8,22 @@
 /// and at least one must be present. A repeated `state` with another value is rejected rather than
 /// guessed at (an attacker controls what the browser appends). Only then are IdP errors honoured,
 /// so a forged `error=access_denied` cannot end someone's sign-in.
+///
+/// OAuth 1.0a providers (Twitter through Firebase's createAuthUri) send no `state`: their
+/// authorization URL carries a request token, `oauth_token`, which comes back with the verifier, or
+/// as `denied` when the user refuses. For them the matcher correlates on that token instead.
 public struct RedirectURLMatcher: Sendable {
     /// The redirect target as given (continueUri / the loopback receiver's `redirectURI`).
     public let redirectTarget: String
     /// nil until known (e.g. read from createAuthUri's `authUri` after the target was chosen); until
     /// then every addressed URL is `.rejected`.
     public var expectedState: String?
+    /// The parameter that carries `expectedState` back: `state`, or `oauth_token` for OAuth 1.0a.
+    public var correlationParameter: String = RedirectURLMatcher.stateParameter
     private let target: RedirectURL
+
+    public static let stateParameter = "state"
+    public static let oauth1TokenParameter = "oauth_token"
 
     /// Throws `.invalidArgument` if `redirectTarget` is not an absolute URL.
     public init(redirectTarget: String, expectedState: String?) throws(AuthError) {
@@ -37,7 +46,13 @@ public struct RedirectURLMatcher: Sendable {
         // Query first, then the form body, then the fragment: where each kind of IdP puts its answer.
         let fields = incoming.queryFields.appending(bodyFields).appending(incoming.fragmentFields)
 
-        if let problem = stateProblem(fields.values(of: "state")) {
+        if correlationParameter == Self.oauth1TokenParameter, fields.values(of: correlationParameter).isEmpty,
+           let denied = fields.first("denied"), let expectedState,
+           Self.constantTimeEqual(Array(denied.utf8), Array(expectedState.utf8)) {
+            // OAuth 1.0a: the user refused this very request token.
+            return .failed(RedirectErrorMapping.oauthError(code: "access_denied", description: nil))
+        }
+        if let problem = stateProblem(fields.values(of: correlationParameter)) {
             return .rejected(AuthError(code: .invalidArgument, message: problem))
         }
         if let firebaseError = fields.first("firebaseError") {
@@ -54,11 +69,11 @@ public struct RedirectURLMatcher: Sendable {
             return "No provider sign-in is waiting for this redirect yet."
         }
         if states.isEmpty {
-            return "The redirect carries no state, so it cannot be matched to the pending sign-in."
+            return "The redirect carries no \(correlationParameter), so it cannot be matched to the pending sign-in."
         }
         let expected = Array(expectedState.utf8)
         guard states.allSatisfy({ Self.constantTimeEqual(Array($0.utf8), expected) }) else {
-            return "The redirect's state does not match the pending sign-in (a stale, replayed or forged redirect)."
+            return "The redirect's \(correlationParameter) does not match the pending sign-in (a stale, replayed or forged redirect)."
         }
         return nil
     }

@@ -41,7 +41,8 @@ extension CreateAuthUri {
             customParameters: customParameters, createdAt: env.clock.seconds))
 
         var query: [(name: String, value: String)] = [
-            ("providerId", providerId), ("sessionId", sessionId), ("continueUri", continueUri), ("state", state),
+            ("providerId", providerId), ("sessionId", sessionId), ("continueUri", continueUri),
+            (ProviderSession.correlationParameter(providerId: providerId), state),
         ]
         if !scopes.isEmpty { query.append(("scopes", scopes.joined(separator: ","))) }
         if !customParameters.isEmpty {

@@ -46,11 +46,17 @@ enum ConsentPage {
         case .identity(let identity):
             var answer = identity.responseParameters(
                 providerId: session.providerId, nonce: session.customParameter("nonce"))
-            answer.append(("state", session.state))
+            answer.append((session.correlationParameter, session.state))
+            if session.correlationParameter == "oauth_token" {
+                answer.append(("oauth_verifier", RandomID.base64URL(24)))
+            }
             return .redirect(to: RedirectURL.appending(answer, to: session.continueUri))
         case .cancel:
-            let answer = [("error", "access_denied"), ("error_description", "The user cancelled the sign-in."),
-                          ("state", session.state)]
+            // OAuth 1.0a answers a refusal with the refused request token only.
+            let answer = session.correlationParameter == "oauth_token"
+                ? [("denied", session.state)]
+                : [("error", "access_denied"), ("error_description", "The user cancelled the sign-in."),
+                   ("state", session.state)]
             return .redirect(to: RedirectURL.appending(answer, to: session.continueUri))
         case nil:
             if choiceRequired {

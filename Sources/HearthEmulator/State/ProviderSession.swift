@@ -18,6 +18,16 @@ struct ProviderSession: Sendable {
     func customParameter(_ name: String) -> String? {
         customParameters.first { $0.name == name }?.value
     }
+
+    /// The parameter `state` travels in. Twitter signs in with OAuth 1.0a through Firebase: its
+    /// authorization URL carries a request token (`oauth_token`), which comes back with an
+    /// `oauth_verifier`, or as `denied` on Cancel, and there is no `state`. The emulator keeps that
+    /// shape so clients meet in testing what production sends them.
+    var correlationParameter: String { Self.correlationParameter(providerId: providerId) }
+
+    static func correlationParameter(providerId: String) -> String {
+        providerId == "twitter.com" ? "oauth_token" : "state"
+    }
 }
 
 /// Pending provider sessions by session id and by state. Sessions live an hour and at most

@@ -72,6 +72,13 @@ def replace_query_value(url: str, name: str, value: str) -> str:
     return urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(pairs)))
 
 
+def forge_correlation(url: str) -> str:
+    """The redirect with what ties it to its flow changed: `state`, or for OAuth 1.0a (Twitter) the
+    request token `oauth_token`."""
+    query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(url).query))
+    return replace_query_value(url, "oauth_token" if "oauth_token" in query else "state", "forged-state")
+
+
 def pick(visit: Visit, **identity: str) -> str:
     """Plays the user by hand: picks an identity on the page; returns the redirect's Location."""
     answer = http_get(choice_url(visit.url, **identity))
@@ -202,7 +209,7 @@ class TestSignInWithProvider:
 
         assert auth.handle_url("https://example.com/oauth?" + urllib.parse.urlsplit(location).query) is False
         assert auth.handle_url("com.other.app:/oauth?" + urllib.parse.urlsplit(location).query) is False
-        assert auth.handle_url(replace_query_value(location, "state", "forged-state")) is False
+        assert auth.handle_url(forge_correlation(location)) is False
         assert auth.handle_url("not a url at all") is False
         assert future.done() is False
 
@@ -495,7 +502,7 @@ class TestFlowFailures:
         future = flow_auth.sign_in_with_provider(hearth.OAuthProvider("twitter.com"))
         location = pick(browser.next_visit(), email=unique_email())
 
-        forged = http_get(replace_query_value(location, "state", "forged-state"))
+        forged = http_get(forge_correlation(location))
 
         assert forged.status == 400
         time.sleep(0.2)
