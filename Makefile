@@ -42,7 +42,7 @@ demo: build $(OUT)/demo
 	@scripts/with-emulator $(OUT)/demo
 
 test: build
-	$(MAKE) test-swift test-emulator test-c test-cpp test-python test-browser test-abi test-install examples test-docs test-faults test-bad-input test-load test-crash test-asan test-valgrind
+	$(MAKE) test-swift test-emulator test-c test-cpp test-python test-browser test-abi test-install examples test-docs test-faults test-bad-input test-load test-crash test-fuzz-corpus test-schema test-asan test-valgrind
 	@echo "make test: all suites passed"
 
 test-swift:
@@ -210,6 +210,35 @@ test-load: $(OUT)/load
 SOAK_SECONDS ?= 600
 soak: $(OUT)/load
 	scripts/with-emulator $(OUT)/load --soak $(SOAK_SECONDS)
+
+# ---- Fuzzing (fuzz/README.md) -------------------------------------------------------------------------
+# make fuzz: libFuzzer targets (Sources/Fuzz) built with HEARTH_FUZZ=1 (coverage + ASan on the modules
+# under test), each run FUZZ_SECONDS; a crash fails it and leaves its input in fuzz/crashes/.
+# make test-fuzz-corpus: the same targets built plain, replaying every committed seed and
+# crash-regression input (fuzz/corpus). make test-schema: schemathesis against the emulator.
+.PHONY: fuzz fuzz-build test-fuzz-corpus test-schema
+FUZZ_TARGETS ?= fuzz-rpc-responses fuzz-jwt fuzz-json-parser fuzz-redirect fuzz-persisted-session \
+	fuzz-emulator-requests
+FUZZ_SECONDS ?= 600
+FUZZ_BUILD ?= .build-fuzz
+# The debug build test-swift made already (HearthCore), so only the emulator side is extra.
+FUZZ_REPLAY_BUILD ?= .build
+
+fuzz-build:
+	for t in $(FUZZ_TARGETS); do \
+	  HEARTH_FUZZ=1 $(SWIFT) build -c release --scratch-path $(FUZZ_BUILD) --product $$t || exit 1; done
+
+fuzz: fuzz-build
+	status=0; for t in $(FUZZ_TARGETS); do \
+	  fuzz/run.sh $(FUZZ_BUILD)/release $$t $(FUZZ_SECONDS) || status=1; done; exit $$status
+
+test-fuzz-corpus:
+	for t in $(FUZZ_TARGETS); do $(SWIFT) build --scratch-path $(FUZZ_REPLAY_BUILD) --product $$t || exit 1; done
+	for t in $(FUZZ_TARGETS); do $(FUZZ_REPLAY_BUILD)/debug/$$t fuzz/corpus/$$t || exit 1; done
+
+test-schema: $(EMULATOR)
+	@scripts/deps.sh
+	scripts/with-emulator $(PYTHON) tests/schema/run_schemathesis.py
 
 # Sanitizers and leak checks (tests/sanitizers/run.sh): libhearth and the C suite under AddressSanitizer
 # with LeakSanitizer (+ the Swift unit tests), ThreadSanitizer, and valgrind memcheck on the normal build.

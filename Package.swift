@@ -1,6 +1,30 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// `make fuzz` sets HEARTH_FUZZ=1: the modules under test (not Hummingbird and its dependencies) get
+// libFuzzer coverage, ASan and testability, and the fuzz executables link libFuzzer. Without it the
+// fuzz targets build as plain corpus-replay programs (`make test-fuzz-corpus`).
+let fuzzing = Context.environment["HEARTH_FUZZ"] == "1"
+let fuzzInstrumented: [SwiftSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address", "-enable-testing"])] : []
+let fuzzTargetSettings: [SwiftSetting] = fuzzing ? fuzzInstrumented + [.define("FUZZING")] : []
+let fuzzLinking: [LinkerSetting] = fuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address", "-use-ld=lld"])] : []
+// Only `make fuzz` and `make test-fuzz-corpus` build these (by product name).
+let fuzzTargets: [Target] = [
+    .target(name: "CFuzzDriver", path: "Sources/Fuzz/CDriver"),
+    .target(name: "FuzzSupport", dependencies: ["CFuzzDriver"], path: "Sources/Fuzz/Support",
+            swiftSettings: fuzzTargetSettings),
+] + [
+    ("fuzz-rpc-responses", "RPCResponses", ["HearthCore"]),
+    ("fuzz-jwt", "JWT", ["HearthCore"]),
+    ("fuzz-json-parser", "JSONParser", ["HearthCore"]),
+    ("fuzz-redirect", "Redirect", ["HearthCore"]),
+    ("fuzz-persisted-session", "PersistedSession", ["HearthCore"]),
+    ("fuzz-emulator-requests", "EmulatorRequests", ["HearthEmulator"]),
+].map { name, directory, dependencies in
+    .executableTarget(name: name, dependencies: ["FuzzSupport"] + dependencies.map { .target(name: $0) },
+                      path: "Sources/Fuzz/\(directory)", swiftSettings: fuzzTargetSettings, linkerSettings: fuzzLinking)
+}
+
 // The library's modules use neither Swift concurrency nor regexes: without the implicit imports of
 // both, libhearth loads neither libswift_Concurrency nor _StringProcessing / _RegexParser (RSS and
 // start-up, bench/RESULTS.md). FoundationEssentials is not used either.
@@ -28,9 +52,9 @@ let package = Package(
         // Typed wrappers for curl's variadic functions, which Swift cannot call. No logic.
         .target(name: "CHearthShims", dependencies: ["CCurl"]),
         // Hashes, HMAC and base32 in pure Swift, shared by the client and the emulator.
-        .target(name: "HearthCrypto", swiftSettings: leanRuntime),
+        .target(name: "HearthCrypto", swiftSettings: leanRuntime + fuzzInstrumented),
         .target(name: "HearthCore", dependencies: ["CLibUV", "CCurl", "CHearthShims", "HearthCrypto"],
-                swiftSettings: leanRuntime),
+                swiftSettings: leanRuntime + fuzzInstrumented),
         // The public C header, so the ABI layer reads the options struct with the host's layout.
         .systemLibrary(name: "CHearthHeader"),
         // The shipped ABI: exports only hearth_* (exports.map) under the soname libhearth.so.<major>.
@@ -46,9 +70,9 @@ let package = Package(
         .target(name: "HearthEmulator", dependencies: [
             "HearthCrypto",
             .product(name: "Hummingbird", package: "hummingbird"),
-        ]),
+        ], swiftSettings: fuzzInstrumented),
         .executableTarget(name: "hearth-emulator", dependencies: ["HearthEmulator"]),
         .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"],
                     exclude: ["Fixtures/http_test_server.py", "Fixtures/make_test_pki.sh"]),
-    ]
+    ] + fuzzTargets
 )

@@ -25,8 +25,9 @@ apt_install -- openssl
 # The browser suite (tests/browser) drives Debian's Chromium through its chromedriver. Without
 # recommends this pulls ~130 MB and upgrades nothing; with them it would also upgrade systemd and perl.
 apt_install --no-install-recommends -- chromium chromium-driver
-py_mods=(pytest firebase_admin requests selenium)
-py_pkgs=(pytest firebase-admin requests selenium)
+# schemathesis: make test-schema (tests/schema) against the emulator's API description.
+py_mods=(pytest firebase_admin requests selenium schemathesis)
+py_pkgs=(pytest firebase-admin requests selenium schemathesis)
 need=()
 for i in "${!py_mods[@]}"; do
   python3 -c "import ${py_mods[$i]}" 2>/dev/null || need+=("${py_pkgs[$i]}")

@@ -176,6 +176,8 @@ static void check_side(side *s, const char *what, int real_results_allowed, doub
   if (s->destroy_ms > *max_ms) *max_ms = s->destroy_ms;
   CHECK(atomic_load(&s->late_callbacks) == 0, "%s: %d callbacks after destroy returned", what,
         atomic_load(&s->late_callbacks));
+  CHECK(cancelled + succeeded == s->count, "%s: %d cancelled + %d succeeded of %d", what, cancelled, succeeded,
+        s->count);
   if (!real_results_allowed) CHECK(cancelled == s->count, "%s: %d of %d cancelled", what, cancelled, s->count);
 }
 

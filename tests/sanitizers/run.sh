@@ -54,6 +54,16 @@ case "$mode" in
     rc=$?
     set -e
     check "$log" "ERROR: (AddressSanitizer|LeakSanitizer)" "$rc"
+    # hearth_app_destroy with 1,000 operations in flight, in both loop modes (tests/crash), under ASan too.
+    "$SAN_CC" "${cflags[@]}" -fsanitize=address -o "$out/shutdown_storm_asan" tests/crash/shutdown_storm.c \
+      -L.build-asan/release -Wl,-rpath,"$here/.build-asan/release" -lhearth "${uv_libs[@]}"
+    log="$out/asan-shutdown-storm.log"
+    set +e
+    ASAN_OPTIONS="detect_leaks=1:halt_on_error=0" scripts/with-emulator "$out/shutdown_storm_asan" 2 >"$log" 2>&1
+    rc=$?
+    set -e
+    grep -E "max destroy|shutdown storm" "$log" || true
+    check "$log" "ERROR: (AddressSanitizer|LeakSanitizer)" "$rc"
     ;;
   tsan)
     build_lib .build-tsan thread
