@@ -133,7 +133,8 @@ class App:
         :meth:`Auth.sign_out`; calls never overlap; raising counts as failure (and is logged).
 
     - ``request_timeout``: seconds per HTTP request (default 30).
-    - ``ca_bundle``: a PEM file to verify TLS with, instead of the system store.
+    - ``ca_bundle``: a PEM file of CAs to trust for TLS besides the system store (a readable file,
+      else ``ValueError``); peer and host name checks stay on.
 
     The persisted session is loaded before the constructor returns, so :attr:`Auth.current_user` is
     right at once. Close the app with :meth:`close` or a ``with`` block: in-flight operations end
