@@ -13,6 +13,8 @@ enum FormURLEncoding {
     }
 
     static func decode(_ text: Substring) -> String {
+        // Every request's query (`key=...`) comes through here; most values have nothing to decode.
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) { return String(text) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var input = Array(text.utf8)[...]

@@ -78,7 +78,18 @@ struct JSONParser {
 
     private mutating func parseString() throws(SyntaxError) -> String {
         index += 1
-        var out: [UInt8] = []
+        // Most strings have no escapes: take them in one piece.
+        let start = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return String(decoding: bytes[start..<index - 1], as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            index += 1
+        }
+        var out = Array(bytes[start..<index])
         while index < bytes.count {
             let byte = bytes[index]
             index += 1
@@ -190,7 +201,12 @@ struct JSONParser {
     private func peek(_ byte: UInt8) -> Bool { index < bytes.count && bytes[index] == byte }
 
     private mutating func skipWhitespace() {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
     }
 
     private func unexpected() -> SyntaxError {

@@ -25,9 +25,17 @@ enum JSONValue: Sendable, Equatable {
 }
 
 /// A JSON object that remembers the order its keys were set in, so tokens and responses read naturally.
+///
+/// Keys and values are kept side by side and searched in order; objects with more than a few keys
+/// get an index. Request bodies and token claims have a handful of keys, and hashing each one was
+/// a visible share of every request.
 struct JSONObject: Sendable, Equatable {
     private(set) var keys: [String] = []
-    private var values: [String: JSONValue] = [:]
+    private var storedValues: [JSONValue] = []
+    /// Position of each key, for objects larger than `indexThreshold`.
+    private var index: [String: Int]?
+
+    private static let indexThreshold = 8
 
     init() {}
 
@@ -35,22 +43,60 @@ struct JSONObject: Sendable, Equatable {
         for (key, value) in pairs { self[key] = value }
     }
 
+    private func position(of key: String) -> Int? {
+        if let index { return index[key] }
+        return keys.firstIndex(of: key)
+    }
+
     subscript(key: String) -> JSONValue? {
-        get { values[key] }
+        get { position(of: key).map { storedValues[$0] } }
         set {
             if let newValue {
-                if values.updateValue(newValue, forKey: key) == nil { keys.append(key) }
-            } else if values.removeValue(forKey: key) != nil {
-                keys.removeAll { $0 == key }
+                if let position = position(of: key) {
+                    // The key keeps the spelling it was first set with, as a dictionary keeps it.
+                    storedValues[position] = newValue
+                } else {
+                    keys.append(key)
+                    storedValues.append(newValue)
+                    if index != nil {
+                        index![key] = keys.count - 1
+                    } else if keys.count > Self.indexThreshold {
+                        buildIndex()
+                    }
+                }
+            } else if let position = position(of: key) {
+                keys.remove(at: position)
+                storedValues.remove(at: position)
+                if index != nil { buildIndex() }
             }
         }
     }
 
-    var isEmpty: Bool { keys.isEmpty }
-    var entries: [(key: String, value: JSONValue)] { keys.compactMap { k in values[k].map { (k, $0) } } }
-    func contains(_ key: String) -> Bool { values[key] != nil }
+    private mutating func buildIndex() {
+        var built: [String: Int] = [:]
+        built.reserveCapacity(keys.count)
+        for (position, key) in keys.enumerated() { built[key] = position }
+        index = built
+    }
 
-    static func == (lhs: JSONObject, rhs: JSONObject) -> Bool { lhs.values == rhs.values }
+    var isEmpty: Bool { keys.isEmpty }
+    var entries: [(key: String, value: JSONValue)] { Array(zip(keys, storedValues)) }
+
+    /// The entries in order without building an array of them.
+    func forEachEntry(_ body: (String, JSONValue) throws -> Void) rethrows {
+        for position in keys.indices { try body(keys[position], storedValues[position]) }
+    }
+
+    func contains(_ key: String) -> Bool { position(of: key) != nil }
+
+    /// Same keys with equal values, in any order.
+    static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        guard lhs.keys.count == rhs.keys.count else { return false }
+        for position in lhs.keys.indices {
+            guard let other = rhs[lhs.keys[position]], other == lhs.storedValues[position] else { return false }
+        }
+        return true
+    }
 }
 
 extension JSONValue: Codable {

@@ -139,7 +139,8 @@ extension RequestSchema.FieldType {
 /// Google accepts both `return_secure_token` and `returnSecureToken`.
 enum KeyCase {
     static func camelCase(_ name: String) -> String {
-        guard name.contains("_") else { return name }
+        // Bytes first: a name without an underscore byte has no "_" Character either.
+        guard name.utf8.contains(UInt8(ascii: "_")), name.contains("_") else { return name }
         var out = ""
         var upperNext = false
         for ch in name {

@@ -6,7 +6,8 @@ import Logging
 struct EmulatorLog: Sendable {
     let logger: Logger
 
-    func info(_ message: String) { logger.info("\(message)") }
-    func warning(_ message: String) { logger.warning("\(message)") }
-    func debug(_ message: String) { logger.debug("\(message)") }
+    // Autoclosures: a message below the log level (every request's debug line) is never built.
+    func info(_ message: @autoclosure () -> String) { logger.info("\(message())") }
+    func warning(_ message: @autoclosure () -> String) { logger.warning("\(message())") }
+    func debug(_ message: @autoclosure () -> String) { logger.debug("\(message())") }
 }

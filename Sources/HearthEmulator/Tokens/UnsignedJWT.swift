@@ -16,11 +16,26 @@ enum UnsignedJWT {
 
     /// Three base64url segments (the last may be empty) whose first decodes to a JSON object; nil otherwise.
     static func decode(_ token: String) -> Decoded? {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty,
-              parts.allSatisfy({ $0.allSatisfy(isBase64URLCharacter) }),
-              let headerBytes = Base64.decodeLenient(parts[0]),
-              let payloadBytes = Base64.decodeLenient(parts[1]),
+        // Bytes, not Characters: every token check of every request comes through here. Any
+        // non-ASCII byte is outside the alphabet, so the answer is the same as per Character.
+        var token = token
+        let segments: (header: [UInt8], payload: [UInt8])? = token.withUTF8 { bytes in
+            var first: Int?
+            var second: Int?
+            for (index, byte) in bytes.enumerated() {
+                if byte == UInt8(ascii: ".") {
+                    if first == nil { first = index } else if second == nil { second = index } else { return nil }
+                } else if !isBase64URLCharacter(byte) {
+                    return nil
+                }
+            }
+            guard let first, let second, first > 0, second > first + 1,
+                  let header = Base64.decodeUnpadded(UnsafeBufferPointer(rebasing: bytes[..<first])),
+                  let payload = Base64.decodeUnpadded(UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second]))
+            else { return nil }
+            return (header, payload)
+        }
+        guard let (headerBytes, payloadBytes) = segments,
               let header = (try? JSONCoding.parse(headerBytes))?.objectValue
         else { return nil }
         let payload: JSONValue
@@ -32,7 +47,11 @@ enum UnsignedJWT {
         return Decoded(header: header, payload: payload)
     }
 
-    private static func isBase64URLCharacter(_ c: Character) -> Bool {
-        c.isASCII && (c.isLetter || c.isNumber || c == "-" || c == "_")
+    private static func isBase64URLCharacter(_ c: UInt8) -> Bool {
+        switch c {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"): true
+        default: false
+        }
     }
 }
