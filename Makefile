@@ -165,8 +165,9 @@ bench: build
 	@bench/deps.sh
 	$(PYTHON) bench/run.py
 
-# Crash safety: SIGKILL while persisting sessions (CRASH_KILLS kills, default 150), and
-# hearth_app_destroy with 1,000 operations in flight in both loop modes (tests/crash).
+# Crash safety: SIGKILL while persisting sessions (CRASH_KILLS kills, default 150),
+# hearth_app_destroy with 1,000 operations in flight in both loop modes, and processes that exit right
+# after destroying an app on Hearth's own loop thread (tests/crash).
 .PHONY: test-crash
 CRASH_KILLS ?= 150
 $(OUT)/session_writer: tests/crash/session_writer.c include/hearth.h $(LIB) $(SONAME_LINK) | $(OUT)
@@ -175,9 +176,13 @@ $(OUT)/session_writer: tests/crash/session_writer.c include/hearth.h $(LIB) $(SO
 $(OUT)/shutdown_storm: tests/crash/shutdown_storm.c include/hearth.h $(LIB) $(SONAME_LINK) | $(OUT)
 	$(CC) $(CFLAGS_T) -o $@ $< $(LDFLAGS_T)
 
-test-crash: $(OUT)/session_writer $(OUT)/shutdown_storm
+$(OUT)/exit_after_destroy: tests/crash/exit_after_destroy.c include/hearth.h $(LIB) $(SONAME_LINK) | $(OUT)
+	$(CC) $(CFLAGS_T) -o $@ $< $(LDFLAGS_T)
+
+test-crash: $(OUT)/session_writer $(OUT)/shutdown_storm $(OUT)/exit_after_destroy
 	scripts/with-emulator $(OUT)/shutdown_storm
 	HEARTH_CRASH_KILLS=$(CRASH_KILLS) HEARTH_SESSION_WRITER=$(abspath $(OUT)/session_writer) \
+	  HEARTH_EXIT_AFTER_DESTROY=$(abspath $(OUT)/exit_after_destroy) \
 	  scripts/with-emulator $(PYTHON) -m pytest -q -p no:cacheprovider -s tests/crash
 
 # Bad input: tests/badinput/gen.py walks every function of include/hearth.h and generates its cases

@@ -43,6 +43,21 @@ final class ConditionLock: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
+    /// Blocks until `done()` holds or `milliseconds` have passed; whether `done()` held.
+    func wait(until done: () -> Bool, milliseconds: Int) -> Bool {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)  // the condition variable's default clock
+        let nanoseconds = Int(now.tv_nsec) + (milliseconds % 1000) * 1_000_000
+        var deadline = timespec(tv_sec: now.tv_sec + milliseconds / 1000 + nanoseconds / 1_000_000_000,
+                                tv_nsec: nanoseconds % 1_000_000_000)
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while !done() {
+            if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT { return done() }
+        }
+        return true
+    }
+
     /// Changes state with the mutex held and wakes every waiter.
     func broadcast(after change: () -> Void) {
         pthread_mutex_lock(mutex)

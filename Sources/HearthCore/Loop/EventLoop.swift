@@ -50,9 +50,8 @@ public final class EventLoop: @unchecked Sendable {
     private var loopThread: uv_thread_t?
     /// Owned mode: the loop thread has left `uv_run` for good (set just before it exits).
     private var threadFinished = false
-    /// Owned mode: past `threadFinished` the thread still runs releases deferred by `afterShutdown`.
-    private var threadOutlivesShutdown = false
-    /// Owned mode: someone has joined or detached the loop thread (exactly one may).
+    /// Owned mode: someone has joined the loop thread or handed it to `LoopThreadsAtExit` (exactly
+    /// one may).
     private var threadReleased = false
     /// Owned mode: `uv_loop_close` succeeded, so `deinit` may free the loop's memory.
     private var loopClosed = false
@@ -63,6 +62,8 @@ public final class EventLoop: @unchecked Sendable {
     /// Set when shutdown starts; `afterShutdown` defers work only from then on.
     private var shuttingDown = false
     private var deferredReleases: [() -> Void] = []
+    /// Owned mode: this thread was handed to `LoopThreadsAtExit`, so it reports when it is done.
+    private var threadAdoptedForExit = false
 
     private enum Phase { case running, stopping, stopped }
     private struct ShutdownRequest { let final: (() -> Void)? }
@@ -187,13 +188,26 @@ public final class EventLoop: @unchecked Sendable {
         uv_run(uvLoop, UV_RUN_NOWAIT)
         let closed = uv_loop_close(uvLoop) == 0
         let releasesRemain = !deferredReleases.isEmpty
+        var adoptSelf = false
         lock.broadcast {
             loopClosed = closed
             threadFinished = true
-            threadOutlivesShutdown = releasesRemain
+            // Releases left: the destroy waiting for `threadFinished` must return now, not join.
+            if releasesRemain && !threadReleased {
+                threadReleased = true
+                adoptSelf = true
+            }
         }
+        if adoptSelf { adoptForExit() }
         // Whoever waited for the shutdown has been let go (see `afterShutdown`).
         runDeferredReleases()
+        if threadAdoptedForExit { LoopThreadsAtExit.finishing() }
+    }
+
+    /// Owned loop thread: nobody will join it; `LoopThreadsAtExit` does, at the latest at exit.
+    private func adoptForExit() {
+        threadAdoptedForExit = true
+        LoopThreadsAtExit.adopt(pthread_self())
     }
 
     // MARK: Releases deferred past shutdown
@@ -311,7 +325,7 @@ public final class EventLoop: @unchecked Sendable {
     /// - Owned loop, called off the loop thread: runs `final` and the closes on the loop thread,
     ///   stops the loop, joins the thread, then returns.
     /// - Owned loop, called on the loop thread (inside a callback): runs `final` and the closes
-    ///   inline; the thread exits once the current callback returns, and is detached.
+    ///   inline; the thread exits once the current callback returns, and is joined later (`LoopThreadsAtExit`).
     /// - Borrowed loop, called on the loop thread: runs `final` and the closes inline. The host must
     ///   run its loop once more (to deliver the close callbacks) before `uv_loop_close`.
     /// - Borrowed loop, called off the loop thread: posts the request and returns at once; it is
@@ -364,14 +378,15 @@ public final class EventLoop: @unchecked Sendable {
         dropped.removeAll()
         guard isOwned else { return }
         lock.wait { threadFinished }
-        // Joined, unless the thread still has releases `afterShutdown` deferred: then it only frees
-        // those (no callback, no uv) and exits, and waiting for that would put it back inside destroy.
-        let (mustRelease, detach) = lock.withLock { () -> (Bool, Bool) in
+        // Joined, unless the thread still has releases `afterShutdown` deferred: then it has handed
+        // itself to `LoopThreadsAtExit`, frees those (no callback, no uv) and exits, and waiting for
+        // that would put it back inside destroy.
+        let mustJoin = lock.withLock { () -> Bool in
             defer { threadReleased = true }
-            return (!threadReleased, threadOutlivesShutdown)
+            return !threadReleased
         }
-        if mustRelease, var thread = lock.withLock({ loopThread }) {
-            if detach { pthread_detach(thread) } else { uv_thread_join(&thread) }
+        if mustJoin, var thread = lock.withLock({ loopThread }) {
+            uv_thread_join(&thread)
         }
     }
 
@@ -384,12 +399,12 @@ public final class EventLoop: @unchecked Sendable {
         guard isOwned else { return }
         uv_stop(uvLoop)
         if initiatedOnLoopThread {
-            // Nobody off-loop is waiting to join: the thread cleans up after itself.
-            let detach = lock.withLock { () -> Bool in
+            // Nobody off-loop is waiting to join.
+            let adopt = lock.withLock { () -> Bool in
                 defer { threadReleased = true }
                 return !threadReleased
             }
-            if detach { pthread_detach(pthread_self()) }
+            if adopt { adoptForExit() }
         }
     }
 

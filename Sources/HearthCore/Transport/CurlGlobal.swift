@@ -1,8 +1,21 @@
 import CCurl
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// `curl_global_init` must run once per process before any other curl call, and is not safe to
 /// race. A Swift global is initialised exactly once, thread-safely, on first use.
-private let curlGlobalInitResult: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+private let curlGlobalInitResult: CURLcode = {
+    let rc = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+    // After OpenSSL's exit handler (registered by the init above), so it runs before it.
+    atexit { LoopThreadsAtExit.joinAtExit() }
+    return rc
+}()
 
 enum CurlGlobal {
     /// Initialises libcurl on first call; later calls return the first call's outcome.
