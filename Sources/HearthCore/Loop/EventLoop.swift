@@ -40,6 +40,10 @@ public final class EventLoop: @unchecked Sendable {
     public let uvLoop: UnsafeMutablePointer<uv_loop_t>
 
     private let async: UnsafeMutablePointer<uv_async_t>
+    /// Wakes the loop for work queued on the loop thread itself: an idle handle costs no system
+    /// call, where `uv_async_send` writes an eventfd that the loop must then read back (two of the
+    /// seven system calls a request cost before).
+    private let localWake: UnsafeMutablePointer<uv_idle_t>
     private let lock = ConditionLock()
 
     // Guarded by `lock`.
@@ -58,6 +62,7 @@ public final class EventLoop: @unchecked Sendable {
 
     // Loop thread only.
     private var handles: [ObjectIdentifier: any LoopOwnedHandle] = [:]
+    private var localWakeArmed = false
     private var handlesClosed = false
     /// Set when shutdown starts; `afterShutdown` defers work only from then on.
     private var shuttingDown = false
@@ -74,6 +79,9 @@ public final class EventLoop: @unchecked Sendable {
         self.idleHandlesKeepLoopAlive = idleHandlesKeepLoopAlive
         self.uvLoop = uvLoop
         self.async = async
+        localWake = UVHandle.allocate(uv_idle_t.self)
+        uv_idle_init(uvLoop, localWake)  // cannot fail: it only links the handle into the loop
+        UVHandle.retain(self, in: localWake)
     }
 
     deinit {
@@ -109,7 +117,8 @@ public final class EventLoop: @unchecked Sendable {
         }, context)
         guard started == 0 else {
             Unmanaged<EventLoop>.fromOpaque(context).release()
-            // Nobody runs this loop yet: close the async handle and let one turn finish the close.
+            // Nobody runs this loop yet: close the handles and let one turn finish the close.
+            UVHandle.close(loop.localWake)
             UVHandle.close(async)
             uv_run(uvLoop, UV_RUN_NOWAIT)
             loop.loopClosed = uv_loop_close(uvLoop) == 0
@@ -246,12 +255,21 @@ public final class EventLoop: @unchecked Sendable {
             guard phase == .running else { return false }
             queue.append(work)
             // Under the lock: shutdown closes the handle only after leaving `.running`.
-            uv_async_send(async)
+            if !onLoopThread { uv_async_send(async) }
             return true
         }
-        // Work queued on a borrowed loop's own thread keeps the host's uv_run going until it has
-        // run; the async callback unrefs again once the queue is empty.
-        if accepted && !idleHandlesKeepLoopAlive && onLoopThread { UVHandle.setKeepsLoopAlive(async, true) }
+        // An active idle handle is ref'd, so it also keeps a host's uv_run going until the work
+        // has run, and makes the loop poll without blocking.
+        if accepted && onLoopThread && !localWakeArmed {
+            localWakeArmed = true
+            uv_idle_start(localWake) { idle in
+                guard let loop = UVHandle.owner(EventLoop.self, of: idle) else { return }
+                loop.noteCallbackThread()
+                loop.localWakeArmed = false
+                uv_idle_stop(idle)
+                loop.runPostedWork()
+            }
+        }
         return accepted
     }
 
@@ -269,13 +287,10 @@ public final class EventLoop: @unchecked Sendable {
             performShutdown(final: shutdown.final, initiatedOnLoopThread: false)
             return
         }
-        // Work queued while this batch runs waits for the next turn (the send re-armed the async).
+        // Work queued while this batch runs waits for the next turn (its `execute` re-armed a wake).
         for work in batch {
             guard lock.withLock({ phase == .running }) else { return }
             work()
-        }
-        if !idleHandlesKeepLoopAlive && lock.withLock({ phase == .running && queue.isEmpty }) {
-            UVHandle.setKeepsLoopAlive(async, false)
         }
     }
 
@@ -413,6 +428,7 @@ public final class EventLoop: @unchecked Sendable {
         // Closing unregisters, so iterate over a copy.
         for handle in Array(handles.values) { handle.close() }
         handles.removeAll()
+        UVHandle.close(localWake)
         // Borrowed mode: deferred releases run when the host's loop delivers this close.
         uv_close(UVHandle.base(async)) { handle in
             guard let handle else { return }
