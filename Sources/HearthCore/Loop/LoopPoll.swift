@@ -10,6 +10,8 @@ final class LoopPoll: LoopOwnedHandle {
     private let loop: EventLoop
     private var handle: UnsafeMutablePointer<uv_poll_t>?
     private var callback: ((_ status: Int32, _ events: Int32) -> Void)?
+    /// The events of the last `start` (0 before it).
+    private(set) var watchedEvents: Int32 = 0
 
     /// Creates an unref'd poll for `socket`; returns nil if libuv refuses it (loop shut down, bad fd).
     init?(loop: EventLoop, socket: Int32) {
@@ -31,9 +33,18 @@ final class LoopPoll: LoopOwnedHandle {
     func start(events: Int32, _ callback: @escaping (_ status: Int32, _ events: Int32) -> Void) -> Bool {
         guard let handle else { return false }
         self.callback = callback
+        watchedEvents = events
         return uv_poll_start(handle, events, { handle, status, events in
             UVHandle.owner(LoopPoll.self, of: handle)?.fire(status: status, events: events)
         }) == 0
+    }
+
+    /// Watches the same events with the same callback again: libuv stops a poll when it reports
+    /// an error on it.
+    @discardableResult
+    func restart() -> Bool {
+        guard let callback else { return false }
+        return start(events: watchedEvents, callback)
     }
 
     func stop() {

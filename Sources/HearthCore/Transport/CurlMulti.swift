@@ -21,6 +21,8 @@ final class CurlMulti {
     /// The `CURLM *`; nil once closed.
     private var multi: UnsafeMutableRawPointer?
     private var sockets: [ObjectIdentifier: LoopPoll] = [:]
+    /// Polls whose last report was an error (see `socketReady`).
+    private var pollsInError: Set<ObjectIdentifier> = []
     private var timer: LoopTimer?
     private let onFinished: ([Finished]) -> Void
 
@@ -95,6 +97,7 @@ final class CurlMulti {
         self.multi = nil
         for poll in sockets.values { poll.close() }
         sockets.removeAll()
+        pollsInError.removeAll()
         timer?.close()
         timer = nil
     }
@@ -106,6 +109,7 @@ final class CurlMulti {
             if let context {
                 let poll = Unmanaged<LoopPoll>.fromOpaque(context).takeUnretainedValue()
                 sockets[ObjectIdentifier(poll)] = nil
+                pollsInError.remove(ObjectIdentifier(poll))
                 poll.close()
             }
             return 0
@@ -124,8 +128,9 @@ final class CurlMulti {
         var events: Int32 = 0
         if what & CURL_POLL_IN != 0 { events |= Int32(UV_READABLE.rawValue) }
         if what & CURL_POLL_OUT != 0 { events |= Int32(UV_WRITABLE.rawValue) }
-        let started = poll.start(events: events) { [weak self] status, ready in
-            self?.socketReady(socket, status: status, events: ready)
+        let started = poll.start(events: events) { [weak self, weak poll] status, ready in
+            guard let self, let poll else { return }
+            self.socketReady(poll, status: status, events: ready)
         }
         return started ? 0 : -1
     }
@@ -149,15 +154,36 @@ final class CurlMulti {
 
     // MARK: Called by the loop (drive curl)
 
-    private func socketReady(_ socket: curl_socket_t, status: Int32, events: Int32) {
+    /// An error on a socket (libuv: EPOLLERR, typically a reset) is first handed to curl as the
+    /// readiness it was waiting for, as curl's own poll() loop does: curl's recv/send then meets the
+    /// error and handles it, which includes resending a request once on a fresh connection when a
+    /// kept-alive one turns out to be closed by the server before any byte of the answer. Passing
+    /// CURL_CSELECT_ERR instead fails the transfer outright ("select/poll returned error"): with
+    /// queued requests picking up kept-alive connections a `Connection: close` server was shutting,
+    /// 10 of 300 such requests failed. A second error in a row on the same socket is passed on as an
+    /// error, so a socket that keeps failing cannot spin the loop.
+    private func socketReady(_ poll: LoopPoll, status: Int32, events: Int32) {
+        let id = ObjectIdentifier(poll)
         var flags: Int32 = 0
         if status < 0 {
-            flags = CURL_CSELECT_ERR
-        } else {
-            if events & Int32(UV_READABLE.rawValue) != 0 { flags |= CURL_CSELECT_IN }
-            if events & Int32(UV_WRITABLE.rawValue) != 0 { flags |= CURL_CSELECT_OUT }
+            guard pollsInError.insert(id).inserted else {
+                return drive(socket: poll.socket, flags: CURL_CSELECT_ERR)
+            }
+            flags = Self.selectFlags(poll.watchedEvents)
+            drive(socket: poll.socket, flags: flags)
+            // libuv stopped the poll; curl, still interested, would not tell us again.
+            if !poll.isClosed { poll.restart() }
+            return
         }
-        drive(socket: socket, flags: flags)
+        pollsInError.remove(id)
+        drive(socket: poll.socket, flags: Self.selectFlags(events))
+    }
+
+    private static func selectFlags(_ events: Int32) -> Int32 {
+        var flags: Int32 = 0
+        if events & Int32(UV_READABLE.rawValue) != 0 { flags |= CURL_CSELECT_IN }
+        if events & Int32(UV_WRITABLE.rawValue) != 0 { flags |= CURL_CSELECT_OUT }
+        return flags
     }
 
     private func timerFired() {
