@@ -22,6 +22,7 @@ from typing import Callable, Iterable, Optional
 HERE = Path(__file__).resolve().parent
 PLOTS = HERE / "plots"
 RESULTS_MD = HERE / "RESULTS.md"
+FINDINGS_MD = HERE / "FINDINGS.md"
 
 RAW_SEQ = "raw-curl/easy"
 RAW_MULTI = "raw-curl/multi"
@@ -767,6 +768,11 @@ def build(results: dict) -> tuple:
         w("")
     elif emu:
         w(f"## hearth-emulator under wrk\n\nNot measured: {emu.get('failed')}\n")
+
+    # ---------------------------------------------------------------- findings (hand-written)
+    if FINDINGS_MD.exists():
+        w(FINDINGS_MD.read_text().rstrip("\n"))
+        w("")
 
     # ---------------------------------------------------------------- method
     w("## Method and caveats")
