@@ -273,8 +273,9 @@ HEARTH_EXPORT int hearth_app_create(const hearth_app_options *options, hearth_ap
  * network. After it returns no callback of this app runs. Futures, users and credentials obtained from
  * the app stay valid (release them as usual). With a host loop, the host must run its loop once more
  * before uv_loop_close (libuv closes handles asynchronously; that turn also frees the app's connections).
- * With Hearth's own loop, its thread frees the connections after this returns, then exits. May be called
- * from any thread, including from inside a Hearth callback. NULL is a no-op. */
+ * With Hearth's own loop, its thread frees the connections after this returns, then exits; the process
+ * may exit right after this returns (an exit handler waits, up to 2 s, for that thread to finish). May be
+ * called from any thread, including from inside a Hearth callback. NULL is a no-op. */
 HEARTH_EXPORT void hearth_app_destroy(hearth_app *app);
 
 /* The app's name (borrowed). NULL for an invalid handle. */
