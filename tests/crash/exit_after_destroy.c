@@ -5,6 +5,8 @@
  *   exit_after_destroy idle       sign in (and out) 500 times, destroy, return from main
  *   exit_after_destroy in-flight  start 200 sign-ins, destroy at once, return from main
  *   exit_after_destroy in-callback  destroy and exit(0) from a completion callback (on the loop thread)
+ *   exit_after_destroy fork       sign in, destroy, fork: the child exits at once (the parent's loop
+ *                                 threads are not the child's to wait for), then the parent returns
  *
  * Needs FIREBASE_AUTH_EMULATOR_HOST. Exit status 0 and nothing on stderr is a pass. */
 #include <hearth.h>
@@ -12,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static hearth_app *app;
@@ -27,8 +31,9 @@ int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   const char *env = getenv("FIREBASE_AUTH_EMULATOR_HOST");
   const char *colon = env ? strrchr(env, ':') : NULL;
-  if (!colon || (strcmp(mode, "idle") && strcmp(mode, "in-flight") && strcmp(mode, "in-callback"))) {
-    fprintf(stderr, "usage: exit_after_destroy idle|in-flight|in-callback (with FIREBASE_AUTH_EMULATOR_HOST)\n");
+  if (!colon || (strcmp(mode, "idle") && strcmp(mode, "in-flight") && strcmp(mode, "in-callback") &&
+                 strcmp(mode, "fork"))) {
+    fprintf(stderr, "usage: exit_after_destroy idle|in-flight|in-callback|fork (with FIREBASE_AUTH_EMULATOR_HOST)\n");
     return 2;
   }
   char host[256];
@@ -58,6 +63,31 @@ int main(int argc, char **argv) {
       hearth_auth_sign_out(auth); /* else the next anonymous sign-in answers with this user */
     }
     hearth_app_destroy(app);
+    return 0;
+  }
+  if (!strcmp(mode, "fork")) {
+    hearth_future *f = hearth_auth_sign_in_anonymously(auth);
+    if (hearth_future_wait(f, 10000) != 0 || hearth_future_error(f) != 0) {
+      fprintf(stderr, "sign-in: %s\n", hearth_future_error_message(f));
+      return 1;
+    }
+    hearth_future_release(f);
+    hearth_app_destroy(app);
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    pid_t child = fork();
+    if (child == 0) exit(0);
+    int status = 0;
+    if (child < 0 || waitpid(child, &status, 0) != child) {
+      perror("fork");
+      return 1;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    double ms = (end.tv_sec - start.tv_sec) * 1e3 + (end.tv_nsec - start.tv_nsec) / 1e6;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || ms > 1000) {
+      fprintf(stderr, "the forked child exited with status %d after %.0f ms\n", status, ms);
+      return 1;
+    }
     return 0;
   }
   if (!strcmp(mode, "in-flight")) {

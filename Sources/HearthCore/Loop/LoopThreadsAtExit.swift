@@ -35,7 +35,8 @@ enum LoopThreadsAtExit {
         }
     }
 
-    private static let state = State()
+    /// Replaced only in a forked child (`forgetAfterFork`), which is single-threaded at that point.
+    nonisolated(unsafe) private static var state = State()
 
     /// Takes a joinable loop thread nobody else will join; joins adopted threads that have finished.
     static func adopt(_ thread: pthread_t) {
@@ -50,6 +51,12 @@ enum LoopThreadsAtExit {
     static func finishing() {
         let me = pthread_self()
         state.lock.broadcast { state.finished.append(me) }
+    }
+
+    /// Fork handler, in the child: the parent's loop threads do not exist here (joining one would be
+    /// undefined), and the parent's lock may have been held by one of them when it forked.
+    static func forgetAfterFork() {
+        state = State()
     }
 
     /// Exit handler. Waits up to 2 s (freeing 1,000 transfers takes ~20 ms) for adopted threads to

@@ -14,6 +14,7 @@ private let curlGlobalInitResult: CURLcode = {
     let rc = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
     // After OpenSSL's exit handler (registered by the init above), so it runs before it.
     atexit { LoopThreadsAtExit.joinAtExit() }
+    pthread_atfork(nil, nil) { LoopThreadsAtExit.forgetAfterFork() }
     return rc
 }()
 
