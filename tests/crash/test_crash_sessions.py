@@ -16,6 +16,8 @@ import time
 
 import pytest
 
+from conftest import built_program
+
 KILLS = int(os.environ.get("HEARTH_CRASH_KILLS", "150"))
 SEED = int(os.environ.get("HEARTH_CRASH_SEED", str(int(time.time()))))
 # Every this many kills the writer starts on an empty directory, so kills before the first save happen too.
@@ -24,12 +26,7 @@ FRESH_DIRECTORY_EVERY = 25
 
 @pytest.fixture(scope="module")
 def writer():
-    path = os.environ.get("HEARTH_SESSION_WRITER")
-    if not path or not os.access(path, os.X_OK):
-        pytest.fail("HEARTH_SESSION_WRITER must name the built session_writer (make test-crash builds it)")
-    if not os.environ.get("FIREBASE_AUTH_EMULATOR_HOST"):
-        pytest.fail("run under scripts/with-emulator")
-    return path
+    return built_program("HEARTH_SESSION_WRITER", "session_writer")
 
 
 def session_files(directory):

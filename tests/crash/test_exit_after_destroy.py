@@ -15,17 +15,14 @@ import time
 
 import pytest
 
+from conftest import built_program
+
 RUNS = int(os.environ.get("HEARTH_EXIT_RUNS", "40"))
 
 
 @pytest.fixture(scope="module")
 def program():
-    path = os.environ.get("HEARTH_EXIT_AFTER_DESTROY")
-    if not path or not os.access(path, os.X_OK):
-        pytest.fail("HEARTH_EXIT_AFTER_DESTROY must name the built exit_after_destroy (make test-crash builds it)")
-    if not os.environ.get("FIREBASE_AUTH_EMULATOR_HOST"):
-        pytest.fail("run under scripts/with-emulator")
-    return path
+    return built_program("HEARTH_EXIT_AFTER_DESTROY", "exit_after_destroy")
 
 
 @pytest.mark.parametrize("mode", ["idle", "in-flight", "in-callback", "fork"])
