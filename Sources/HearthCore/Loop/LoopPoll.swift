@@ -12,6 +12,8 @@ final class LoopPoll: LoopOwnedHandle {
     private var callback: ((_ status: Int32, _ events: Int32) -> Void)?
     /// The events of the last `start` (0 before it).
     private(set) var watchedEvents: Int32 = 0
+    /// Error reports (status < 0) in a row, counting the one being delivered; 0 after a success.
+    private(set) var errorsInARow = 0
 
     /// Creates an unref'd poll for `socket`; returns nil if libuv refuses it (loop shut down, bad fd).
     init?(loop: EventLoop, socket: Int32) {
@@ -71,6 +73,7 @@ final class LoopPoll: LoopOwnedHandle {
 
     private func fire(status: Int32, events: Int32) {
         loop.noteCallbackThread()
+        errorsInARow = status < 0 ? errorsInARow + 1 : 0
         let callback = self.callback
         callback?(status, events)
     }

@@ -21,8 +21,6 @@ final class CurlMulti {
     /// The `CURLM *`; nil once closed.
     private var multi: UnsafeMutableRawPointer?
     private var sockets: [ObjectIdentifier: LoopPoll] = [:]
-    /// Polls whose last report was an error (see `socketReady`).
-    private var pollsInError: Set<ObjectIdentifier> = []
     private var timer: LoopTimer?
     private let onFinished: ([Finished]) -> Void
 
@@ -97,7 +95,6 @@ final class CurlMulti {
         self.multi = nil
         for poll in sockets.values { poll.close() }
         sockets.removeAll()
-        pollsInError.removeAll()
         timer?.close()
         timer = nil
     }
@@ -109,7 +106,6 @@ final class CurlMulti {
             if let context {
                 let poll = Unmanaged<LoopPoll>.fromOpaque(context).takeUnretainedValue()
                 sockets[ObjectIdentifier(poll)] = nil
-                pollsInError.remove(ObjectIdentifier(poll))
                 poll.close()
             }
             return 0
@@ -163,20 +159,11 @@ final class CurlMulti {
     /// 10 of 300 such requests failed. A second error in a row on the same socket is passed on as an
     /// error, so a socket that keeps failing cannot spin the loop.
     private func socketReady(_ poll: LoopPoll, status: Int32, events: Int32) {
-        let id = ObjectIdentifier(poll)
-        var flags: Int32 = 0
-        if status < 0 {
-            guard pollsInError.insert(id).inserted else {
-                return drive(socket: poll.socket, flags: CURL_CSELECT_ERR)
-            }
-            flags = Self.selectFlags(poll.watchedEvents)
-            drive(socket: poll.socket, flags: flags)
-            // libuv stopped the poll; curl, still interested, would not tell us again.
-            if !poll.isClosed { poll.restart() }
-            return
-        }
-        pollsInError.remove(id)
-        drive(socket: poll.socket, flags: Self.selectFlags(events))
+        guard status < 0 else { return drive(socket: poll.socket, flags: Self.selectFlags(events)) }
+        guard poll.errorsInARow == 1 else { return drive(socket: poll.socket, flags: CURL_CSELECT_ERR) }
+        drive(socket: poll.socket, flags: Self.selectFlags(poll.watchedEvents))
+        // libuv stopped the poll; curl, still interested, would not tell us again.
+        if !poll.isClosed { poll.restart() }
     }
 
     private static func selectFlags(_ events: Int32) -> Int32 {
