@@ -278,7 +278,11 @@ def test_many_operations_failing_at_once_each_complete_once(
         assert error is not None and error.code == ErrorCode.NETWORK_REQUEST_FAILED
     assert time.monotonic() - started <= REQUEST_TIMEOUT + SLACK
     # result() returns once a future is complete; its callbacks run on a later loop turn (the
-    # contract), and Python ones need the GIL: give all twenty one linger, then check each.
+    # contract), and Python ones need the GIL (under load all twenty were still pending when the last
+    # result() returned, and all had run 0.5 s later): wait for them, then one linger for extra calls.
+    settled_by = time.monotonic() + 2
+    while time.monotonic() < settled_by and any(w.native_calls == 0 or w.python_calls == 0 for w in watches):
+        time.sleep(0.01)
     time.sleep(0.25)
     for watching in watches:
         watching.assert_completed_once(linger=0)
