@@ -272,7 +272,7 @@ final class SupportJSONParserTests: XCTestCase {
 
 /// Random valid JSON texts with the values they stand for: varied whitespace, every escape form,
 /// non-ASCII text and numbers in every notation. Seeded, so a failure reproduces.
-private struct DocumentGenerator {
+struct DocumentGenerator {
     private var state: UInt64
     private let longNumbers: Bool
 

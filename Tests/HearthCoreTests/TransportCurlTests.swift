@@ -112,6 +112,30 @@ final class TransportCurlTests: XCTestCase {
         XCTAssertEqual(emptyPost["bodyLength"] as? Int, 0)
     }
 
+    /// Handles are reused, and after a plain POST they are not reset to curl's defaults (bench, issue 5):
+    /// nothing of one request (method, headers, body) may reach the next one sent on the same handle.
+    func testARecycledHandleCarriesNothingOfTheLastRequestOver() {
+        let url = server.url("/echo")
+        let sequence: [(HTTPRequest, method: String, body: String, header: String?)] = [
+            (HTTPRequest(method: "POST", url: url, headers: [("X-First", "1")], body: Array("secret".utf8)), "POST", "secret", "1"),
+            (HTTPRequest(method: "POST", url: url), "POST", "", nil),
+            (HTTPRequest(method: "POST", url: url, headers: [("X-First", "2")], body: Array("b".utf8)), "POST", "b", "2"),
+            (HTTPRequest(method: "GET", url: url), "GET", "", nil),
+            (HTTPRequest(method: "POST", url: url, body: Array("c".utf8)), "POST", "c", nil),
+            (HTTPRequest(method: "PUT", url: url, body: Array("d".utf8)), "PUT", "d", nil),
+            (HTTPRequest(method: "POST", url: url, body: Array("e".utf8)), "POST", "e", nil),
+            (HTTPRequest(method: "DELETE", url: url), "DELETE", "", nil),
+            (HTTPRequest(method: "GET", url: url), "GET", "", nil),
+        ]
+        for (index, step) in sequence.enumerated() {
+            let echoed = echo(response(send(step.0)))
+            XCTAssertEqual(echoed["method"] as? String, step.method, "request \(index)")
+            XCTAssertEqual((echoed["body"] as? String) ?? "", step.body, "request \(index)")
+            XCTAssertEqual(echoed["bodyLength"] as? Int, step.body.utf8.count, "request \(index)")
+            XCTAssertEqual(headerValue("X-First", in: echoed), step.header, "request \(index)")
+        }
+    }
+
     func testAnEmptyHeaderValueIsSentNotDropped() {
         let echoed = echo(response(send(HTTPRequest(url: server.url("/echo"), headers: [("X-Empty", "")]))))
         XCTAssertEqual(headerValue("X-Empty", in: echoed), "")

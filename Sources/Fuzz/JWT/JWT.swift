@@ -13,7 +13,10 @@ func fuzzOne(_ data: [UInt8]) {
     } else {
         token = "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0." + Base64URL.encode(input.rest()) + "."
     }
-    guard let claims = try? JWTClaims(token: token) else { return }
+    let claims = try? JWTClaims(token: token)
+    fuzzCheck(JWTClaims.signInProvider(of: token) == claims?.signInProvider,
+              "the sign-in provider read on its own differs from the decoded claims'")
+    guard let claims else { return }
     _ = claims.subject
     _ = claims.userID
     _ = claims.signInProvider

@@ -6,6 +6,7 @@ import FuzzSupport
 
 private func handle<R: BackendRPC>(_ rpc: R, status: Int, body: [UInt8]) {
     let response = HTTPResponse(status: status, body: body, contentType: "application/json")
+    _ = rpc.decode(plainSuccess: body)
     switch ResponseClassifier.classify(response, checks: rpc.successShapedErrors) {
     case .success(let object):
         guard let decoded = try? rpc.decode(object) else { return }
@@ -14,6 +15,16 @@ private func handle<R: BackendRPC>(_ rpc: R, status: Int, body: [UInt8]) {
         // Messages are shown to people and logged: building them must not trap either.
         _ = error.description
     }
+}
+
+/// The RPCs that read 2xx answers straight from the bytes must read every body as the tree path does.
+private func compareReadings<R: BackendRPC>(_ rpc: R, body: [UInt8]) where R.Response: Equatable {
+    guard let fromBytes = rpc.decode(plainSuccess: body) else { return }
+    let response = HTTPResponse(status: 200, body: body, contentType: "application/json")
+    let fromTree = ResponseClassifier.classify(response, checks: rpc.successShapedErrors).flatMap { object in
+        Result { () throws(AuthError) -> R.Response in try rpc.decode(object) }
+    }
+    fuzzCheck(fromBytes == fromTree, "reading from bytes and from the tree disagree for \(rpc)")
 }
 
 /// What the client computes from a decoded token answer before storing it: the expiry (from
@@ -72,7 +83,12 @@ func fuzzOne(_ data: [UInt8]) {
     var input = FuzzInput(data)
     let rpc = rpcs[Int(input.byte()) % rpcs.count]
     let status = statuses[Int(input.byte()) % statuses.count]
-    rpc(status, input.rest())
+    let body = input.rest()
+    rpc(status, body)
+    compareReadings(SignInWithPassword(email: "a@example.com", password: "p"), body: body)
+    compareReadings(SignUp(), body: body)
+    compareReadings(GetAccountInfo(idToken: "t"), body: body)
+    compareReadings(SecureTokenRefresh(refreshToken: "r"), body: body)
 }
 
 @main enum Main { static func main() { fuzzMain("fuzz-rpc-responses", fuzzOne) } }

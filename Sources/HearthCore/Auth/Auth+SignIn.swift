@@ -153,12 +153,11 @@ extension Auth {
                 case .failure(let error):
                     finish(future, .failure(error))
                 case .success(let record):
-                    let claims = try? JWTClaims(token: issued.idToken)
-                    let signInProvider = claims?.signInProvider ?? ""
+                    let signInProvider = JWTClaims.signInProvider(of: issued.idToken) ?? ""
                     let profile = Self.profile(from: record, signInProvider: signInProvider)
                     let session = Session(profile: profile,
                                           tokens: TokenSet(idToken: issued.idToken, refreshToken: issued.refreshToken,
-                                                           expiresAtMs: expiry(of: issued, claims: claims)))
+                                                           expiresAtMs: expiry(of: issued)))
                     installSession(session)
                     let user = snapshot(profile)
                     switch kind {

@@ -324,17 +324,11 @@ extension Auth {
     }
 
 
-    /// When the ID token of `issued` expires, in ms since the epoch.
+    /// When the ID token of `issued` expires, in ms since the epoch (its claims are decoded only when
+    /// the answer had no `expiresIn`).
     func expiry(of issued: IssuedTokens) -> Int64 {
         if let seconds = issued.expiresIn, seconds > 0 { return Self.expiryMs(expiresIn: seconds, claims: nil, nowMs: nowMs()) }
-        return expiry(of: issued, claims: try? JWTClaims(token: issued.idToken))
-    }
-
-    /// The same, for a caller that has already decoded the ID token's `claims` (nil when unreadable), so a
-    /// sign-in decodes them once rather than once per fact it needs.
-    func expiry(of issued: IssuedTokens, claims: JWTClaims?) -> Int64 {
-        if let seconds = issued.expiresIn, seconds > 0 { return Self.expiryMs(expiresIn: seconds, claims: nil, nowMs: nowMs()) }
-        return Self.expiryMs(expiresIn: nil, claims: claims, nowMs: 0)
+        return Self.expiryMs(expiresIn: nil, claims: try? JWTClaims(token: issued.idToken), nowMs: 0)
     }
 
     /// `expiresIn` seconds from now, else the token's `exp`, in ms since the epoch; 0 (expired) when

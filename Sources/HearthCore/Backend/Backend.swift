@@ -17,8 +17,14 @@ public final class Backend {
         let checks = rpc.successShapedErrors
         let startedMs = Log.isEnabled(.debug) ? Log.monotonicMs() : 0
         return transport.send(request) { result in
-            let outcome = ResponseClassifier.classify(result, checks: checks).flatMap { object in
-                Result { () throws(AuthError) -> R.Response in try rpc.decode(object) }
+            let outcome: Result<R.Response, AuthError>
+            if case .success(let response) = result, (200..<300).contains(response.status),
+               let read = rpc.decode(plainSuccess: response.body) {
+                outcome = read
+            } else {
+                outcome = ResponseClassifier.classify(result, checks: checks).flatMap { object in
+                    Result { () throws(AuthError) -> R.Response in try rpc.decode(object) }
+                }
             }
             Log.debug(RequestLog.line(request, result, outcome, startedMs: startedMs))
             completion(outcome)

@@ -37,11 +37,16 @@ public protocol BackendRPC: Sendable, CustomStringConvertible, CustomDebugString
     /// Reads a 2xx JSON object. Throws (code `.failure`, "malformed response") when a required field is
     /// missing or of the wrong type.
     func decode(_ object: JSONObject) throws(AuthError) -> Response
+    /// Reads a 2xx body straight from its bytes, without a `JSONValue` tree; nil when this RPC does not
+    /// (then `Backend` parses the body and calls `decode(_:)`), or when the body needs a closer look
+    /// (see `PlainSuccess`). Only the answers every sign-in and token refresh get are read this way.
+    func decode(plainSuccess body: [UInt8]) -> Result<Response, AuthError>?
 }
 
 extension BackendRPC {
     public var contentType: String { "application/json" }
     public var successShapedErrors: SuccessShapedErrors { .standard }
+    public func decode(plainSuccess body: [UInt8]) -> Result<Response, AuthError>? { nil }
 
     public var description: String { "\(Self.self)(\(endpoint.path))" }
     public var debugDescription: String { description }
@@ -57,5 +62,37 @@ extension Dictionary where Key == String, Value == JSONValue {
     /// Sets `key` to an array of strings when the list is not empty.
     mutating func setIfNotEmpty(_ key: String, _ values: [String]) {
         if !values.isEmpty { self[key] = .array(values.map(JSONValue.string)) }
+    }
+}
+
+/// The top-level members of a 2xx answer read straight from the bytes. Any member a success-shaped
+/// error check looks at sends the answer back to the tree path (`ResponseClassifier`), so both paths
+/// give the same result; answers that need it are rare (MFA, conflicts), and the check is the same one
+/// for every RPC that reads this way.
+struct PlainSuccess<Body: JSONMembers>: JSONMembers {
+    var body = Body()
+    var needsCloserLook = false
+
+    mutating func read<Source: JSONMemberSource>(_ key: JSONKey, _ source: inout Source) throws(JSONParseError) {
+        switch key {
+        case "needConfirmation", "errorMessage", "mfaPendingCredential", "temporaryProof":
+            needsCloserLook = true
+            try source.skip()
+        default:
+            try body.read(key, &source)
+        }
+    }
+
+    /// `decode` applied to the members of `bytes`; nil when they are not one JSON object (the tree path
+    /// then reports it as it always has) or need a closer look.
+    static func decode<Response>(_ bytes: [UInt8], _ decode: (Body) throws(AuthError) -> Response)
+        -> Result<Response, AuthError>?
+    {
+        guard let members = try? PlainSuccess(bytes: bytes), !members.needsCloserLook else { return nil }
+        do throws(AuthError) {
+            return .success(try decode(members.body))
+        } catch {
+            return .failure(error)
+        }
     }
 }

@@ -33,7 +33,8 @@ public final class FutureState: @unchecked Sendable {
     private var value: FutureValue?
     private var failure: AuthError?
     private var completed: Bool { value != nil || failure != nil }
-    private var callbacks: [UInt64: () -> Void] = [:]
+    /// Per handle; almost always one or none, so a list rather than a dictionary.
+    private var callbacks: [(handle: UInt64, callback: () -> Void)] = []
     public let dispatcher: CallbackDispatcher
     /// The Auth that runs the operation (to finish a sign-in that needs a second factor).
     public private(set) weak var auth: Auth?
@@ -75,7 +76,7 @@ public final class FutureState: @unchecked Sendable {
         case .success(let success): value = success
         case .failure(let error): failure = error
         }
-        toFire = Array(callbacks.keys)
+        toFire = callbacks.map(\.handle)
         lock.broadcast()
         lock.unlock()
         for handle in toFire { scheduleFire(handle) }
@@ -89,7 +90,8 @@ public final class FutureState: @unchecked Sendable {
     public func setCallback(handle: UInt64, _ callback: (() -> Void)?) -> AuthErrorCode? {
         if dispatcher.isDestroyed { return .appDestroyed }
         let fireNow: Bool = lock.withLock {
-            callbacks[handle] = callback
+            _ = takeCallback(handle: handle)
+            if let callback { callbacks.append((handle, callback)) }
             return callback != nil && completed
         }
         if fireNow { scheduleFire(handle) }
@@ -99,7 +101,7 @@ public final class FutureState: @unchecked Sendable {
     /// Forgets a handle's callback; after this returns it never runs.
     public func removeCallback(handle: UInt64) {
         dispatcher.excludingCallbacks {
-            lock.withLock { _ = callbacks.removeValue(forKey: handle) }
+            lock.withLock { _ = takeCallback(handle: handle) }
         }
     }
 
@@ -107,9 +109,15 @@ public final class FutureState: @unchecked Sendable {
         dispatcher.schedule { [self] in
             // Taking the callback out makes it run exactly once, even if it was scheduled twice
             // (completed, then re-registered).
-            let callback = lock.withLock { callbacks.removeValue(forKey: handle) }
+            let callback = lock.withLock { takeCallback(handle: handle) }
             callback?()
         }
+    }
+
+    /// Removes and returns the callback of `handle`. Under `lock`.
+    private func takeCallback(handle: UInt64) -> (() -> Void)? {
+        guard let index = callbacks.firstIndex(where: { $0.handle == handle }) else { return nil }
+        return callbacks.remove(at: index).callback
     }
 
     public func wait(timeoutMs: Int64) -> FutureWaitResult {

@@ -45,8 +45,14 @@ final class LoopPoll: LoopOwnedHandle {
     /// an error on it.
     @discardableResult
     func restart() -> Bool {
+        start(events: watchedEvents)
+    }
+
+    /// Watches for `events` with the callback the last `start` gave (false if there was none).
+    @discardableResult
+    func start(events: Int32) -> Bool {
         guard let callback else { return false }
-        return start(events: watchedEvents, callback)
+        return start(events: events, callback)
     }
 
     func stop() {

@@ -13,12 +13,14 @@ struct JSONParser {
     /// JSONDecoder's limit too: deep enough for any real document, shallow enough for any thread's stack.
     static let maximumDepth = 512
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var index = 0
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
     /// Reused for strings with escapes, so a document allocates at most one such buffer.
-    private var scratch: [UInt8] = []
+    var scratch: [UInt8] = []
+    /// While reading members (`JSONMembers`): how deep the object being read is.
+    var memberDepth = 0
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
         if bytes.isEmpty { throw JSONParseError("empty input") }
@@ -35,7 +37,7 @@ struct JSONParser {
 
     // MARK: - Grammar
 
-    private mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+    mutating func parseDocument() throws(JSONParseError) -> JSONValue {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
         skipWhitespace()
         let value = try parseValue(depth: 0)
@@ -44,7 +46,7 @@ struct JSONParser {
         return value
     }
 
-    private mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
+    mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
         switch peek {
         case UInt8(ascii: "\""): return .string(try parseString())
         case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
@@ -58,7 +60,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
+    mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
         guard depth <= Self.maximumDepth else { throw failure("nested deeper than \(Self.maximumDepth) levels") }
         index += 1
         // Room for typical answers' objects up front: growing rehashes every key again.
@@ -91,7 +93,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
+    mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
         guard depth <= Self.maximumDepth else { throw failure("nested deeper than \(Self.maximumDepth) levels") }
         index += 1
         var array: [JSONValue] = []
@@ -117,7 +119,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+    mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
         let count = literal.utf8CodeUnitCount
         guard bytes.count - index >= count else { throw failure("invalid literal") }
         let expected = UnsafeBufferPointer(start: literal.utf8Start, count: count)
@@ -129,51 +131,70 @@ struct JSONParser {
 
     // MARK: - Strings
 
-    private mutating func parseString() throws(JSONParseError) -> String {
-        index += 1
-        let start = index
-        var isASCII = true
-        while index < bytes.count {
-            skipPlainWords(allowingNonASCII: !isASCII)
-            guard index < bytes.count else { break }
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                let text = try makeString(UnsafeBufferPointer(rebasing: bytes[start..<index]), isASCII: isASCII)
-                index += 1
-                return text
-            }
-            if byte == UInt8(ascii: "\\") { return try parseEscapedString(from: start) }
-            if byte < 0x20 { throw failure("unescaped control character in a string") }
-            if byte >= 0x80 { isASCII = false }
-            index += 1
-        }
-        throw failure("unterminated string")
+    mutating func parseString() throws(JSONParseError) -> String {
+        let start = index + 1
+        guard let plain = try scanPlainString() else { return try parseEscapedString(from: start) }
+        return try makeString(UnsafeBufferPointer(rebasing: bytes[plain.range]), isASCII: plain.isASCII)
     }
 
-    /// Skips 8 bytes at a time while none of them needs a look: a quote, a backslash, a control
-    /// character, or (until the string has shown one) a non-ASCII byte. Tokens make up most of the
-    /// bytes Hearth parses, and they are long runs of plain ASCII.
-    private mutating func skipPlainWords(allowingNonASCII: Bool) {
-        guard let base = bytes.baseAddress else { return }
+    /// Reads a string without escapes (index at the opening quote) up to and past its closing quote:
+    /// the range of its bytes, not yet validated as UTF-8 unless `isASCII`. Nil when it has an escape:
+    /// `index` is then at the first backslash, for `parseEscapedString`.
+    ///
+    /// Eight bytes at a time while none of them needs a look (a quote, a backslash, a control character,
+    /// or until the string has shown one, a non-ASCII byte), then straight to the first one that does:
+    /// tokens make up most of the bytes Hearth parses, and keys are shorter than two words.
+    mutating func scanPlainString() throws(JSONParseError) -> (range: Range<Int>, isASCII: Bool)? {
+        let start = index + 1
+        guard let base = bytes.baseAddress else { throw failure("unterminated string") }
+        let end = bytes.count
+        var position = start
+        var isASCII = true
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
-        let nonASCII = allowingNonASCII ? 0 : highBits
-        while bytes.count - index >= 8 {
-            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-            // Per byte, the high bit of (b - n) & ~b is set when b < n (b < 0x80); exact enough as a
-            // yes/no for the word: a false "yes" only sends that word to the byte-by-byte path.
-            let control = (word &- ones &* 0x20) & ~word
-            let quote = ((word ^ (ones &* 0x22)) &- ones) & ~(word ^ (ones &* 0x22))
-            let backslash = ((word ^ (ones &* 0x5C)) &- ones) & ~(word ^ (ones &* 0x5C))
-            if (control | quote | backslash) & highBits != 0 || word & nonASCII != 0 { return }
-            index += 8
+        while true {
+            while end - position >= 8 {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+                // Per byte, the high bit of (b - n) & ~b is set when b < n (b < 0x80). A borrow only runs
+                // upwards from a byte that is itself flagged, so the lowest flagged byte is exact.
+                let control = (word &- ones &* 0x20) & ~word
+                let quote = ((word ^ (ones &* 0x22)) &- ones) & ~(word ^ (ones &* 0x22))
+                let backslash = ((word ^ (ones &* 0x5C)) &- ones) & ~(word ^ (ones &* 0x5C))
+                var flagged = (control | quote | backslash) & highBits
+                if isASCII { flagged |= word & highBits }
+                if flagged == 0 {
+                    position += 8
+                } else {
+                    position += flagged.trailingZeroBitCount >> 3
+                    break
+                }
+            }
+            guard position < end else {
+                index = position
+                throw failure("unterminated string")
+            }
+            let byte = base[position]
+            if byte == UInt8(ascii: "\"") {
+                index = position + 1
+                return (start..<position, isASCII)
+            }
+            if byte == UInt8(ascii: "\\") {
+                index = position
+                return nil
+            }
+            if byte < 0x20 {
+                index = position
+                throw failure("unescaped control character in a string")
+            }
+            if byte >= 0x80 { isASCII = false }
+            position += 1
         }
     }
 
     /// The rest of a string that has escapes, from `start` (just after the opening quote); `index` is at
     /// the first backslash. Raw bytes and decoded escapes go to `scratch`, validated as UTF-8 at the end:
     /// an escape always yields whole characters, so a broken raw sequence stays broken next to one.
-    private mutating func parseEscapedString(from start: Int) throws(JSONParseError) -> String {
+    mutating func parseEscapedString(from start: Int) throws(JSONParseError) -> String {
         scratch.removeAll(keepingCapacity: true)
         scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
         while index < bytes.count {
@@ -198,7 +219,7 @@ struct JSONParser {
         throw failure("unterminated string")
     }
 
-    private mutating func appendEscape() throws(JSONParseError) {
+    mutating func appendEscape() throws(JSONParseError) {
         guard index < bytes.count else { throw failure("unterminated string") }
         let byte = bytes[index]
         index += 1
@@ -215,7 +236,7 @@ struct JSONParser {
     }
 
     /// The scalar of a `\uXXXX` escape (index just after the `u`), joining a surrogate pair.
-    private mutating func readUnicodeEscape() throws(JSONParseError) -> UInt32 {
+    mutating func readUnicodeEscape() throws(JSONParseError) -> UInt32 {
         let unit = try readHex4()
         if UTF16.isTrailSurrogate(unit) { throw failure("unpaired low surrogate in a \\u escape") }
         guard UTF16.isLeadSurrogate(unit) else { return UInt32(unit) }
@@ -227,7 +248,7 @@ struct JSONParser {
         return 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
     }
 
-    private mutating func readHex4() throws(JSONParseError) -> UInt16 {
+    mutating func readHex4() throws(JSONParseError) -> UInt16 {
         guard bytes.count - index >= 4 else { throw failure("truncated \\u escape") }
         var value: UInt16 = 0
         for _ in 0..<4 {
@@ -245,7 +266,7 @@ struct JSONParser {
         return value
     }
 
-    private mutating func appendUTF8(of scalar: UInt32) {
+    mutating func appendUTF8(of scalar: UInt32) {
         switch scalar {
         case 0..<0x80:
             scratch.append(UInt8(scalar))
@@ -264,7 +285,7 @@ struct JSONParser {
         }
     }
 
-    private func makeString(_ slice: UnsafeBufferPointer<UInt8>, isASCII: Bool) throws(JSONParseError) -> String {
+    func makeString(_ slice: UnsafeBufferPointer<UInt8>, isASCII: Bool) throws(JSONParseError) -> String {
         if isASCII { return String(decoding: slice, as: UTF8.self) }
         guard let text = String(validating: slice, as: UTF8.self) else { throw failure("invalid UTF-8 in a string") }
         return text
@@ -278,7 +299,7 @@ struct JSONParser {
         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     ]
 
-    private mutating func parseNumber() throws(JSONParseError) -> Double {
+    mutating func parseNumber() throws(JSONParseError) -> Double {
         let start = index
         let isNegative = peek == UInt8(ascii: "-")
         if isNegative { index += 1 }
@@ -339,7 +360,7 @@ struct JSONParser {
         return value
     }
 
-    private func accumulate(_ digit: UInt8, into mantissa: inout UInt64, exact: inout Bool) {
+    func accumulate(_ digit: UInt8, into mantissa: inout UInt64, exact: inout Bool) {
         guard exact else { return }
         let next = mantissa &* 10 &+ UInt64(digit)
         if mantissa > (1 << 53) / 10 || next > 1 << 53 {
@@ -349,7 +370,7 @@ struct JSONParser {
         }
     }
 
-    private func digit(at position: Int) -> UInt8? {
+    func digit(at position: Int) -> UInt8? {
         guard position < bytes.count else { return nil }
         let byte = bytes[position] &- UInt8(ascii: "0")
         return byte < 10 ? byte : nil
@@ -358,9 +379,9 @@ struct JSONParser {
     // MARK: - Bytes
 
     /// The current byte; 0 at the end, which no branch of the grammar accepts.
-    private var peek: UInt8 { index < bytes.count ? bytes[index] : 0 }
+    var peek: UInt8 { index < bytes.count ? bytes[index] : 0 }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0A, 0x0D: index += 1
@@ -369,7 +390,7 @@ struct JSONParser {
         }
     }
 
-    private func failure(_ reason: String) -> JSONParseError {
+    func failure(_ reason: String) -> JSONParseError {
         JSONParseError("invalid JSON: \(reason) at byte \(index)")
     }
 }

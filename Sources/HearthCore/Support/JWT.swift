@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Why a token could not be read as a JWT.
 public enum JWTError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Not three dot-separated segments (header.payload.signature; the signature may be empty).
@@ -20,23 +28,35 @@ public enum JWTError: Error, Sendable, Equatable, CustomStringConvertible {
 /// (expiry, uid, sign-in provider); the server verifies tokens, and emulator tokens are unsigned.
 public enum JWT {
     public static func claims(of token: String) throws(JWTError) -> JSONObject {
+        let bytes = try payload(of: token)
+        guard let value = try? JSONValue.parse(bytes), case .object(let claims) = value else {
+            throw .payloadNotJSONObject
+        }
+        return claims
+    }
+
+    /// The decoded payload segment.
+    static func payload(of token: String) throws(JWTError) -> [UInt8] {
         var token = token
         let payload = token.withUTF8 { utf8 -> Result<[UInt8], JWTError> in
             // header.payload.signature: exactly two dots, header and payload not empty.
-            guard let first = utf8.firstIndex(of: UInt8(ascii: ".")),
-                  let second = utf8[(first + 1)...].firstIndex(of: UInt8(ascii: ".")),
-                  !utf8[(second + 1)...].contains(UInt8(ascii: ".")),
+            guard let first = firstDot(in: utf8, from: 0),
+                  let second = firstDot(in: utf8, from: first + 1),
+                  firstDot(in: utf8, from: second + 1) == nil,
                   first > 0, second > first + 1
             else { return .failure(.notThreeSegments) }
             guard let payload = Base64URL.decode(bytes: UnsafeBufferPointer(rebasing: utf8[(first + 1)..<second]))
             else { return .failure(.payloadNotBase64URL) }
             return .success(payload)
         }
-        let bytes = try payload.get()
-        guard let value = try? JSONValue.parse(bytes), case .object(let claims) = value else {
-            throw .payloadNotJSONObject
-        }
-        return claims
+        return try payload.get()
+    }
+
+    /// memchr: a token is ~1 KB, read on every sign-in and refresh.
+    private static func firstDot(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let base = bytes.baseAddress, start < bytes.count,
+              let found = memchr(base + start, Int32(UInt8(ascii: ".")), bytes.count - start) else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 }
 
@@ -65,6 +85,36 @@ public struct JWTClaims: Sendable, Equatable {
     public var userID: String? { values["user_id"]?.nonEmptyStringValue ?? subject }
     /// `firebase.sign_in_provider`: "anonymous", "password", "custom", "google.com", ...
     public var signInProvider: String? { values["firebase"]?["sign_in_provider"]?.nonEmptyStringValue }
+    /// `firebase.sign_in_provider` of `token`, read without building the other claims (every sign-in
+    /// needs it; nil when absent, empty or the token unreadable, as `signInProvider` reads it).
+    public static func signInProvider(of token: String) -> String? {
+        guard let payload = try? JWT.payload(of: token),
+              let claims = try? SignInProviderClaims(bytes: payload) else { return nil }
+        return claims.firebase?.signInProvider?.nonEmptyStringValue
+    }
+
+    private struct SignInProviderClaims: JSONMembers {
+        var firebase: FirebaseClaims?
+
+        mutating func read<Source: JSONMemberSource>(_ key: JSONKey, _ source: inout Source) throws(JSONParseError) {
+            switch key {
+            case "firebase": firebase = try source.object(FirebaseClaims.self)
+            default: try source.skip()
+            }
+        }
+    }
+
+    private struct FirebaseClaims: JSONMembers {
+        var signInProvider: JSONValue?
+
+        mutating func read<Source: JSONMemberSource>(_ key: JSONKey, _ source: inout Source) throws(JSONParseError) {
+            switch key {
+            case "sign_in_provider": signInProvider = try source.value()
+            default: try source.skip()
+            }
+        }
+    }
+
     /// `exp - iat`: the token's lifetime in seconds, when both are present.
     public var lifetime: Int64? {
         guard let expiration, let issuedAt else { return nil }

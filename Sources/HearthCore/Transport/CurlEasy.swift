@@ -22,12 +22,30 @@ final class CurlEasy {
         errorBuffer.deallocate()
     }
 
+    /// Whether the last request set options that the next one might not set again (any method but a
+    /// plain POST, test-only connect-to entries): then `recycle` resets the handle to curl's defaults.
+    var lastRequestNeedsReset = true
+
     /// Back to curl's defaults, dropping the previous request's options and copied body (which may
     /// hold credentials) while keeping the handle's caches. Re-attaches the error buffer.
     func reset() {
         curl_easy_reset(handle)
         errorBuffer[0] = 0
         _ = hearth_curl_easy_setopt_ptr(handle, CURLOPT_ERRORBUFFER, errorBuffer)
+    }
+
+    /// Ready for the next request, with nothing of the last one's left that matters: after a plain
+    /// POST (what every RPC sends) every option it set is set again by the next request, so only the
+    /// copied body (it may hold credentials) and the pointers into the finished transfer are dropped,
+    /// which costs a fraction of `curl_easy_reset` (bench: ~3,000 instructions per request).
+    func recycle() {
+        guard !lastRequestNeedsReset else { return reset() }
+        errorBuffer[0] = 0
+        _ = hearth_curl_easy_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, 0)
+        _ = hearth_curl_easy_setopt_ptr(handle, CURLOPT_COPYPOSTFIELDS, "")
+        _ = hearth_curl_easy_setopt_ptr(handle, CURLOPT_HTTPHEADER, nil)
+        _ = hearth_curl_easy_setopt_ptr(handle, CURLOPT_WRITEDATA, nil)
+        lastRequestNeedsReset = true
     }
 
     /// curl's detailed message for the last failure, if it wrote one.
@@ -88,7 +106,7 @@ struct CurlEasyPool {
 
     /// Takes back a handle that is out of the multi; beyond capacity it is freed.
     mutating func give(_ easy: CurlEasy) {
-        easy.reset()
+        easy.recycle()
         if idle.count < capacity { idle.append(easy) }
     }
 

@@ -110,20 +110,18 @@ final class CurlMulti {
             }
             return 0
         }
-        let poll: LoopPoll
-        if let context {
-            poll = Unmanaged<LoopPoll>.fromOpaque(context).takeUnretainedValue()
-        } else {
-            guard let multi, let created = loop.makePoll(socket: socket) else { return -1 }
-            created.keepsLoopAlive = keepsLoopAlive
-            // Unretained: `sockets` owns the poll until curl reports the socket removed or we close.
-            sockets[ObjectIdentifier(created)] = created
-            curl_multi_assign(multi, socket, Unmanaged.passUnretained(created).toOpaque())
-            poll = created
-        }
         var events: Int32 = 0
         if what & CURL_POLL_IN != 0 { events |= Int32(UV_READABLE.rawValue) }
         if what & CURL_POLL_OUT != 0 { events |= Int32(UV_WRITABLE.rawValue) }
+        if let context {
+            // A change of interest: the poll keeps the callback it was created with.
+            return Unmanaged<LoopPoll>.fromOpaque(context).takeUnretainedValue().start(events: events) ? 0 : -1
+        }
+        guard let multi, let poll = loop.makePoll(socket: socket) else { return -1 }
+        poll.keepsLoopAlive = keepsLoopAlive
+        // Unretained: `sockets` owns the poll until curl reports the socket removed or we close.
+        sockets[ObjectIdentifier(poll)] = poll
+        curl_multi_assign(multi, socket, Unmanaged.passUnretained(poll).toOpaque())
         let started = poll.start(events: events) { [weak self, weak poll] status, ready in
             guard let self, let poll else { return }
             self.socketReady(poll, status: status, events: ready)
@@ -136,10 +134,13 @@ final class CurlMulti {
         if timeoutMs < 0 {
             timer.stop()
         } else {
-            timer.start(afterMs: UInt64(timeoutMs)) { [weak self] in self?.timerFired() }
+            timer.start(afterMs: UInt64(timeoutMs), timerCallback)
         }
         return 0
     }
+
+    /// Made once: curl re-arms the timer several times per request.
+    private lazy var timerCallback: () -> Void = { [weak self] in self?.timerFired() }
 
     private func makeTimer() -> LoopTimer {
         let timer = loop.makeTimer()

@@ -120,6 +120,7 @@ final class CurlTransfer {
         try apply(easy.set(CURLOPT_WRITEDATA, pointer: Unmanaged.passUnretained(self).toOpaque()), "body writer")
         try configureHeaders(request.headers)
         try configureMethodAndBody(method: request.method, body: request.body)
+        easy.lastRequestNeedsReset = request.method != "POST" || !options.connectTo.isEmpty
     }
 
     /// "http" or "https" (the URL's scheme, lower-cased); anything else is refused before curl sees it.

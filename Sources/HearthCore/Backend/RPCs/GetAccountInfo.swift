@@ -6,26 +6,46 @@ public struct GetAccountInfo: BackendRPC {
         self.idToken = idToken
     }
 
-    public var endpoint: Endpoint { .identityToolkitV1("accounts:lookup") }
+    public var endpoint: Endpoint { Self.lookup }
+    private static let lookup = Endpoint.identityToolkitV1("accounts:lookup")
 
     public func encodeBody() -> [UInt8] {
-        let body: JSONValue = ["idToken": .string(idToken)]
-        return body.serialized()
+        var body = JSONObjectWriter(capacity: 16 + idToken.utf8.count)
+        body.add("idToken", idToken)
+        return body.finish()
     }
 
     /// The one user of `users[]`. No users means the account is gone (the emulator omits `users` then);
     /// more than one cannot answer a lookup by ID token.
     public func decode(_ object: JSONObject) throws(AuthError) -> UserRecord {
-        let users = ResponseReader(object).objects("users")
+        try decode(Members(object))
+    }
+
+    public func decode(plainSuccess body: [UInt8]) -> Result<UserRecord, AuthError>? {
+        PlainSuccess.decode(body) { (members: Members) throws(AuthError) in try decode(members) }
+    }
+
+    func decode(_ members: Members) throws(AuthError) -> UserRecord {
         // A deleted user's token is refused with USER_NOT_FOUND (an error envelope). A 200 without the
         // user is not that: it is an answer Hearth cannot use (iOS: internal error), and must not end
         // the session.
-        guard let user = users.first else {
+        guard let user = members.users.first else {
             throw .malformedResponse("no user in the lookup answer")
         }
-        guard users.count == 1 else {
-            throw .malformedResponse("\(users.count) users for one ID token")
+        guard members.users.count == 1 else {
+            throw .malformedResponse("\(members.users.count) users for one ID token")
         }
-        return try UserRecord(decoding: user)
+        return try UserRecord(user)
+    }
+
+    struct Members: JSONMembers {
+        var users: [UserRecord.Members] = []
+
+        mutating func read<Source: JSONMemberSource>(_ key: JSONKey, _ source: inout Source) throws(JSONParseError) {
+            switch key {
+            case "users": users = try source.objects(UserRecord.Members.self)
+            default: try source.skip()
+            }
+        }
     }
 }

@@ -18,6 +18,10 @@ public struct SecureTokenRefresh: BackendRPC {
         try Response(decoding: object)
     }
 
+    public func decode(plainSuccess body: [UInt8]) -> Result<Response, AuthError>? {
+        PlainSuccess.decode(body) { (members: Response.Members) throws(AuthError) in try Response(members) }
+    }
+
     public struct Response: Sendable, Equatable, Redacted {
         /// The new ID token (`id_token`, else `access_token`: the service sends the same JWT in both).
         public var idToken: String
@@ -31,16 +35,37 @@ public struct SecureTokenRefresh: BackendRPC {
         public var projectId: String?
 
         public init(decoding object: JSONObject) throws(AuthError) {
-            let reader = ResponseReader(object)
-            guard let token = reader.nonEmptyString("id_token") ?? reader.nonEmptyString("access_token") else {
+            try self.init(Members(object))
+        }
+
+        init(_ members: Members) throws(AuthError) {
+            guard let token = members.idToken?.nonEmptyStringValue ?? members.accessToken?.nonEmptyStringValue else {
                 throw .malformedResponse("missing access_token")
             }
             idToken = token
-            accessToken = reader.nonEmptyString("access_token") ?? token
-            refreshToken = reader.nonEmptyString("refresh_token")
-            expiresIn = TokenLifetime.seconds(expiresIn: object["expires_in"], idToken: token)
-            userId = reader.nonEmptyString("user_id")
-            projectId = reader.nonEmptyString("project_id")
+            accessToken = members.accessToken?.nonEmptyStringValue ?? token
+            refreshToken = members.refreshToken?.nonEmptyStringValue
+            expiresIn = TokenLifetime.seconds(expiresIn: members.expiresIn, idToken: token)
+            userId = members.userId?.nonEmptyStringValue
+            projectId = members.projectId?.nonEmptyStringValue
+        }
+
+        struct Members: JSONMembers {
+            var idToken, accessToken, refreshToken, expiresIn, userId, projectId: JSONValue?
+
+            mutating func read<Source: JSONMemberSource>(_ key: JSONKey, _ source: inout Source)
+                throws(JSONParseError)
+            {
+                switch key {
+                case "id_token": idToken = try source.value()
+                case "access_token": accessToken = try source.value()
+                case "refresh_token": refreshToken = try source.value()
+                case "expires_in": expiresIn = try source.value()
+                case "user_id": userId = try source.value()
+                case "project_id": projectId = try source.value()
+                default: try source.skip()
+                }
+            }
         }
 
         var redactedSummary: String { "userId: \(userId ?? "nil"), expiresIn: \(expiresIn.map(String.init) ?? "nil")" }

@@ -18,4 +18,8 @@ public struct SignInWithCustomToken: BackendRPC {
     public func decode(_ object: JSONObject) throws(AuthError) -> TokenResponse {
         try TokenResponse(decoding: object)
     }
+
+    public func decode(plainSuccess body: [UInt8]) -> Result<TokenResponse, AuthError>? {
+        PlainSuccess.decode(body) { (members: TokenResponse.Members) throws(AuthError) in try TokenResponse(members) }
+    }
 }

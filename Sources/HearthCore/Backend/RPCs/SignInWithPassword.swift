@@ -8,15 +8,23 @@ public struct SignInWithPassword: BackendRPC {
         self.password = password
     }
 
-    public var endpoint: Endpoint { .identityToolkitV1("accounts:signInWithPassword") }
+    public var endpoint: Endpoint { Self.signInWithPassword }
+    private static let signInWithPassword = Endpoint.identityToolkitV1("accounts:signInWithPassword")
     public var successShapedErrors: SuccessShapedErrors { .signIn }
 
     public func encodeBody() -> [UInt8] {
-        let body: JSONValue = ["email": .string(email), "password": .string(password), "returnSecureToken": true]
-        return body.serialized()
+        var body = JSONObjectWriter(capacity: 64)
+        body.add("email", email)
+        body.add("password", password)
+        body.add("returnSecureToken", true)
+        return body.finish()
     }
 
     public func decode(_ object: JSONObject) throws(AuthError) -> TokenResponse {
         try TokenResponse(decoding: object)
+    }
+
+    public func decode(plainSuccess body: [UInt8]) -> Result<TokenResponse, AuthError>? {
+        PlainSuccess.decode(body) { (members: TokenResponse.Members) throws(AuthError) in try TokenResponse(members) }
     }
 }

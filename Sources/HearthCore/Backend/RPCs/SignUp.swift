@@ -22,21 +22,27 @@ public struct SignUp: BackendRPC {
         SignUp(email: email, password: password, idToken: idToken)
     }
 
-    public var endpoint: Endpoint { .identityToolkitV1("accounts:signUp") }
+    public var endpoint: Endpoint { Self.signUp }
+    private static let signUp = Endpoint.identityToolkitV1("accounts:signUp")
 
     // JS applies the second-factor check to sign-up but not to the email link call (client-wire-reference §1.2).
     public var successShapedErrors: SuccessShapedErrors { idToken == nil ? .signIn : .standard }
 
     public func encodeBody() -> [UInt8] {
-        var body: JSONObject = ["returnSecureToken": true]
-        body.setIfPresent("email", email)
-        body.setIfPresent("password", password)
-        body.setIfPresent("displayName", displayName)
-        body.setIfPresent("idToken", idToken)
-        return JSONValue.object(body).serialized()
+        var body = JSONObjectWriter(capacity: 64 + (idToken?.utf8.count ?? 0))
+        body.addIfPresent("displayName", displayName)
+        body.addIfPresent("email", email)
+        body.addIfPresent("idToken", idToken)
+        body.addIfPresent("password", password)
+        body.add("returnSecureToken", true)
+        return body.finish()
     }
 
     public func decode(_ object: JSONObject) throws(AuthError) -> TokenResponse {
         try TokenResponse(decoding: object)
+    }
+
+    public func decode(plainSuccess body: [UInt8]) -> Result<TokenResponse, AuthError>? {
+        PlainSuccess.decode(body) { (members: TokenResponse.Members) throws(AuthError) in try TokenResponse(members) }
     }
 }

@@ -27,14 +27,32 @@ public struct MultiFactorInfoRecord: Sendable, Equatable {
 
     /// Entries without an enrollment id cannot be used; they are skipped.
     public init?(decoding object: JSONObject) {
-        let reader = ResponseReader(object)
-        guard let id = reader.nonEmptyString("mfaEnrollmentId") else { return nil }
-        self.init(mfaEnrollmentId: id, displayName: reader.string("displayName"),
-                  enrolledAt: reader.string("enrolledAt"), phoneInfo: reader.string("phoneInfo"),
-                  isTOTP: object["totpInfo"]?.objectValue != nil)
+        self.init(Members(object))
+    }
+
+    init?(_ members: Members) {
+        guard let id = members.mfaEnrollmentId?.nonEmptyStringValue else { return nil }
+        self.init(mfaEnrollmentId: id, displayName: members.displayName?.stringValue,
+                  enrolledAt: members.enrolledAt?.stringValue, phoneInfo: members.phoneInfo?.stringValue,
+                  isTOTP: members.totpInfo?.objectValue != nil)
     }
 
     public static func list(_ values: [JSONValue]) -> [MultiFactorInfoRecord] {
         values.compactMap { $0.objectValue.flatMap(MultiFactorInfoRecord.init(decoding:)) }
+    }
+
+    struct Members: JSONMembers {
+        var mfaEnrollmentId, displayName, enrolledAt, phoneInfo, totpInfo: JSONValue?
+
+        mutating func read<Source: JSONMemberSource>(_ key: JSONKey, _ source: inout Source) throws(JSONParseError) {
+            switch key {
+            case "mfaEnrollmentId": mfaEnrollmentId = try source.value()
+            case "displayName": displayName = try source.value()
+            case "enrolledAt": enrolledAt = try source.value()
+            case "phoneInfo": phoneInfo = try source.value()
+            case "totpInfo": totpInfo = try source.value()
+            default: try source.skip()
+            }
+        }
     }
 }

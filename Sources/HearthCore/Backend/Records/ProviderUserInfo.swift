@@ -27,15 +27,35 @@ public struct ProviderUserInfo: Sendable, Equatable {
 
     /// Entries without a providerId are not providers; they are skipped.
     init?(decoding object: JSONObject) {
-        let reader = ResponseReader(object)
-        guard let providerId = reader.nonEmptyString("providerId") else { return nil }
-        self.init(providerId: providerId, rawId: reader.nonEmptyString("rawId"),
-                  federatedId: reader.nonEmptyString("federatedId"), email: reader.string("email"),
-                  displayName: reader.string("displayName"), photoUrl: reader.string("photoUrl"),
-                  phoneNumber: reader.string("phoneNumber"))
+        self.init(Members(object))
+    }
+
+    init?(_ members: Members) {
+        guard let providerId = members.providerId?.nonEmptyStringValue else { return nil }
+        self.init(providerId: providerId, rawId: members.rawId?.nonEmptyStringValue,
+                  federatedId: members.federatedId?.nonEmptyStringValue, email: members.email?.stringValue,
+                  displayName: members.displayName?.stringValue, photoUrl: members.photoUrl?.stringValue,
+                  phoneNumber: members.phoneNumber?.stringValue)
     }
 
     static func list(_ objects: [JSONObject]) -> [ProviderUserInfo] {
         objects.compactMap { ProviderUserInfo(decoding: $0) }
+    }
+
+    struct Members: JSONMembers {
+        var providerId, rawId, federatedId, email, displayName, photoUrl, phoneNumber: JSONValue?
+
+        mutating func read<Source: JSONMemberSource>(_ key: JSONKey, _ source: inout Source) throws(JSONParseError) {
+            switch key {
+            case "providerId": providerId = try source.value()
+            case "rawId": rawId = try source.value()
+            case "federatedId": federatedId = try source.value()
+            case "email": email = try source.value()
+            case "displayName": displayName = try source.value()
+            case "photoUrl": photoUrl = try source.value()
+            case "phoneNumber": phoneNumber = try source.value()
+            default: try source.skip()
+            }
+        }
     }
 }

@@ -33,17 +33,47 @@ public struct TokenResponse: Sendable, Equatable, Redacted {
 
     /// Reads the response; idToken and refreshToken are required.
     public init(decoding object: JSONObject) throws(AuthError) {
-        let reader = ResponseReader(object)
-        idToken = try reader.requiredString("idToken")
-        refreshToken = try reader.requiredString("refreshToken")
-        expiresIn = TokenLifetime.seconds(expiresIn: object["expiresIn"], idToken: idToken)
-        localId = reader.nonEmptyString("localId") ?? (try? JWTClaims(token: idToken))?.userID
-        email = reader.string("email")
-        displayName = reader.string("displayName")
-        photoUrl = reader.string("photoUrl") ?? reader.string("profilePicture")
-        kind = reader.string("kind")
-        isNewUser = reader.bool("isNewUser") ?? (kind == "identitytoolkit#SignupNewUserResponse")
-        registered = reader.bool("registered")
+        try self.init(Members(object))
+    }
+
+    init(_ members: Members) throws(AuthError) {
+        guard let idToken = members.idToken?.nonEmptyStringValue else { throw .malformedResponse("missing idToken") }
+        guard let refreshToken = members.refreshToken?.nonEmptyStringValue else {
+            throw .malformedResponse("missing refreshToken")
+        }
+        self.idToken = idToken
+        self.refreshToken = refreshToken
+        expiresIn = TokenLifetime.seconds(expiresIn: members.expiresIn, idToken: idToken)
+        localId = members.localId?.nonEmptyStringValue ?? (try? JWTClaims(token: idToken))?.userID
+        email = members.email?.stringValue
+        displayName = members.displayName?.stringValue
+        photoUrl = members.photoUrl?.stringValue ?? members.profilePicture?.stringValue
+        kind = members.kind?.stringValue
+        isNewUser = members.isNewUser?.flexibleBoolValue ?? (kind == "identitytoolkit#SignupNewUserResponse")
+        registered = members.registered?.flexibleBoolValue
+    }
+
+    /// The members this answer is read from (the rest are skipped).
+    struct Members: JSONMembers {
+        var idToken, refreshToken, expiresIn, localId, email, displayName, photoUrl, profilePicture, kind,
+            isNewUser, registered: JSONValue?
+
+        mutating func read<Source: JSONMemberSource>(_ key: JSONKey, _ source: inout Source) throws(JSONParseError) {
+            switch key {
+            case "idToken": idToken = try source.value()
+            case "refreshToken": refreshToken = try source.value()
+            case "expiresIn": expiresIn = try source.value()
+            case "localId": localId = try source.value()
+            case "email": email = try source.value()
+            case "displayName": displayName = try source.value()
+            case "photoUrl": photoUrl = try source.value()
+            case "profilePicture": profilePicture = try source.value()
+            case "kind": kind = try source.value()
+            case "isNewUser": isNewUser = try source.value()
+            case "registered": registered = try source.value()
+            default: try source.skip()
+            }
+        }
     }
 
     var redactedSummary: String { "localId: \(localId ?? "nil"), expiresIn: \(expiresIn.map(String.init) ?? "nil")" }

@@ -43,20 +43,52 @@ public struct UserRecord: Sendable, Equatable {
 
     /// Reads one `users[]` element; localId is required.
     public init(decoding object: JSONObject) throws(AuthError) {
-        let reader = ResponseReader(object)
-        self.init(localId: try reader.requiredString("localId"),
-                  email: reader.string("email"),
-                  emailVerified: reader.bool("emailVerified") ?? false,
-                  displayName: reader.string("displayName"),
-                  photoUrl: reader.string("photoUrl"),
-                  phoneNumber: reader.string("phoneNumber"),
-                  hasPassword: reader.nonEmptyString("passwordHash") != nil,
-                  providerUserInfo: ProviderUserInfo.list(reader.objects("providerUserInfo")),
-                  createdAt: reader.uint64("createdAt"),
-                  lastLoginAt: reader.uint64("lastLoginAt"),
-                  mfaInfo: MultiFactorInfoRecord.list(object["mfaInfo"]?.arrayValue ?? []),
-                  disabled: reader.bool("disabled") ?? false,
-                  customAttributes: reader.string("customAttributes"),
-                  tenantId: reader.nonEmptyString("tenantId"))
+        try self.init(Members(object))
+    }
+
+    init(_ members: Members) throws(AuthError) {
+        guard let localId = members.localId?.nonEmptyStringValue else { throw .malformedResponse("missing localId") }
+        self.init(localId: localId,
+                  email: members.email?.stringValue,
+                  emailVerified: members.emailVerified?.flexibleBoolValue ?? false,
+                  displayName: members.displayName?.stringValue,
+                  photoUrl: members.photoUrl?.stringValue,
+                  phoneNumber: members.phoneNumber?.stringValue,
+                  hasPassword: members.passwordHash?.nonEmptyStringValue != nil,
+                  providerUserInfo: members.providerUserInfo.compactMap(ProviderUserInfo.init),
+                  createdAt: members.createdAt?.uint64Value,
+                  lastLoginAt: members.lastLoginAt?.uint64Value,
+                  mfaInfo: members.mfaInfo.compactMap(MultiFactorInfoRecord.init),
+                  disabled: members.disabled?.flexibleBoolValue ?? false,
+                  customAttributes: members.customAttributes?.stringValue,
+                  tenantId: members.tenantId?.nonEmptyStringValue)
+    }
+
+    /// The members a user is read from (the rest, `salt`, `validSince`, ..., are skipped).
+    struct Members: JSONMembers {
+        var localId, email, emailVerified, displayName, photoUrl, phoneNumber, passwordHash, createdAt, lastLoginAt,
+            disabled, customAttributes, tenantId: JSONValue?
+        var providerUserInfo: [ProviderUserInfo.Members] = []
+        var mfaInfo: [MultiFactorInfoRecord.Members] = []
+
+        mutating func read<Source: JSONMemberSource>(_ key: JSONKey, _ source: inout Source) throws(JSONParseError) {
+            switch key {
+            case "localId": localId = try source.value()
+            case "email": email = try source.value()
+            case "emailVerified": emailVerified = try source.value()
+            case "displayName": displayName = try source.value()
+            case "photoUrl": photoUrl = try source.value()
+            case "phoneNumber": phoneNumber = try source.value()
+            case "passwordHash": passwordHash = try source.value()
+            case "providerUserInfo": providerUserInfo = try source.objects(ProviderUserInfo.Members.self)
+            case "createdAt": createdAt = try source.value()
+            case "lastLoginAt": lastLoginAt = try source.value()
+            case "mfaInfo": mfaInfo = try source.objects(MultiFactorInfoRecord.Members.self)
+            case "disabled": disabled = try source.value()
+            case "customAttributes": customAttributes = try source.value()
+            case "tenantId": tenantId = try source.value()
+            default: try source.skip()
+            }
+        }
     }
 }

@@ -1,0 +1,256 @@
+/// Member-by-member reading of JSON objects, from bytes or from a parsed tree.
+///
+/// A record that knows which members it wants (`JSONMembers`) reads them one at a time as they come,
+/// so the answers every sign-in gets (token RPCs, lookup, token refresh, the ID token's claims) are read
+/// straight from the bytes: no `JSONValue` tree, no dictionary of keys and no strings for the members
+/// nobody reads (bench, issue 5). The same `read` decodes a tree when one was built anyway (an answer
+/// that needed a closer look, see `Backend`), so each record has one decoder, not two.
+
+/// An object member's name. Only valid during the `JSONMembers.read` call that receives it.
+struct JSONKey {
+    private let bytes: UnsafeBufferPointer<UInt8>?
+    private let text: String?
+
+    /// Bytes of the document (a key without escapes).
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+        self.text = nil
+    }
+
+    /// A key that had escapes, or a tree's key.
+    init(text: String) {
+        self.bytes = nil
+        self.text = text
+    }
+
+    /// The key as a string (keys are valid UTF-8 by the time a reader sees them).
+    var string: String {
+        text ?? bytes.map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
+    static func ~= (name: StaticString, key: JSONKey) -> Bool {
+        let expected = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        if let bytes = key.bytes {
+            // Lengths differ for almost every pair a `switch` tries: one comparison, no loop.
+            return bytes.count == expected.count && bytes.elementsEqual(expected)
+        }
+        return key.text?.utf8.elementsEqual(expected) ?? false
+    }
+}
+
+/// A record read member by member. `read` is called once per member in document order, and must take
+/// the value (`value`, `objects`, `object`) or `skip` it. A repeated key is read again: the last one
+/// wins, as in a parsed `JSONObject`.
+protocol JSONMembers {
+    init()
+    mutating func read<Source: JSONMemberSource>(_ key: JSONKey, _ source: inout Source) throws(JSONParseError)
+}
+
+/// Where a member's value comes from: the bytes (`JSONParser`) or a tree (`JSONTreeMember`).
+protocol JSONMemberSource {
+    /// The value, parsed.
+    mutating func value() throws(JSONParseError) -> JSONValue
+    /// The object elements of an array value, each read as `T` (other elements are skipped); empty when
+    /// the value is not an array.
+    mutating func objects<T: JSONMembers>(_ type: T.Type) throws(JSONParseError) -> [T]
+    /// An object value read as `T`; nil when the value is not an object.
+    mutating func object<T: JSONMembers>(_ type: T.Type) throws(JSONParseError) -> T?
+    mutating func skip() throws(JSONParseError)
+}
+
+extension JSONMembers {
+    /// Reads a parsed object.
+    init(_ object: JSONObject) {
+        self.init()
+        for (key, value) in object {
+            var member = JSONTreeMember(value)
+            // A tree source never throws: its values are already parsed.
+            try? read(JSONKey(text: key), &member)
+        }
+    }
+
+    /// Reads a whole document that must be one object; the same strictness as `JSONValue.parse`
+    /// (the rest of the document is checked too, even where nobody reads it).
+    init(bytes: [UInt8]) throws(JSONParseError) {
+        if bytes.isEmpty { throw JSONParseError("empty input") }
+        let result: Result<Self, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
+            var parser = JSONParser(buffer)
+            do throws(JSONParseError) {
+                return .success(try parser.readDocument(Self.self))
+            } catch {
+                return .failure(error)
+            }
+        }
+        self = try result.get()
+    }
+}
+
+/// A member value of a parsed tree.
+struct JSONTreeMember: JSONMemberSource {
+    let tree: JSONValue
+
+    init(_ tree: JSONValue) { self.tree = tree }
+
+    func value() -> JSONValue { tree }
+
+    func objects<T: JSONMembers>(_ type: T.Type) -> [T] {
+        (tree.arrayValue ?? []).compactMap { $0.objectValue.map(T.init) }
+    }
+
+    func object<T: JSONMembers>(_ type: T.Type) -> T? {
+        tree.objectValue.map(T.init)
+    }
+
+    func skip() {}
+}
+
+extension JSONParser: JSONMemberSource {
+    /// The document's one object, read as `T`.
+    mutating func readDocument<T: JSONMembers>(_ type: T.Type) throws(JSONParseError) -> T {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+        skipWhitespace()
+        guard peek == UInt8(ascii: "{") else { throw failure("expected an object") }
+        let members = try readObject(T.self, depth: 1)
+        skipWhitespace()
+        guard index == bytes.count else { throw failure("unexpected data after the JSON value") }
+        return members
+    }
+
+    mutating func value() throws(JSONParseError) -> JSONValue {
+        try parseValue(depth: memberDepth)
+    }
+
+    mutating func objects<T: JSONMembers>(_ type: T.Type) throws(JSONParseError) -> [T] {
+        guard peek == UInt8(ascii: "[") else {
+            try skip()
+            return []
+        }
+        var elements: [T] = []
+        try walkArray(depth: memberDepth + 1) { parser, depth throws(JSONParseError) in
+            if parser.peek == UInt8(ascii: "{") {
+                elements.append(try parser.readObject(T.self, depth: depth + 1))
+            } else {
+                try parser.skipValue(depth: depth)
+            }
+        }
+        return elements
+    }
+
+    mutating func object<T: JSONMembers>(_ type: T.Type) throws(JSONParseError) -> T? {
+        guard peek == UInt8(ascii: "{") else {
+            try skip()
+            return nil
+        }
+        return try readObject(T.self, depth: memberDepth + 1)
+    }
+
+    mutating func skip() throws(JSONParseError) {
+        try skipValue(depth: memberDepth)
+    }
+
+    /// The object at `index` (its `{`), `depth` levels deep, member by member.
+    private mutating func readObject<T: JSONMembers>(_ type: T.Type, depth: Int) throws(JSONParseError) -> T {
+        guard depth <= Self.maximumDepth else { throw failure("nested deeper than \(Self.maximumDepth) levels") }
+        index += 1
+        var members = T()
+        skipWhitespace()
+        if peek == UInt8(ascii: "}") {
+            index += 1
+            return members
+        }
+        let outerDepth = memberDepth
+        memberDepth = depth
+        defer { memberDepth = outerDepth }
+        while true {
+            guard peek == UInt8(ascii: "\"") else { throw failure("expected a string key") }
+            let keyStart = index + 1
+            let plainKey = try scanPlainString()
+            var escapedKey: String?
+            if plainKey == nil {
+                escapedKey = try parseEscapedString(from: keyStart)
+            } else if let plainKey, !plainKey.isASCII {
+                _ = try makeString(UnsafeBufferPointer(rebasing: bytes[plainKey.range]), isASCII: false)
+            }
+            skipWhitespace()
+            guard peek == UInt8(ascii: ":") else { throw failure("expected ':' after an object key") }
+            index += 1
+            skipWhitespace()
+            let valueStart = index
+            let key = escapedKey.map(JSONKey.init(text:))
+                ?? JSONKey(bytes: UnsafeBufferPointer(rebasing: bytes[plainKey?.range ?? keyStart..<keyStart]))
+            try members.read(key, &self)
+            // A reader that forgot to take its value would misread the rest as keys: take it here.
+            if index == valueStart { try skipValue(depth: depth) }
+            skipWhitespace()
+            switch peek {
+            case UInt8(ascii: ","):
+                index += 1
+                skipWhitespace()
+            case UInt8(ascii: "}"):
+                index += 1
+                return members
+            default:
+                throw failure("expected ',' or '}' in an object")
+            }
+        }
+    }
+
+    /// The array at `index` (its `[`), `depth` levels deep: `element` takes each element.
+    private mutating func walkArray(depth: Int,
+                                    _ element: (inout JSONParser, Int) throws(JSONParseError) -> Void)
+        throws(JSONParseError)
+    {
+        guard depth <= Self.maximumDepth else { throw failure("nested deeper than \(Self.maximumDepth) levels") }
+        index += 1
+        skipWhitespace()
+        if peek == UInt8(ascii: "]") {
+            index += 1
+            return
+        }
+        while true {
+            try element(&self, depth)
+            skipWhitespace()
+            switch peek {
+            case UInt8(ascii: ","):
+                index += 1
+                skipWhitespace()
+                if peek == UInt8(ascii: "]") { throw failure("trailing comma in an array") }
+            case UInt8(ascii: "]"):
+                index += 1
+                return
+            default:
+                throw failure("expected ',' or ']' in an array")
+            }
+        }
+    }
+
+    /// Checks one value as strictly as `parseValue` without building it: strings are scanned, not copied
+    /// (non-ASCII ones still validated), containers walked.
+    private mutating func skipValue(depth: Int) throws(JSONParseError) {
+        switch peek {
+        case UInt8(ascii: "\""):
+            let start = index + 1
+            if let plain = try scanPlainString() {
+                if !plain.isASCII {
+                    _ = try makeString(UnsafeBufferPointer(rebasing: bytes[plain.range]), isASCII: false)
+                }
+            } else {
+                _ = try parseEscapedString(from: start)
+            }
+        case UInt8(ascii: "{"):
+            _ = try readObject(SkippedMembers.self, depth: depth + 1)
+        case UInt8(ascii: "["):
+            try walkArray(depth: depth + 1) { parser, depth throws(JSONParseError) in try parser.skipValue(depth: depth) }
+        default:
+            // Numbers and literals: parsing them allocates nothing.
+            _ = try parseValue(depth: depth)
+        }
+    }
+}
+
+/// An object nobody reads, checked all the same.
+private struct SkippedMembers: JSONMembers {
+    mutating func read<Source: JSONMemberSource>(_ key: JSONKey, _ source: inout Source) throws(JSONParseError) {
+        try source.skip()
+    }
+}

@@ -1,0 +1,152 @@
+import XCTest
+@testable import HearthCore
+
+/// Reading objects member by member (`JSONMembers`) straight from the bytes: the same values as the
+/// parsed tree, the same strictness as `JSONValue.parse` on every byte (read or skipped), and the same
+/// result for a record whether it is read from bytes or from a tree.
+final class SupportJSONMembersTests: XCTestCase {
+    // MARK: - Same values as the tree
+
+    func testEveryMemberReadsAsTheParserParsesIt() throws {
+        var generator = DocumentGenerator(seed: 0x4D45_4D42, longNumbers: false)
+        var objects = 0
+        for round in 0..<600 {
+            let (text, expected) = generator.document(depth: 0)
+            guard case .object(let object) = expected else { continue }
+            objects += 1
+            XCTAssertEqual(try EveryMember(bytes: Array(text.utf8)).object, object, "round \(round): \(text)")
+            XCTAssertNoThrow(try NoMember(bytes: Array(text.utf8)), "round \(round): \(text)")
+        }
+        XCTAssertGreaterThan(objects, 50, "the generator should produce objects at top level")
+    }
+
+    func testArraysOfObjectsAreReadElementByElementAndOtherElementsSkipped() throws {
+        let text = #"{"list":[{"a":1},"x",[{"a":9}],{"a":"two","b":{"c":[]}},null,{}],"other":{"a":3}}"#
+        let members = try Lists(bytes: Array(text.utf8))
+        XCTAssertEqual(members.list.map(\.object), [["a": 1], ["a": "two", "b": ["c": []]], [:]])
+        XCTAssertEqual(members.other?.object, ["a": 3])
+        let notAList = try Lists(bytes: Array(#"{"list":{"a":1},"other":[1]}"#.utf8))
+        XCTAssertEqual(notAList.list.count, 0, "a member that is not an array reads as no elements")
+        XCTAssertNil(notAList.other, "a member that is not an object reads as absent")
+    }
+
+    func testAKeySpelledWithEscapesIsTheSameKey() throws {
+        let members = try Lists(bytes: Array(#"{"\u006cist":[{"a":1}],"oth\u0065r":{"a":2}}"#.utf8))
+        XCTAssertEqual(members.list.map(\.object), [["a": 1]])
+        XCTAssertEqual(members.other?.object, ["a": 2])
+    }
+
+    func testARepeatedKeyKeepsItsLastValueAsInTheTree() throws {
+        let text = #"{"other":{"a":1},"list":[{"a":1}],"other":"not an object","list":[{"b":2}]}"#
+        let members = try Lists(bytes: Array(text.utf8))
+        XCTAssertNil(members.other)
+        XCTAssertEqual(members.list.map(\.object), [["b": 2]])
+        guard case .object(let tree)? = try? JSONValue.parse(text) else { return XCTFail("not an object") }
+        let fromTree = Lists(tree)
+        XCTAssertNil(fromTree.other)
+        XCTAssertEqual(fromTree.list.map(\.object), [["b": 2]])
+    }
+
+    // MARK: - Same strictness, read or skipped
+
+    func testWhatTheParserRejectsIsRejectedWhereverItStands() {
+        let invalidValues = [
+            "[1,]", "[,1]", "{,}", "[", "{", #"{"a":1,}"#, #"{"a" 1}"#, "{a:1}", "['a']", "[1 2]", "[1:2]",
+            "tru", "nulll", "01", "-", "1.", ".1", "1e", "0x1F", "NaN", "1e400",
+            #""\x41""#, #""\u12""#, #""\uD800""#, #""\uDC00x""#, "\"a\tb\"", "\"a\u{0}b\"", #""abc"#,
+        ]
+        for value in invalidValues {
+            for text in [#"{"k":\#(value)}"#, #"{"k":[\#(value)]}"#, #"{"k":{"n":\#(value)}}"#, #"{"list":[\#(value)]}"#,
+                         #"{"list":[{"a":\#(value)}]}"#] {
+                XCTAssertThrowsError(try JSONValue.parse(text), text)
+                XCTAssertThrowsError(try NoMember(bytes: Array(text.utf8)), "skipped: \(text)")
+                XCTAssertThrowsError(try EveryMember(bytes: Array(text.utf8)), "read: \(text)")
+                XCTAssertThrowsError(try Lists(bytes: Array(text.utf8)), "lists: \(text)")
+            }
+        }
+    }
+
+    func testInvalidUTF8IsRejectedInKeysAndInSkippedValues() {
+        let quote = UInt8(ascii: "\"")
+        for broken: [UInt8] in [[0x80], [0xC3, 0x28], [0xED, 0xA0, 0x80], [0xFF]] {
+            let inKey = Array(#"{""#.utf8) + broken + Array(#"":1}"#.utf8)
+            let inSkippedValue = Array(#"{"k":"#.utf8) + [quote] + broken + [quote] + Array("}".utf8)
+            let afterAnEscape = Array(#"{"k":"\n"#.utf8) + broken + [quote] + Array("}".utf8)
+            for bytes in [inKey, inSkippedValue, afterAnEscape] {
+                XCTAssertThrowsError(try NoMember(bytes: bytes), "\(bytes)")
+                XCTAssertThrowsError(try JSONValue.parse(bytes), "\(bytes)")
+            }
+        }
+    }
+
+    func testOnlyOneObjectMayBeTheDocument() {
+        for text in ["", " ", "[]", "1", #""x""#, "{} {}", "{}x", "{}}", #"{"a":1}]"#] {
+            XCTAssertThrowsError(try NoMember(bytes: Array(text.utf8)), text.debugDescription)
+        }
+        XCTAssertNoThrow(try NoMember(bytes: [0xEF, 0xBB, 0xBF] + Array(" {} \n".utf8)), "a byte order mark and whitespace")
+    }
+
+    func testNestingBeyondTheLimitFailsCleanlyWhenSkippedOrRead() {
+        let depth = JSONParser.maximumDepth
+        let arrays = #"{"k":"# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}"
+        XCTAssertThrowsError(try NoMember(bytes: Array(arrays.utf8)))
+        XCTAssertThrowsError(try JSONValue.parse(arrays))
+        let deepList = #"{"list":["# + String(repeating: "[", count: 1_000_000) + "}"
+        XCTAssertThrowsError(try Lists(bytes: Array(deepList.utf8)))
+        let fits = #"{"k":"# + String(repeating: "[", count: depth - 1) + String(repeating: "]", count: depth - 1) + "}"
+        XCTAssertNoThrow(try NoMember(bytes: Array(fits.utf8)))
+        XCTAssertNoThrow(try JSONValue.parse(fits))
+    }
+
+    // MARK: - Request bodies written member by member
+
+    func testAnObjectWrittenMemberByMemberIsTheSerializedTree() {
+        let texts = ["", "plain", "quote \" backslash \\ slash /", "line\nfeed\ttab\r\u{8}\u{C}", "\u{0}\u{1F}\u{7F}",
+                     "é ü 日本 🔥", String(repeating: "x", count: 37) + "\"" + String(repeating: "y", count: 9)]
+        for first in texts {
+            for second in texts {
+                var writer = JSONObjectWriter(capacity: 8)
+                writer.add("a", first)
+                writer.add("b", true)
+                writer.addIfPresent("c", nil)
+                writer.addIfPresent("d", second)
+                writer.add("e", false)
+                let tree: JSONValue = ["a": .string(first), "b": true, "d": .string(second), "e": false]
+                XCTAssertEqual(writer.finish(), tree.serialized(), "\(first.debugDescription) \(second.debugDescription)")
+            }
+        }
+        XCTAssertEqual(JSONObjectWriter(capacity: 0).finish(), Array("{}".utf8))
+    }
+}
+
+// MARK: - Readers used above
+
+/// Every member, parsed: what the tree holds.
+private struct EveryMember: JSONMembers {
+    var object: JSONObject = [:]
+
+    mutating func read<Source: JSONMemberSource>(_ key: JSONKey, _ source: inout Source) throws(JSONParseError) {
+        object[key.string] = try source.value()
+    }
+}
+
+/// Skips every member, checking it all the same.
+private struct NoMember: JSONMembers {
+    mutating func read<Source: JSONMemberSource>(_ key: JSONKey, _ source: inout Source) throws(JSONParseError) {
+        try source.skip()
+    }
+}
+
+/// An array of objects and a nested object, read as `EveryMember`; the rest skipped.
+private struct Lists: JSONMembers {
+    var list: [EveryMember] = []
+    var other: EveryMember?
+
+    mutating func read<Source: JSONMemberSource>(_ key: JSONKey, _ source: inout Source) throws(JSONParseError) {
+        switch key {
+        case "list": list = try source.objects(EveryMember.self)
+        case "other": other = try source.object(EveryMember.self)
+        default: try source.skip()
+        }
+    }
+}
