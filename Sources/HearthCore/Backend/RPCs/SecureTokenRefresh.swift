@@ -11,7 +11,7 @@ public struct SecureTokenRefresh: BackendRPC {
     public var contentType: String { "application/x-www-form-urlencoded" }
 
     public func encodeBody() -> [UInt8] {
-        Array(FormEncoding.encode([("grant_type", "refresh_token"), ("refresh_token", refreshToken)]).utf8)
+        FormEncoding.bytes([("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
     }
 
     public func decode(_ object: JSONObject) throws(AuthError) -> Response {
