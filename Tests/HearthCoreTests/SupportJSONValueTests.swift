@@ -136,6 +136,30 @@ final class SupportJSONValueTests: XCTestCase {
         XCTAssertNil(JSONValue.string("12x").uint64Value)
     }
 
+    /// Plain digit strings take a fast path; at its edges it must read exactly as Swift's integer
+    /// parsing of the trimmed text does.
+    func testIntegerStringsReadTheSameOnTheFastPathAndOffIt() {
+        let texts = ["0", "-0", "007", "9", "1795312159262", "9223372036854775807", "9223372036854775808",
+                     "-9223372036854775808", "-9223372036854775809", "9999999999999999999", "18446744073709551615",
+                     "18446744073709551616", "00000000000000000001", "-", "--1", "1-", " 1", "1 ", "\t12\n", "1\r\n",
+                     "\r\n1", "１", "1.0", "1e3", "+1", ""]
+        for text in texts {
+            let trimmed = text.trimmingASCIIWhitespace()
+            let expectedSigned: Int64? = {
+                var digits = Substring(trimmed)
+                if digits.first == "-" { digits = digits.dropFirst() }
+                guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+                return Int64(trimmed)
+            }()
+            let expectedUnsigned: UInt64? = !trimmed.isEmpty && trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+                ? UInt64(trimmed) : nil
+            XCTAssertEqual(JSONValue.string(text).int64Value, expectedSigned, text.debugDescription)
+            XCTAssertEqual(JSONValue.string(text).uint64Value, expectedUnsigned, text.debugDescription)
+        }
+        XCTAssertEqual(JSONValue.string("-9223372036854775808").int64Value, Int64.min)
+        XCTAssertEqual(JSONValue.string("18446744073709551615").uint64Value, UInt64.max)
+    }
+
     func testBooleansAreReadFromBoolsAndTheirStrings() {
         XCTAssertEqual(JSONValue.bool(true).flexibleBoolValue, true)
         XCTAssertEqual(JSONValue.string("false").flexibleBoolValue, false)

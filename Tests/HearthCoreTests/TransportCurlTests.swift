@@ -136,6 +136,28 @@ final class TransportCurlTests: XCTestCase {
         }
     }
 
+    /// Requests with the same headers share one curl header list (the transport keeps the last one): in
+    /// flight together with requests whose headers differ, each must still send its own.
+    func testConcurrentRequestsEachSendTheirOwnHeaders() {
+        let transport = self.transport!
+        let completions = Recorder<(index: Int, result: TransportResult)>()
+        let url = server.url("/echo")
+        onLoop {
+            for index in 0..<60 {
+                let headers: [(name: String, value: String)] = index % 3 == 2 ? [] : [("X-Group", "\(index % 3)")]
+                transport.send(HTTPRequest(url: url, headers: headers, body: Array("\(index)".utf8))) {
+                    completions.append((index, $0))
+                }
+            }
+        }
+        XCTAssertTrue(eventually(within: 30) { completions.count >= 60 }, "only \(completions.count) completed")
+        for (index, result) in completions.values {
+            let echoed = echo(response(result))
+            XCTAssertEqual(echoed["body"] as? String, "\(index)")
+            XCTAssertEqual(headerValue("X-Group", in: echoed), index % 3 == 2 ? nil : "\(index % 3)", "request \(index)")
+        }
+    }
+
     func testAnEmptyHeaderValueIsSentNotDropped() {
         let echoed = echo(response(send(HTTPRequest(url: server.url("/echo"), headers: [("X-Empty", "")]))))
         XCTAssertEqual(headerValue("X-Empty", in: echoed), "")

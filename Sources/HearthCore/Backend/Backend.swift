@@ -41,6 +41,7 @@ public final class Backend {
     public static func request<R: BackendRPC>(for rpc: R, config: BackendConfig) -> HTTPRequest {
         let endpoint = rpc.endpoint
         var headers: [(name: String, value: String)] = []
+        headers.reserveCapacity(4)
         let body = endpoint.method == "GET" ? [] : rpc.encodeBody()
         if endpoint.method != "GET" {
             headers.append((name: "Content-Type", value: rpc.contentType))

@@ -25,19 +25,26 @@ final class CurlEasy {
     /// Whether the last request set options that the next one might not set again (any method but a
     /// plain POST, test-only connect-to entries): then `recycle` resets the handle to curl's defaults.
     var lastRequestNeedsReset = true
+    /// The transport-wide options (`CurlTransfer.configureTransportOptions`) are set on this handle.
+    var hasTransportOptions = false
+    /// The scheme `CURLOPT_PROTOCOLS_STR` allows on this handle, nil while curl's default.
+    var allowedProtocols: String?
 
     /// Back to curl's defaults, dropping the previous request's options and copied body (which may
     /// hold credentials) while keeping the handle's caches. Re-attaches the error buffer.
     func reset() {
         curl_easy_reset(handle)
+        hasTransportOptions = false
+        allowedProtocols = nil
         errorBuffer[0] = 0
         _ = hearth_curl_easy_setopt_ptr(handle, CURLOPT_ERRORBUFFER, errorBuffer)
     }
 
     /// Ready for the next request, with nothing of the last one's left that matters: after a plain
-    /// POST (what every RPC sends) every option it set is set again by the next request, so only the
-    /// copied body (it may hold credentials) and the pointers into the finished transfer are dropped,
-    /// which costs a fraction of `curl_easy_reset` (bench: ~3,000 instructions per request).
+    /// POST (what every RPC sends) the options it set are either the transport's own (the same for
+    /// every request) or set again by the next request, so only the copied body (it may hold
+    /// credentials) and the pointers into the finished transfer are dropped, which costs a fraction
+    /// of `curl_easy_reset` (bench: ~3,000 instructions per request).
     func recycle() {
         guard !lastRequestNeedsReset else { return reset() }
         errorBuffer[0] = 0

@@ -8,8 +8,9 @@ final class CurlTransfer {
     let easy: CurlEasy
     let completion: (Result<HTTPResponse, TransportError>) -> Void
     private let maxBodyBytes: Int
-    /// curl reads the list during the transfer, so it is freed only after the handle left the multi.
-    private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// curl reads the list during the transfer, so it is held until the handle left the multi (shared
+    /// with the transport's cache and other transfers sending the same headers).
+    private var headerList: CurlHeaderList?
     /// Same lifetime as `headerList`.
     private var connectToList: UnsafeMutablePointer<curl_slist>?
     private var body: [UInt8] = []
@@ -18,13 +19,14 @@ final class CurlTransfer {
     /// Configures `easy` for `request`; throws `.network` for a request that cannot be sent as
     /// given (bad method, header or URL characters, curl refusing an option).
     init(id: RequestID, easy: CurlEasy, request: HTTPRequest, options: CurlTransport.Options,
+         headerLists: CurlHeaderListCache,
          completion: @escaping (Result<HTTPResponse, TransportError>) -> Void) throws(TransportError) {
         self.id = id
         self.easy = easy
         self.completion = completion
         self.maxBodyBytes = options.maxResponseBytes
         do {
-            try configure(request: request, options: options)
+            try configure(request: request, options: options, headerLists: headerLists)
         } catch {
             releaseResources()
             throw error
@@ -37,7 +39,6 @@ final class CurlTransfer {
 
     /// Frees what curl no longer needs; call once the easy handle is out of the multi.
     func releaseResources() {
-        if let headerList { curl_slist_free_all(headerList) }
         headerList = nil
         if let connectToList { curl_slist_free_all(connectToList) }
         connectToList = nil
@@ -76,7 +77,8 @@ final class CurlTransfer {
 
     static let receiveBufferBytes = 4096
 
-    private func configure(request: HTTPRequest, options: CurlTransport.Options) throws(TransportError) {
+    private func configure(request: HTTPRequest, options: CurlTransport.Options,
+                           headerLists: CurlHeaderListCache) throws(TransportError) {
         try RequestValidation.check(request)
         let timeoutMs = request.timeoutMs.flatMap { $0 > 0 ? $0 : nil } ?? options.defaultTimeoutMs
         // Only the URL's own scheme, and only http or https: an https request can never continue as
@@ -84,9 +86,14 @@ final class CurlTransfer {
         // not followed; were one ever followed, it could only go to https.
         let scheme = try Self.scheme(of: request.url)
         try apply(easy.set(CURLOPT_URL, request.url), "URL")
-        try apply(easy.set(CURLOPT_PROTOCOLS_STR, scheme), "allowed protocols")
-        try apply(easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "https"), "allowed redirect protocols")
-        try apply(easy.set(CURLOPT_FOLLOWLOCATION, 0), "redirects")
+        if easy.allowedProtocols != scheme {
+            try apply(easy.set(CURLOPT_PROTOCOLS_STR, scheme), "allowed protocols")
+            easy.allowedProtocols = scheme
+        }
+        if !easy.hasTransportOptions {
+            try configureTransportOptions(options)
+            easy.hasTransportOptions = true
+        }
         if !options.connectTo.isEmpty {
             for entry in options.connectTo {
                 guard let appended = entry.withCString({ curl_slist_append(connectToList, $0) }) else {
@@ -96,6 +103,21 @@ final class CurlTransfer {
             }
             try apply(easy.set(CURLOPT_CONNECT_TO, pointer: connectToList), "connect-to")
         }
+        try apply(easy.set(CURLOPT_TIMEOUT_MS, timeoutMs), "timeout")
+        // Unretained: the transport holds this transfer while its handle is in the multi.
+        try apply(easy.set(CURLOPT_WRITEDATA, pointer: Unmanaged.passUnretained(self).toOpaque()), "body writer")
+        let headerList = try headerLists.list(for: request.headers)
+        self.headerList = headerList
+        try apply(easy.set(CURLOPT_HTTPHEADER, pointer: headerList.pointer), "headers")
+        try configureMethodAndBody(method: request.method, body: request.body)
+        easy.lastRequestNeedsReset = request.method != "POST" || !options.connectTo.isEmpty
+    }
+
+    /// Options that are the same for every request of this transport: set once per handle, and again
+    /// only after the handle was reset (`CurlEasy.recycle`).
+    private func configureTransportOptions(_ options: CurlTransport.Options) throws(TransportError) {
+        try apply(easy.set(CURLOPT_REDIR_PROTOCOLS_STR, "https"), "allowed redirect protocols")
+        try apply(easy.set(CURLOPT_FOLLOWLOCATION, 0), "redirects")
         // The threaded resolver and timeouts must not use signals in a host's process.
         try apply(easy.set(CURLOPT_NOSIGNAL, 1), "NOSIGNAL")
         // Identity Toolkit answers are a few KiB: a 4 KiB receive buffer instead of curl's 16 KiB
@@ -110,17 +132,11 @@ final class CurlTransfer {
         if let userAgent = options.userAgent {
             try apply(easy.set(CURLOPT_USERAGENT, userAgent), "user agent")
         }
-        try apply(easy.set(CURLOPT_TIMEOUT_MS, timeoutMs), "timeout")
         try apply(easy.set(CURLOPT_WRITEFUNCTION, writer: { data, size, count, context in
             guard let context else { return 0 }
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
             return transfer.append(UnsafeRawBufferPointer(start: data, count: size * count))
         }), "body writer")
-        // Unretained: the transport holds this transfer while its handle is in the multi.
-        try apply(easy.set(CURLOPT_WRITEDATA, pointer: Unmanaged.passUnretained(self).toOpaque()), "body writer")
-        try configureHeaders(request.headers)
-        try configureMethodAndBody(method: request.method, body: request.body)
-        easy.lastRequestNeedsReset = request.method != "POST" || !options.connectTo.isEmpty
     }
 
     /// "http" or "https" (the URL's scheme, lower-cased); anything else is refused before curl sees it.
@@ -131,42 +147,6 @@ final class CurlTransfer {
         if ASCII.equalsIgnoringCase(given, "https") { return "https" }
         if ASCII.equalsIgnoringCase(given, "http") { return "http" }
         throw .network("unsupported URL scheme \(String(decoding: given, as: UTF8.self).lowercased())")
-    }
-
-    private func configureHeaders(_ headers: [(name: String, value: String)]) throws(TransportError) {
-        var line: [UInt8] = []
-        for header in headers {
-            line.removeAll(keepingCapacity: true)
-            line.append(contentsOf: header.name.utf8)
-            // "Name:" would make curl drop the header; "Name;" sends it empty.
-            if header.value.isEmpty {
-                line.append(UInt8(ascii: ";"))
-            } else {
-                line.append(contentsOf: ": ".utf8)
-                line.append(contentsOf: header.value.utf8)
-            }
-            try appendHeaderLine(&line)
-        }
-        // curl sends "Expect: 100-continue" for bodies above 1 MiB and waits for the server's
-        // go-ahead; an empty Expect turns that off.
-        if !headers.contains(where: { ASCII.equalsIgnoringCase($0.name.utf8, "expect") }) {
-            line.removeAll(keepingCapacity: true)
-            line.append(contentsOf: "Expect:".utf8)
-            try appendHeaderLine(&line)
-        }
-        try apply(easy.set(CURLOPT_HTTPHEADER, pointer: headerList), "headers")
-    }
-
-    /// Appends `line` (without its terminating NUL, which this adds) to the header list.
-    private func appendHeaderLine(_ line: inout [UInt8]) throws(TransportError) {
-        line.append(0)
-        let appended = line.withUnsafeBufferPointer { bytes in
-            bytes.baseAddress.flatMap { base in
-                base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { curl_slist_append(headerList, $0) }
-            }
-        }
-        guard let appended else { throw .network("out of memory building request headers") }
-        headerList = appended
     }
 
     private func configureMethodAndBody(method: String, body: [UInt8]) throws(TransportError) {
@@ -255,6 +235,8 @@ enum ASCII {
     }
 
     /// Whether every UTF-8 byte of `text` satisfies `predicate`, read from contiguous storage.
+    /// Inlined so the predicate is not a call per byte (every request's URL and headers pass here).
+    @inline(__always)
     static func allBytes(of text: String, satisfy predicate: (UInt8) -> Bool) -> Bool {
         var text = text
         return text.withUTF8 { bytes in

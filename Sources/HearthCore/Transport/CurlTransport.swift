@@ -55,6 +55,7 @@ public final class CurlTransport: HTTPTransport {
     private let options: Options
     private var multi: CurlMulti?
     private var pool: CurlEasyPool
+    private let headerLists = CurlHeaderListCache()
     private var inFlight: [RequestID: CurlTransfer] = [:]
     private var idsByEasy: [UnsafeMutableRawPointer: RequestID] = [:]
     private var lastID: UInt64 = 0
@@ -133,7 +134,8 @@ public final class CurlTransport: HTTPTransport {
         }
         let transfer: CurlTransfer
         do {
-            transfer = try CurlTransfer(id: id, easy: easy, request: request, options: options, completion: completion)
+            transfer = try CurlTransfer(id: id, easy: easy, request: request, options: options,
+                                        headerLists: headerLists, completion: completion)
         } catch {
             pool.give(easy)
             deliverLater(.failure(error), to: completion)
