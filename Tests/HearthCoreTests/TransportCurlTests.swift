@@ -127,8 +127,16 @@ final class TransportCurlTests: XCTestCase {
             (HTTPRequest(method: "DELETE", url: url), "DELETE", "", nil),
             (HTTPRequest(method: "GET", url: url), "GET", "", nil),
         ]
+        // What each kind of request sends on a fresh handle (reset to curl's defaults) is the reference.
+        var fresh: [String: [String]] = [:]
+        for step in sequence where fresh[step.method + step.body] == nil {
+            let transport = try? CurlTransport(loop: loop, options: .init())
+            fresh[step.method + step.body] = headerNames(echo(response(send(step.0, using: transport))))
+            onLoop { transport?.close() }
+        }
         for (index, step) in sequence.enumerated() {
             let echoed = echo(response(send(step.0)))
+            XCTAssertEqual(headerNames(echoed).sorted(), fresh[step.method + step.body]?.sorted(), "request \(index)")
             XCTAssertEqual(echoed["method"] as? String, step.method, "request \(index)")
             XCTAssertEqual((echoed["body"] as? String) ?? "", step.body, "request \(index)")
             XCTAssertEqual(echoed["bodyLength"] as? Int, step.body.utf8.count, "request \(index)")

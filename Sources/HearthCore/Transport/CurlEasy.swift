@@ -50,6 +50,9 @@ final class CurlEasy {
         errorBuffer[0] = 0
         _ = hearth_curl_easy_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, 0)
         _ = hearth_curl_easy_setopt_ptr(handle, CURLOPT_COPYPOSTFIELDS, "")
+        // Setting post fields made the handle a POST; back to curl's default method, or a later GET or
+        // body-less DELETE would go out with a form Content-Type and Content-Length: 0.
+        _ = hearth_curl_easy_setopt_long(handle, CURLOPT_HTTPGET, 1)
         _ = hearth_curl_easy_setopt_ptr(handle, CURLOPT_HTTPHEADER, nil)
         _ = hearth_curl_easy_setopt_ptr(handle, CURLOPT_WRITEDATA, nil)
         lastRequestNeedsReset = true
