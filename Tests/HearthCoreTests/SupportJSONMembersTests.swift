@@ -14,8 +14,8 @@ final class SupportJSONMembersTests: XCTestCase {
             let (text, expected) = generator.document(depth: 0)
             guard case .object(let object) = expected else { continue }
             objects += 1
-            XCTAssertEqual(try EveryMember(bytes: Array(text.utf8)).object, object, "round \(round): \(text)")
-            XCTAssertNoThrow(try NoMember(bytes: Array(text.utf8)), "round \(round): \(text)")
+            XCTAssertEqual(try JSONObjectMembers(bytes: Array(text.utf8)).object, object, "round \(round): \(text)")
+            XCTAssertNoThrow(try SkippedMembers(bytes: Array(text.utf8)), "round \(round): \(text)")
         }
         XCTAssertGreaterThan(objects, 50, "the generator should produce objects at top level")
     }
@@ -59,8 +59,8 @@ final class SupportJSONMembersTests: XCTestCase {
             for text in [#"{"k":\#(value)}"#, #"{"k":[\#(value)]}"#, #"{"k":{"n":\#(value)}}"#, #"{"list":[\#(value)]}"#,
                          #"{"list":[{"a":\#(value)}]}"#] {
                 XCTAssertThrowsError(try JSONValue.parse(text), text)
-                XCTAssertThrowsError(try NoMember(bytes: Array(text.utf8)), "skipped: \(text)")
-                XCTAssertThrowsError(try EveryMember(bytes: Array(text.utf8)), "read: \(text)")
+                XCTAssertThrowsError(try SkippedMembers(bytes: Array(text.utf8)), "skipped: \(text)")
+                XCTAssertThrowsError(try JSONObjectMembers(bytes: Array(text.utf8)), "read: \(text)")
                 XCTAssertThrowsError(try Lists(bytes: Array(text.utf8)), "lists: \(text)")
             }
         }
@@ -73,7 +73,7 @@ final class SupportJSONMembersTests: XCTestCase {
             let inSkippedValue = Array(#"{"k":"#.utf8) + [quote] + broken + [quote] + Array("}".utf8)
             let afterAnEscape = Array(#"{"k":"\n"#.utf8) + broken + [quote] + Array("}".utf8)
             for bytes in [inKey, inSkippedValue, afterAnEscape] {
-                XCTAssertThrowsError(try NoMember(bytes: bytes), "\(bytes)")
+                XCTAssertThrowsError(try SkippedMembers(bytes: bytes), "\(bytes)")
                 XCTAssertThrowsError(try JSONValue.parse(bytes), "\(bytes)")
             }
         }
@@ -81,20 +81,20 @@ final class SupportJSONMembersTests: XCTestCase {
 
     func testOnlyOneObjectMayBeTheDocument() {
         for text in ["", " ", "[]", "1", #""x""#, "{} {}", "{}x", "{}}", #"{"a":1}]"#] {
-            XCTAssertThrowsError(try NoMember(bytes: Array(text.utf8)), text.debugDescription)
+            XCTAssertThrowsError(try SkippedMembers(bytes: Array(text.utf8)), text.debugDescription)
         }
-        XCTAssertNoThrow(try NoMember(bytes: [0xEF, 0xBB, 0xBF] + Array(" {} \n".utf8)), "a byte order mark and whitespace")
+        XCTAssertNoThrow(try SkippedMembers(bytes: [0xEF, 0xBB, 0xBF] + Array(" {} \n".utf8)), "a byte order mark and whitespace")
     }
 
     func testNestingBeyondTheLimitFailsCleanlyWhenSkippedOrRead() {
         let depth = JSONParser.maximumDepth
         let arrays = #"{"k":"# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}"
-        XCTAssertThrowsError(try NoMember(bytes: Array(arrays.utf8)))
+        XCTAssertThrowsError(try SkippedMembers(bytes: Array(arrays.utf8)))
         XCTAssertThrowsError(try JSONValue.parse(arrays))
         let deepList = #"{"list":["# + String(repeating: "[", count: 1_000_000) + "}"
         XCTAssertThrowsError(try Lists(bytes: Array(deepList.utf8)))
         let fits = #"{"k":"# + String(repeating: "[", count: depth - 1) + String(repeating: "]", count: depth - 1) + "}"
-        XCTAssertNoThrow(try NoMember(bytes: Array(fits.utf8)))
+        XCTAssertNoThrow(try SkippedMembers(bytes: Array(fits.utf8)))
         XCTAssertNoThrow(try JSONValue.parse(fits))
     }
 
@@ -121,31 +121,15 @@ final class SupportJSONMembersTests: XCTestCase {
 
 // MARK: - Readers used above
 
-/// Every member, parsed: what the tree holds.
-private struct EveryMember: JSONMembers {
-    var object: JSONObject = [:]
-
-    mutating func read<Source: JSONMemberSource>(_ key: JSONKey, _ source: inout Source) throws(JSONParseError) {
-        object[key.string] = try source.value()
-    }
-}
-
-/// Skips every member, checking it all the same.
-private struct NoMember: JSONMembers {
-    mutating func read<Source: JSONMemberSource>(_ key: JSONKey, _ source: inout Source) throws(JSONParseError) {
-        try source.skip()
-    }
-}
-
-/// An array of objects and a nested object, read as `EveryMember`; the rest skipped.
+/// An array of objects and a nested object, read as `JSONObjectMembers`; the rest skipped.
 private struct Lists: JSONMembers {
-    var list: [EveryMember] = []
-    var other: EveryMember?
+    var list: [JSONObjectMembers] = []
+    var other: JSONObjectMembers?
 
     mutating func read<Source: JSONMemberSource>(_ key: JSONKey, _ source: inout Source) throws(JSONParseError) {
         switch key {
-        case "list": list = try source.objects(EveryMember.self)
-        case "other": other = try source.object(EveryMember.self)
+        case "list": list = try source.objects(JSONObjectMembers.self)
+        case "other": other = try source.object(JSONObjectMembers.self)
         default: try source.skip()
         }
     }

@@ -5,30 +5,14 @@ import FuzzSupport
 // document it accepts is written back by JSONWriter as one it reads to the same value, and
 // writing is deterministic.
 
-/// Every member of an object, read member by member from the bytes.
-private struct EveryMember: JSONMembers {
-    var object: JSONObject = [:]
-
-    mutating func read<Source: JSONMemberSource>(_ key: JSONKey, _ source: inout Source) throws(JSONParseError) {
-        object[key.string] = try source.value()
-    }
-}
-
-/// Reads nothing, checks everything.
-private struct NoMember: JSONMembers {
-    mutating func read<Source: JSONMemberSource>(_ key: JSONKey, _ source: inout Source) throws(JSONParseError) {
-        try source.skip()
-    }
-}
-
 func fuzzOne(_ data: [UInt8]) {
     // Member-by-member reading accepts exactly the objects the parser accepts, with the same members.
     let parsed = try? JSONValue.parse(data)
     let isObject: Bool
     if case .object? = parsed { isObject = true } else { isObject = false }
-    let skipped = (try? NoMember(bytes: data)) != nil
+    let skipped = (try? SkippedMembers(bytes: data)) != nil
     fuzzCheck(skipped == isObject, "skipping members disagrees with the parser")
-    let members = try? EveryMember(bytes: data)
+    let members = try? JSONObjectMembers(bytes: data)
     fuzzCheck(members.map { JSONValue.object($0.object) } == (isObject ? parsed : nil),
               "reading members disagrees with the parser")
     guard let value = parsed else { return }

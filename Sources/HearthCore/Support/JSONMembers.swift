@@ -148,8 +148,9 @@ extension JSONParser: JSONMemberSource {
         try skipValue(depth: memberDepth)
     }
 
-    /// The object at `index` (its `{`), `depth` levels deep, member by member.
-    private mutating func readObject<T: JSONMembers>(_ type: T.Type, depth: Int) throws(JSONParseError) -> T {
+    /// The object at `index` (its `{`), `depth` levels deep, member by member. `parseObject` too reads
+    /// objects this way, into `JSONObjectMembers`.
+    mutating func readObject<T: JSONMembers>(_ type: T.Type, depth: Int) throws(JSONParseError) -> T {
         guard depth <= Self.maximumDepth else { throw failure("nested deeper than \(Self.maximumDepth) levels") }
         index += 1
         var members = T()
@@ -162,6 +163,7 @@ extension JSONParser: JSONMemberSource {
         memberDepth = depth
         defer { memberDepth = outerDepth }
         while true {
+            // Also what rejects a trailing comma: after "," only a key may follow.
             guard peek == UInt8(ascii: "\"") else { throw failure("expected a string key") }
             let keyStart = index + 1
             let plainKey = try scanPlainString()
@@ -195,8 +197,9 @@ extension JSONParser: JSONMemberSource {
         }
     }
 
-    /// The array at `index` (its `[`), `depth` levels deep: `element` takes each element.
-    private mutating func walkArray(depth: Int,
+    /// The array at `index` (its `[`), `depth` levels deep: `element` takes each element (`parseArray`
+    /// builds its arrays this way too).
+    mutating func walkArray(depth: Int,
                                     _ element: (inout JSONParser, Int) throws(JSONParseError) -> Void)
         throws(JSONParseError)
     {
@@ -248,8 +251,18 @@ extension JSONParser: JSONMemberSource {
     }
 }
 
+/// Every member, parsed: the object as a tree (what `parseObject` builds).
+struct JSONObjectMembers: JSONMembers {
+    // Room for typical answers' objects up front: growing rehashes every key again.
+    var object = JSONObject(minimumCapacity: 8)
+
+    mutating func read<Source: JSONMemberSource>(_ key: JSONKey, _ source: inout Source) throws(JSONParseError) {
+        object[key.string] = try source.value()
+    }
+}
+
 /// An object nobody reads, checked all the same.
-private struct SkippedMembers: JSONMembers {
+struct SkippedMembers: JSONMembers {
     mutating func read<Source: JSONMemberSource>(_ key: JSONKey, _ source: inout Source) throws(JSONParseError) {
         try source.skip()
     }

@@ -61,62 +61,15 @@ struct JSONParser {
     }
 
     mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
-        guard depth <= Self.maximumDepth else { throw failure("nested deeper than \(Self.maximumDepth) levels") }
-        index += 1
-        // Room for typical answers' objects up front: growing rehashes every key again.
-        var object = JSONObject(minimumCapacity: 8)
-        skipWhitespace()
-        if peek == UInt8(ascii: "}") {
-            index += 1
-            return .object(object)
-        }
-        while true {
-            // Also what rejects a trailing comma: after "," only a key may follow.
-            guard peek == UInt8(ascii: "\"") else { throw failure("expected a string key") }
-            let key = try parseString()
-            skipWhitespace()
-            guard peek == UInt8(ascii: ":") else { throw failure("expected ':' after an object key") }
-            index += 1
-            skipWhitespace()
-            object[key] = try parseValue(depth: depth)
-            skipWhitespace()
-            switch peek {
-            case UInt8(ascii: ","):
-                index += 1
-                skipWhitespace()
-            case UInt8(ascii: "}"):
-                index += 1
-                return .object(object)
-            default:
-                throw failure("expected ',' or '}' in an object")
-            }
-        }
+        .object(try readObject(JSONObjectMembers.self, depth: depth).object)
     }
 
     mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
-        guard depth <= Self.maximumDepth else { throw failure("nested deeper than \(Self.maximumDepth) levels") }
-        index += 1
         var array: [JSONValue] = []
-        skipWhitespace()
-        if peek == UInt8(ascii: "]") {
-            index += 1
-            return .array(array)
+        try walkArray(depth: depth) { parser, depth throws(JSONParseError) in
+            array.append(try parser.parseValue(depth: depth))
         }
-        while true {
-            array.append(try parseValue(depth: depth))
-            skipWhitespace()
-            switch peek {
-            case UInt8(ascii: ","):
-                index += 1
-                skipWhitespace()
-                if peek == UInt8(ascii: "]") { throw failure("trailing comma in an array") }
-            case UInt8(ascii: "]"):
-                index += 1
-                return .array(array)
-            default:
-                throw failure("expected ',' or ']' in an array")
-            }
-        }
+        return .array(array)
     }
 
     mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
