@@ -12,6 +12,9 @@ CURLcode hearth_curl_easy_setopt_off_t(CURL *easy, CURLoption option, curl_off_t
 CURLcode hearth_curl_easy_setopt_write_cb(CURL *easy, CURLoption option, hearth_curl_write_cb cb) {
   return curl_easy_setopt(easy, option, cb);
 }
+CURLcode hearth_curl_easy_setopt_closesocket_cb(CURL *easy, hearth_curl_closesocket_cb cb) {
+  return curl_easy_setopt(easy, CURLOPT_CLOSESOCKETFUNCTION, cb);
+}
 CURLcode hearth_curl_easy_getinfo_long(CURL *easy, CURLINFO info, long *out) {
   return curl_easy_getinfo(easy, info, out);
 }

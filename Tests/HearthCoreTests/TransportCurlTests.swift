@@ -419,6 +419,62 @@ final class TransportCurlTests: XCTestCase {
         XCTAssertGreaterThan(connections.count, 1)
     }
 
+    func testWavesOfConcurrentRequestsKeepTheirKeptAliveConnections() {
+        // Each wave ends with its last transfers leaving the multi one batch at a time. curl's default
+        // connection cache (four per easy handle still in the multi) then shrank below the wave's
+        // connections and closed kept-alive ones, which the next wave had to open again.
+        let transport = self.transport!
+        let completions = Recorder<TransportResult>()
+        let url = server.url("/echo")
+        for wave in 1...3 {
+            onLoop {
+                for index in 0..<40 {
+                    transport.send(HTTPRequest(url: url, body: Array("\(index)".utf8))) { completions.append($0) }
+                }
+            }
+            XCTAssertTrue(eventually(within: 30) { completions.count >= 40 * wave }, "wave \(wave): \(completions.count) done")
+        }
+        let values = completions.values
+        XCTAssertEqual(values.filter { (try? $0.get().status) == 200 }.count, 120)
+        let connections = Set(values.compactMap { self.echo(try? $0.get())["connection"] as? Int })
+        XCTAssertGreaterThan(connections.count, 1)
+        XCTAssertLessThanOrEqual(connections.count, 40, "connections were closed between waves and opened again")
+    }
+
+    func testABurstsHandlesAreKeptWhileRequestsAreInFlightAndTrimmedOnceIdle() {
+        // The handles of transfers that finish together serve the requests their completions start;
+        // a pool of `idleHandlePoolSize` freed all but 8 of them only to create new ones.
+        let transport = self.transport!
+        let options = CurlTransport.Options()
+        let idleSeen = Recorder<Int>()
+        let url = server.url("/echo")
+        let burst = options.idleHandlePoolSize * 4
+        onLoop {
+            for _ in 0..<burst {
+                transport.send(HTTPRequest(url: url, body: [])) { _ in idleSeen.append(transport.idleHandleCount) }
+            }
+        }
+        XCTAssertTrue(eventually(within: 30) { idleSeen.count >= burst })
+        // The last completion runs once every handle of the burst is back in the pool.
+        XCTAssertEqual(idleSeen.values.max(), burst)
+        XCTAssertEqual(onLoop { transport.idleHandleCount }, options.idleHandlePoolSize)
+        XCTAssertEqual(onLoop { transport.inFlightCount }, 0)
+    }
+
+    func testThePoolKeepsAtMostItsBusyCapacityAndNeverLessThanItsIdleCapacity() throws {
+        var pool = CurlEasyPool(capacity: 3, busyCapacity: 5)
+        for _ in 0..<7 { pool.give(try XCTUnwrap(CurlEasy())) }
+        XCTAssertEqual(pool.idleCount, 5)
+        pool.trim()
+        XCTAssertEqual(pool.idleCount, 3)
+        XCTAssertNotNil(pool.take())
+        XCTAssertEqual(pool.idleCount, 2)
+        // A busy capacity below the idle one is raised to it.
+        var small = CurlEasyPool(capacity: 4, busyCapacity: 1)
+        for _ in 0..<6 { small.give(try XCTUnwrap(CurlEasy())) }
+        XCTAssertEqual(small.idleCount, 4)
+    }
+
     func testCancellingHalfOfManyConcurrentRequestsCompletesEachExactlyOnce() {
         let transport = self.transport!
         let completions = Recorder<(index: Int, result: TransportResult)>()

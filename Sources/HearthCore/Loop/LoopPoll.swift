@@ -10,7 +10,7 @@ final class LoopPoll: LoopOwnedHandle {
     private let loop: EventLoop
     private var handle: UnsafeMutablePointer<uv_poll_t>?
     private var callback: ((_ status: Int32, _ events: Int32) -> Void)?
-    /// The events of the last `start` (0 before it).
+    /// The events being watched (0 before `start` and after `stop`).
     private(set) var watchedEvents: Int32 = 0
     /// Error reports (status < 0) in a row, counting the one being delivered; 0 after a success.
     private(set) var errorsInARow = 0
@@ -29,35 +29,38 @@ final class LoopPoll: LoopOwnedHandle {
         self.handle = handle
     }
 
-    /// Watches for `events` (`UV_READABLE` / `UV_WRITABLE` bits), replacing the previous set.
-    /// `callback` gets libuv's status (< 0 on error) and the ready events.
-    @discardableResult
-    func start(events: Int32, _ callback: @escaping (_ status: Int32, _ events: Int32) -> Void) -> Bool {
-        guard let handle else { return false }
+    /// What runs when the socket is ready: libuv's status (< 0 on error) and the ready events. Kept
+    /// across `stop` and `start`.
+    func onReady(_ callback: @escaping (_ status: Int32, _ events: Int32) -> Void) {
         self.callback = callback
+    }
+
+    /// Watches for `events` (`UV_READABLE` / `UV_WRITABLE` bits), replacing the previous set; false
+    /// if libuv refuses or the poll is closed.
+    @discardableResult
+    func start(events: Int32) -> Bool {
+        guard let handle else { return false }
         watchedEvents = events
         return uv_poll_start(handle, events, { handle, status, events in
             UVHandle.owner(LoopPoll.self, of: handle)?.fire(status: status, events: events)
         }) == 0
     }
 
-    /// Watches the same events with the same callback again: libuv stops a poll when it reports
-    /// an error on it.
+    /// Watches the same events again, unless stopped since: libuv stops a poll when it reports an
+    /// error on it.
     @discardableResult
     func restart() -> Bool {
-        start(events: watchedEvents)
+        guard watchedEvents != 0 else { return false }
+        return start(events: watchedEvents)
     }
 
-    /// Watches for `events` with the callback the last `start` gave (false if there was none).
-    @discardableResult
-    func start(events: Int32) -> Bool {
-        guard let callback else { return false }
-        return start(events: events, callback)
-    }
-
+    /// Watches nothing until the next `start`; no callback runs meanwhile (libuv drops events it
+    /// has already read for the socket).
     func stop() {
         guard let handle else { return }
         uv_poll_stop(handle)
+        watchedEvents = 0
+        errorsInARow = 0
     }
 
     var keepsLoopAlive: Bool = false {

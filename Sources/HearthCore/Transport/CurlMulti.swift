@@ -1,6 +1,11 @@
 import CCurl
 import CHearthShims
 import CLibUV
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// libcurl's multi-socket engine, driven by an `EventLoop`: one `LoopPoll` per socket curl asks
 /// to watch, one `LoopTimer` for curl's timeouts. Loop thread only.
@@ -8,9 +13,16 @@ import CLibUV
 /// Rules that keep this sound (each one was a crash somewhere):
 /// - curl's socket and timer callbacks only (re)arm polls and the timer; `curl_multi_socket_action`
 ///   is called only from the loop's poll and timer callbacks, never from inside curl.
-/// - Per-socket state is the `LoopPoll` object, handed to curl with `curl_multi_assign` and found
-///   again by identity, never by descriptor (curl may close a socket and get the same number back
-///   before the old poll's close callback has run).
+/// - Per-socket state is the `LoopPoll` object, handed to curl with `curl_multi_assign`. Polls are
+///   also kept by descriptor, for the socket's lifetime: curl reports a kept-alive connection's
+///   socket removed after every transfer and added again by the next one, and a new `uv_poll_t`
+///   each time cost libuv three system calls (a non-blocking `ioctl` and a trial `epoll_ctl`
+///   add/delete) on top of the watch itself. The table is sound because curl closes every
+///   connection's socket through `CURLOPT_CLOSESOCKETFUNCTION` (`socketClosing`), which takes the
+///   entry out and closes the poll before the descriptor is closed, so its number cannot come back
+///   while an entry holds it. A socket curl closes some other way (the threaded resolver's wake-up
+///   pipe) leaves a stopped poll behind, which the next socket with that number takes over: a
+///   stopped poll is out of epoll and has no callback pending.
 /// - Finished transfers are drained completely from `curl_multi_info_read` before anyone is told,
 ///   because whoever is told may add requests or close everything.
 final class CurlMulti {
@@ -20,7 +32,11 @@ final class CurlMulti {
     private let loop: EventLoop
     /// The `CURLM *`; nil once closed.
     private var multi: UnsafeMutableRawPointer?
-    private var sockets: [ObjectIdentifier: LoopPoll] = [:]
+    /// Every poll made for curl, running or stopped, by its socket (see the type's comment).
+    private var polls: [curl_socket_t: LoopPoll] = [:]
+    /// Set when the loop's handles are no longer ours to touch (teardown off the loop thread): curl
+    /// may still close sockets, which then only closes the descriptors.
+    private var loopDetached = false
     private var timer: LoopTimer?
     private let onFinished: ([Finished]) -> Void
 
@@ -31,7 +47,7 @@ final class CurlMulti {
         didSet {
             guard keepsLoopAlive != oldValue else { return }
             timer?.keepsLoopAlive = keepsLoopAlive
-            for poll in sockets.values { poll.keepsLoopAlive = keepsLoopAlive }
+            for poll in polls.values { poll.keepsLoopAlive = keepsLoopAlive }
         }
     }
 
@@ -59,12 +75,21 @@ final class CurlMulti {
         // that accepts 10,000 connections in a burst. Per host, so a stalled host (a provider's token
         // endpoint) never holds up requests to another. 0: no limit.
         hearth_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, maxConnectionsPerHost)
+        // curl's default cache size is four connections per easy handle in the multi at that moment:
+        // when a batch of finished transfers leaves the multi before the next requests join it, the
+        // cache shrinks below the connections in use and closes kept-alive ones only to open new ones
+        // (bench: ~1 connection in 11 sign-ins with 64 in flight). Room for the per-host limit on the
+        // two hosts every user talks to (Identity Toolkit and Secure Token).
+        if maxConnectionsPerHost > 0 {
+            hearth_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, 2 * maxConnectionsPerHost)
+        }
     }
 
     /// Off the loop thread (the transport was dropped without `close` after the loop shut down):
     /// free curl's state without touching any uv handle; the loop closes those itself.
     deinit {
         guard let multi else { return }
+        loopDetached = true
         hearth_curl_multi_setopt_socket_cb(multi, nil)
         hearth_curl_multi_setopt_timer_cb(multi, nil)
         curl_multi_cleanup(multi)
@@ -72,6 +97,14 @@ final class CurlMulti {
 
     func add(_ easy: UnsafeMutableRawPointer) -> CURLMcode {
         guard let multi else { return CURLM_BAD_HANDLE }
+        // Set on every add: a connection keeps the close-socket callback of the handle that opened
+        // it, and a reset handle has lost it. Unretained: connections live in this multi's cache and
+        // are all closed by `curl_multi_cleanup`, which runs before this object is gone.
+        _ = hearth_curl_easy_setopt_closesocket_cb(easy) { context, socket in
+            guard let context else { return Int32(closeDescriptor(socket)) }
+            return Unmanaged<CurlMulti>.fromOpaque(context).takeUnretainedValue().socketClosing(socket)
+        }
+        _ = hearth_curl_easy_setopt_ptr(easy, CURLOPT_CLOSESOCKETDATA, Unmanaged.passUnretained(self).toOpaque())
         return curl_multi_add_handle(multi, easy)
     }
 
@@ -83,6 +116,7 @@ final class CurlMulti {
     /// Stops curl from calling into the loop, for teardown off the loop thread.
     func detachFromLoop() {
         guard let multi else { return }
+        loopDetached = true
         hearth_curl_multi_setopt_socket_cb(multi, nil)
         hearth_curl_multi_setopt_timer_cb(multi, nil)
     }
@@ -93,8 +127,8 @@ final class CurlMulti {
         // curl may report sockets as removed while it closes its connection cache.
         curl_multi_cleanup(multi)
         self.multi = nil
-        for poll in sockets.values { poll.close() }
-        sockets.removeAll()
+        for poll in polls.values { poll.close() }
+        polls.removeAll()
         timer?.close()
         timer = nil
     }
@@ -103,11 +137,8 @@ final class CurlMulti {
 
     private func socketChanged(_ socket: curl_socket_t, what: Int32, poll context: UnsafeMutableRawPointer?) -> Int32 {
         if what == CURL_POLL_REMOVE {
-            if let context {
-                let poll = Unmanaged<LoopPoll>.fromOpaque(context).takeUnretainedValue()
-                sockets[ObjectIdentifier(poll)] = nil
-                poll.close()
-            }
+            // Stopped, not closed: the connection's next transfer watches the socket again.
+            if let context { Unmanaged<LoopPoll>.fromOpaque(context).takeUnretainedValue().stop() }
             return 0
         }
         var events: Int32 = 0
@@ -117,16 +148,29 @@ final class CurlMulti {
             // A change of interest: the poll keeps the callback it was created with.
             return Unmanaged<LoopPoll>.fromOpaque(context).takeUnretainedValue().start(events: events) ? 0 : -1
         }
-        guard let multi, let poll = loop.makePoll(socket: socket) else { return -1 }
-        poll.keepsLoopAlive = keepsLoopAlive
-        // Unretained: `sockets` owns the poll until curl reports the socket removed or we close.
-        sockets[ObjectIdentifier(poll)] = poll
+        guard let multi, let poll = polls[socket] ?? makePoll(socket) else { return -1 }
         curl_multi_assign(multi, socket, Unmanaged.passUnretained(poll).toOpaque())
-        let started = poll.start(events: events) { [weak self, weak poll] status, ready in
+        return poll.start(events: events) ? 0 : -1
+    }
+
+    /// A poll for a socket curl watches for the first time; `polls` owns it until curl closes the
+    /// socket or we close.
+    private func makePoll(_ socket: curl_socket_t) -> LoopPoll? {
+        guard let poll = loop.makePoll(socket: socket) else { return nil }
+        poll.keepsLoopAlive = keepsLoopAlive
+        poll.onReady { [weak self, weak poll] status, ready in
             guard let self, let poll else { return }
             self.socketReady(poll, status: status, events: ready)
         }
-        return started ? 0 : -1
+        polls[socket] = poll
+        return poll
+    }
+
+    /// curl is done with a socket (`CURLOPT_CLOSESOCKETFUNCTION`; it has already reported it removed):
+    /// the poll goes first, then the descriptor, so no poll outlives its socket's number.
+    private func socketClosing(_ socket: curl_socket_t) -> Int32 {
+        if !loopDetached, let poll = polls.removeValue(forKey: socket) { poll.close() }
+        return Int32(closeDescriptor(socket))
     }
 
     private func timerChanged(_ timeoutMs: Int) -> Int32 {
@@ -164,7 +208,7 @@ final class CurlMulti {
         guard poll.errorsInARow == 1 else { return drive(socket: poll.socket, flags: CURL_CSELECT_ERR) }
         drive(socket: poll.socket, flags: Self.selectFlags(poll.watchedEvents))
         // libuv stopped the poll; curl, still interested, would not tell us again.
-        if !poll.isClosed { poll.restart() }
+        poll.restart()
     }
 
     private static func selectFlags(_ events: Int32) -> Int32 {
@@ -191,4 +235,10 @@ final class CurlMulti {
         // Last use of self's curl state in this turn: the receiver may close or release us.
         if !finished.isEmpty { onFinished(finished) }
     }
+}
+
+/// `close(2)`, named apart from the methods called `close`. 0 or -1, as curl expects from a
+/// close-socket callback.
+private func closeDescriptor(_ socket: curl_socket_t) -> Int32 {
+    close(socket)
 }

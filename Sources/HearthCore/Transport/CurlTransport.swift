@@ -40,8 +40,11 @@ public final class CurlTransport: HTTPTransport {
         public var userAgent: String? = nil
         /// Larger response bodies fail with `.network` instead of filling memory.
         public var maxResponseBytes: Int = 64 << 20
-        /// How many idle easy handles to keep for reuse.
+        /// How many idle easy handles to keep for reuse once no request is in flight.
         public var idleHandlePoolSize: Int = 8
+        /// How many idle easy handles to keep while requests are in flight (at least
+        /// `idleHandlePoolSize`): a burst's handles serve the requests that follow it.
+        public var busyHandlePoolSize: Int = 64
         /// Connections open at once to one host; further requests queue for a free one. 0: no limit.
         public var maxConnectionsPerHost: Int = 64
         /// Tests only (package-internal): curl `CONNECT_TO` entries, "HOST:PORT:CONNECT-HOST:CONNECT-PORT",
@@ -69,15 +72,17 @@ public final class CurlTransport: HTTPTransport {
         guard options.defaultTimeoutMs > 0 else {
             throw TransportSetupError.invalidOption("defaultTimeoutMs must be positive")
         }
-        guard options.maxResponseBytes > 0, options.idleHandlePoolSize >= 0, options.maxConnectionsPerHost >= 0 else {
-            throw TransportSetupError.invalidOption("maxResponseBytes must be positive and idleHandlePoolSize not negative")
+        guard options.maxResponseBytes > 0, options.idleHandlePoolSize >= 0, options.busyHandlePoolSize >= 0,
+              options.maxConnectionsPerHost >= 0 else {
+            throw TransportSetupError.invalidOption(
+                "maxResponseBytes must be positive; pool sizes and maxConnectionsPerHost not negative")
         }
         if let path = options.caBundlePath, let problem = Self.caBundleProblem(path) {
             throw TransportSetupError.invalidOption(problem)
         }
         self.loop = loop
         self.options = options
-        self.pool = CurlEasyPool(capacity: options.idleHandlePoolSize)
+        self.pool = CurlEasyPool(capacity: options.idleHandlePoolSize, busyCapacity: options.busyHandlePoolSize)
         self.multi = try CurlMulti(loop: loop, maxConnectionsPerHost: options.maxConnectionsPerHost) { [weak self] finished in
             self?.transfersFinished(finished)
         }
@@ -157,7 +162,7 @@ public final class CurlTransport: HTTPTransport {
     public func cancel(_ id: RequestID) {
         guard let transfer = inFlight.removeValue(forKey: id) else { return }
         retire(transfer)
-        multi?.keepsLoopAlive = !inFlight.isEmpty
+        becameIdleIfNothingInFlight()
         deliverLater(.failure(.cancelled), to: transfer.completion)
     }
 
@@ -175,7 +180,7 @@ public final class CurlTransport: HTTPTransport {
         let multi = self.multi
         self.multi = nil
         var pool = self.pool
-        self.pool = CurlEasyPool(capacity: 0)
+        self.pool = CurlEasyPool(capacity: 0, busyCapacity: 0)
         guard loop.isShuttingDown else {
             return Self.release(transfers, pool: &pool, multi: multi, onLoop: true)
         }
@@ -207,7 +212,16 @@ public final class CurlTransport: HTTPTransport {
             guard self.generation == generation else { return }
             completion(result)
         }
+        if inFlight.isEmpty { pool.trim() }
     }
+
+    private func becameIdleIfNothingInFlight() {
+        multi?.keepsLoopAlive = !inFlight.isEmpty
+        if inFlight.isEmpty { pool.trim() }
+    }
+
+    /// Idle easy handles kept for reuse (tests).
+    var idleHandleCount: Int { pool.idleCount }
 
     /// Takes a transfer out of curl and recycles its handle.
     private func retire(_ transfer: CurlTransfer) {
