@@ -21,6 +21,9 @@ CURLcode hearth_curl_easy_getinfo_long(CURL *easy, CURLINFO info, long *out) {
 CURLcode hearth_curl_easy_getinfo_ptr(CURL *easy, CURLINFO info, void **out) {
   return curl_easy_getinfo(easy, info, out);
 }
+CURLcode hearth_curl_easy_getinfo_socket(CURL *easy, CURLINFO info, curl_socket_t *out) {
+  return curl_easy_getinfo(easy, info, out);
+}
 CURLMcode hearth_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
   return curl_multi_setopt(multi, option, value);
 }

@@ -441,6 +441,32 @@ final class TransportCurlTests: XCTestCase {
         XCTAssertLessThanOrEqual(connections.count, 40, "connections were closed between waves and opened again")
     }
 
+    func testAKeptAliveConnectionTheServerDropsWhileIdleIsReplacedWithoutSpinning() throws {
+        // Between transfers the connection's socket stays registered for reading (curl reports it
+        // removed, the poll is parked). The server's close makes it readable: the poll must stop
+        // there, not keep reporting an end of stream nobody reads, and the next request must go out
+        // on a new connection.
+        // The first transfer shows the socket to be a connection's; after the second it stays parked.
+        let first = try XCTUnwrap(response(send(HTTPRequest(url: server.url("/echo"), body: []))))
+        let then = try XCTUnwrap(response(send(HTTPRequest(url: server.url("/echo-then-drop?ms=20"), body: []))))
+        let dropped = try XCTUnwrap(echo(first)["connection"] as? Int)
+        XCTAssertEqual(echo(then)["connection"] as? Int, dropped)
+        let before = processCPUMilliseconds()
+        usleep(400_000)
+        let idleCPU = processCPUMilliseconds() - before
+        XCTAssertLessThan(idleCPU, 150, "the loop kept waking for the dropped connection")
+        let second = try XCTUnwrap(response(send(HTTPRequest(url: server.url("/echo"), body: []))))
+        XCTAssertEqual(second.status, 200)
+        XCTAssertNotEqual(echo(second)["connection"] as? Int, dropped)
+    }
+
+    private func processCPUMilliseconds() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000
+            + (Int(usage.ru_utime.tv_usec) + Int(usage.ru_stime.tv_usec)) / 1000
+    }
+
     func testABurstsHandlesAreKeptWhileRequestsAreInFlightAndTrimmedOnceIdle() {
         // The handles of transfers that finish together serve the requests their completions start;
         // a pool of `idleHandlePoolSize` freed all but 8 of them only to create new ones.

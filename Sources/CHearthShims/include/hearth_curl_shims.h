@@ -21,6 +21,7 @@ CURLcode hearth_curl_easy_setopt_write_cb(CURL *easy, CURLoption option, hearth_
 CURLcode hearth_curl_easy_setopt_closesocket_cb(CURL *easy, hearth_curl_closesocket_cb cb);
 CURLcode hearth_curl_easy_getinfo_long(CURL *easy, CURLINFO info, long *out);
 CURLcode hearth_curl_easy_getinfo_ptr(CURL *easy, CURLINFO info, void **out);
+CURLcode hearth_curl_easy_getinfo_socket(CURL *easy, CURLINFO info, curl_socket_t *out);
 
 CURLMcode hearth_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 CURLMcode hearth_curl_multi_setopt_ptr(CURLM *multi, CURLMoption option, void *value);

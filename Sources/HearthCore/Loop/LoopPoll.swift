@@ -3,8 +3,9 @@ import CLibUV
 /// Readiness events on one socket (`uv_poll_t`), for the transport's sockets. Loop thread only.
 ///
 /// Identity matters more than the descriptor: the operating system reuses a closed socket's number
-/// at once, so per-socket state hangs off this object (never a table keyed by fd), and a late
-/// close of an old poll cannot touch a new socket's state.
+/// at once, so per-socket state hangs off this object, and a late close of an old poll cannot touch
+/// a new socket's state. (A table keyed by descriptor is sound only if an entry leaves it before its
+/// descriptor is closed: see `CurlMulti`.)
 final class LoopPoll: LoopOwnedHandle {
     let socket: Int32
     private let loop: EventLoop
@@ -14,6 +15,12 @@ final class LoopPoll: LoopOwnedHandle {
     private(set) var watchedEvents: Int32 = 0
     /// Error reports (status < 0) in a row, counting the one being delivered; 0 after a success.
     private(set) var errorsInARow = 0
+    /// Parked: nobody wants events, but the poll still watches `watchedEvents` (see `park`).
+    private var isParked = false
+    /// Whether `park` may keep the registration. Only the owner can know that the descriptor will not
+    /// be closed behind its back (closing it drops the kernel's registration while libuv still counts
+    /// the poll as watching, and a new socket with the same number would never report readiness).
+    var mayPark = false
 
     /// Creates an unref'd poll for `socket`; returns nil if libuv refuses it (loop shut down, bad fd).
     init?(loop: EventLoop, socket: Int32) {
@@ -40,17 +47,23 @@ final class LoopPoll: LoopOwnedHandle {
     @discardableResult
     func start(events: Int32) -> Bool {
         guard let handle else { return false }
+        if isParked {
+            isParked = false
+            if events == watchedEvents, uv_is_active(UnsafeRawPointer(handle).assumingMemoryBound(to: uv_handle_t.self)) != 0 {
+                return true
+            }
+        }
         watchedEvents = events
         return uv_poll_start(handle, events, { handle, status, events in
             UVHandle.owner(LoopPoll.self, of: handle)?.fire(status: status, events: events)
         }) == 0
     }
 
-    /// Watches the same events again, unless stopped since: libuv stops a poll when it reports an
-    /// error on it.
+    /// Watches the same events again, unless stopped or parked since: libuv stops a poll when it
+    /// reports an error on it.
     @discardableResult
     func restart() -> Bool {
-        guard watchedEvents != 0 else { return false }
+        guard watchedEvents != 0, !isParked else { return false }
         return start(events: watchedEvents)
     }
 
@@ -58,9 +71,20 @@ final class LoopPoll: LoopOwnedHandle {
     /// has already read for the socket).
     func stop() {
         guard let handle else { return }
+        isParked = false
         uv_poll_stop(handle)
         watchedEvents = 0
         errorsInARow = 0
+    }
+
+    /// Like `stop` for the caller (no callback runs until the next `start`); if `mayPark`, the
+    /// registration with the kernel stays until the socket next reports readiness, which then stops
+    /// the poll. Every libuv start or stop of a poll costs an `epoll_ctl` (a start first deletes, even
+    /// when nothing is registered): a kept-alive socket that curl reports removed after each transfer
+    /// and wants read again by the next one costs none this way.
+    func park() {
+        guard mayPark, handle != nil, watchedEvents != 0 else { return stop() }
+        isParked = true
     }
 
     var keepsLoopAlive: Bool = false {
@@ -82,6 +106,9 @@ final class LoopPoll: LoopOwnedHandle {
 
     private func fire(status: Int32, events: Int32) {
         loop.noteCallbackThread()
+        // Readiness nobody asked for (a parked socket the server closed, or a late answer): the
+        // next `start` registers the socket again and level-triggered polling reports it anew.
+        if isParked { return stop() }
         errorsInARow = status < 0 ? errorsInARow + 1 : 0
         let callback = self.callback
         callback?(status, events)

@@ -53,6 +53,11 @@ enum LoopThreadsAtExit {
         state.lock.broadcast { state.finished.append(me) }
     }
 
+    /// Runs the one-time initialisation of the shared state (see `CurlGlobal`).
+    static func initialise() {
+        _ = state
+    }
+
     /// Fork handler, in the child: the parent's loop threads do not exist here (joining one would be
     /// undefined), and the parent's lock may have been held by one of them when it forked.
     static func forgetAfterFork() {

@@ -14,6 +14,10 @@ private let curlGlobalInitResult: CURLcode = {
     let rc = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
     // After OpenSSL's exit handler (registered by the init above), so it runs before it.
     atexit { LoopThreadsAtExit.joinAtExit() }
+    // The fork handler replaces a lazily initialised global: initialised here, before the handler
+    // exists, so that no fork can catch its one-time initialisation half done on a loop thread (the
+    // child would wait for it forever: seen in 1 of ~40 sign-in, destroy, fork runs).
+    LoopThreadsAtExit.initialise()
     pthread_atfork(nil, nil) { LoopThreadsAtExit.forgetAfterFork() }
     return rc
 }()

@@ -22,7 +22,8 @@ import Musl
 ///   entry out and closes the poll before the descriptor is closed, so its number cannot come back
 ///   while an entry holds it. A socket curl closes some other way (the threaded resolver's wake-up
 ///   pipe) leaves a stopped poll behind, which the next socket with that number takes over: a
-///   stopped poll is out of epoll and has no callback pending.
+///   stopped poll is out of epoll and has no callback pending. Only polls of connection sockets are
+///   parked (left registered) between transfers (`markConnectionSocket`).
 /// - Finished transfers are drained completely from `curl_multi_info_read` before anyone is told,
 ///   because whoever is told may add requests or close everything.
 final class CurlMulti {
@@ -137,8 +138,9 @@ final class CurlMulti {
 
     private func socketChanged(_ socket: curl_socket_t, what: Int32, poll context: UnsafeMutableRawPointer?) -> Int32 {
         if what == CURL_POLL_REMOVE {
-            // Stopped, not closed: the connection's next transfer watches the socket again.
-            if let context { Unmanaged<LoopPoll>.fromOpaque(context).takeUnretainedValue().stop() }
+            // Parked, not closed: the connection's next transfer watches the socket again, most
+            // often for the same events.
+            if let context { Unmanaged<LoopPoll>.fromOpaque(context).takeUnretainedValue().park() }
             return 0
         }
         var events: Int32 = 0
@@ -164,6 +166,16 @@ final class CurlMulti {
         }
         polls[socket] = poll
         return poll
+    }
+
+    /// A transfer's connection socket is closed only through `socketClosing`, so its poll may stay
+    /// registered while curl has removed it between transfers (`LoopPoll.park`). Other sockets curl
+    /// watches (the threaded resolver's wake-up pipe) are closed without telling us: never parked.
+    private func markConnectionSocket(of easy: UnsafeMutableRawPointer) {
+        var socket = curl_socket_t(-1)
+        guard hearth_curl_easy_getinfo_socket(easy, CURLINFO_ACTIVESOCKET, &socket) == CURLE_OK, socket >= 0,
+              let poll = polls[socket], !poll.mayPark else { return }
+        poll.mayPark = true
     }
 
     /// curl is done with a socket (`CURLOPT_CLOSESOCKETFUNCTION`; it has already reported it removed):
@@ -231,6 +243,7 @@ final class CurlMulti {
         while let message = curl_multi_info_read(multi, &queued) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
             finished.append((easy, message.pointee.data.result))
+            markConnectionSocket(of: easy)
         }
         // Last use of self's curl state in this turn: the receiver may close or release us.
         if !finished.isEmpty { onFinished(finished) }

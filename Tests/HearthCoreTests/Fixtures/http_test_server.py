@@ -124,6 +124,12 @@ class Handler(BaseHTTPRequestHandler):
             time.sleep(ms / 1000)
             payload = {"delayed": ms, "connection": self.connection_serial}
             self.respond(200, "application/json", json.dumps(payload).encode())
+        elif url.path == "/echo-then-drop":
+            # A normal keep-alive answer, then the server closes the connection without saying so.
+            self.respond(200, "application/json", json.dumps({"connection": self.connection_serial}).encode())
+            self.wfile.flush()
+            time.sleep(int(query.get("ms", ["0"])[0]) / 1000)
+            self.close_connection = True
         elif url.path == "/stall":
             time.sleep(int(query.get("ms", ["0"])[0]) / 1000)
             self.close_connection = True
