@@ -1,6 +1,5 @@
 import FuzzSupport
 @testable import HearthEmulator
-import Logging
 
 // Request bodies as the emulator's responder handles them, minus the socket: body parsing and
 // schema validation, project scoping, then the route's handler (its typed decoding and its work)
@@ -16,7 +15,7 @@ private let projectId = "demo-fuzz"
 
 nonisolated(unsafe) private let environment = EmulatorEnvironment(
     defaultProjectId: projectId, clock: EmulatorClock(),
-    log: EmulatorLog(logger: Logger(label: "fuzz", factory: { _ in SwiftLogNoOpLogHandler() })),
+    log: .discarding,
     baseURL: { "http://127.0.0.1:9099" })
 
 /// The route's path with every capture filled in, and the parameters the router would capture.

@@ -1,7 +1,3 @@
-import Hummingbird
-
-typealias HTTPMethod = HTTPRequest.Method
-
 /// One API method the emulator answers: its identity, who may call it, what body it takes, and the
 /// handler that runs on the project's state.
 struct Operation: Sendable {
@@ -43,17 +39,17 @@ struct Reply: Sendable {
     static let jsonContentType = "application/json; charset=utf-8"
     static let htmlContentType = "text/html; charset=utf-8"
 
-    var status: HTTPResponse.Status
+    var status: HTTPStatus
     var body: [UInt8]
     var contentType: String
     /// `Location` of a redirect.
     var location: String?
 
-    init<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) {
+    init<T: Encodable>(_ value: T, status: HTTPStatus = .ok) {
         self.init(status: status, body: JSONCoding.encode(value), contentType: Self.jsonContentType)
     }
 
-    private init(status: HTTPResponse.Status, body: [UInt8], contentType: String) {
+    private init(status: HTTPStatus, body: [UInt8], contentType: String) {
         self.status = status
         self.body = body
         self.contentType = contentType
@@ -67,12 +63,12 @@ struct Reply: Sendable {
     }
 
     /// `{"authEmulator":{"error":…}}`, how the reference's pages (handler, action links) refuse a request.
-    static func authEmulatorError(_ message: String, status: HTTPResponse.Status = .badRequest) -> Reply {
+    static func authEmulatorError(_ message: String, status: HTTPStatus = .badRequest) -> Reply {
         let error = JSONObject([("error", .string(message))])
         return Reply(JSONValue.object(JSONObject([("authEmulator", .object(error))])), status: status)
     }
 
-    static func html(_ page: String, status: HTTPResponse.Status = .ok) -> Reply {
+    static func html(_ page: String, status: HTTPStatus = .ok) -> Reply {
         Reply(status: status, body: Array(page.utf8), contentType: htmlContentType)
     }
 }
