@@ -14,13 +14,18 @@ final class TerminationSignals {
     init(onFirst handler: @escaping @Sendable () -> Void) {
         let queue = DispatchQueue(label: "hearth-emulator.signals")
         let once = SignalOnce()
+        let registered = DispatchSemaphore(value: 0)
         sources = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler { if once.claim() { handler() } }
+            source.setRegistrationHandler { registered.signal() }
             source.resume()
             return source
         }
+        // A source watches only once registered, which resume() leaves to the queue; until then the
+        // signal is ignored. Scripts signal right after the readiness line, so wait for it.
+        for _ in sources { registered.wait() }
     }
 
     deinit {
