@@ -56,7 +56,7 @@ func fuzzOne(_ data: [UInt8]) {
         let flags = input.byte()
         let body = input.field(separatedBy: 0)
         do throws(ApiError) {
-            _ = try handle(route, flags: flags, body: body, state: state)
+            _ = try handle(route, flags: flags, body: body, state: state).body
         } catch {
             fuzzCheck(error.httpStatus != 500, "\(route.operation.id) answered 500: \(error.message)")
             _ = JSONCoding.encode(error.envelope)

@@ -40,19 +40,24 @@ struct Reply: Sendable {
     static let htmlContentType = "text/html; charset=utf-8"
 
     var status: HTTPStatus
-    var body: [UInt8]
     var contentType: String
     /// `Location` of a redirect.
     var location: String?
+    /// Encodes the body when asked. Handlers run under the state's lock; the answer is a value,
+    /// so it is encoded after the lock is released and encoding does not hold up other requests.
+    private let encodeBody: @Sendable () -> [UInt8]
 
-    init<T: Encodable>(_ value: T, status: HTTPStatus = .ok) {
-        self.init(status: status, body: JSONCoding.encode(value), contentType: Self.jsonContentType)
+    /// The body's bytes (encoded on every read).
+    var body: [UInt8] { encodeBody() }
+
+    init<T: Encodable & Sendable>(_ value: T, status: HTTPStatus = .ok) {
+        self.init(status: status, contentType: Self.jsonContentType) { JSONCoding.encode(value) }
     }
 
-    private init(status: HTTPStatus, body: [UInt8], contentType: String) {
+    private init(status: HTTPStatus, contentType: String, encodeBody: @escaping @Sendable () -> [UInt8]) {
         self.status = status
-        self.body = body
         self.contentType = contentType
+        self.encodeBody = encodeBody
     }
 
     /// A 303 (See Other), so a browser follows it with GET even after a form POST.
@@ -69,7 +74,7 @@ struct Reply: Sendable {
     }
 
     static func html(_ page: String, status: HTTPStatus = .ok) -> Reply {
-        Reply(status: status, body: Array(page.utf8), contentType: htmlContentType)
+        Reply(status: status, contentType: htmlContentType) { Array(page.utf8) }
     }
 }
 
