@@ -211,6 +211,19 @@ def test_malformed_request_is_400_and_closed(conn, garbage):
     assert conn.is_closed_by_server()
 
 
+def test_too_many_header_fields_is_400_and_closed(conn):
+    fields = {f"X-Field-{i}": "v" for i in range(1001)}
+    conn.send(conn.request("GET", "/", headers=fields))
+    answer = conn.read_answer()
+    assert answer.status == 400
+    assert conn.is_closed_by_server()
+
+
+def test_many_header_fields_within_the_limit_are_served(conn):
+    conn.send(conn.request("GET", "/", headers={f"X-Field-{i}": "v" for i in range(990)}))
+    assert conn.read_answer().status == 200
+
+
 def test_malformed_request_after_a_good_one_is_answered_in_order(conn):
     conn.send(conn.request("GET", "/") + b"NOT HTTP AT ALL\r\n\r\n")
     assert conn.read_answer().status == 200

@@ -60,6 +60,14 @@ public struct EmulatorServer: Sendable {
     /// against ~11k/s with one loop (bench/FINDINGS.md).
     static let eventLoopThreads = 2
 
+    /// NIO's limits of header size (80 KiB per field and in all), with Hummingbird's cap of 1,000
+    /// header fields: a request past them is answered 400 and closed, as before.
+    static var requestLimits: NIOHTTPDecoderLimitConfiguration {
+        var limits = NIOHTTPDecoderLimitConfiguration()
+        limits.maxHeaderFieldCount = 1000
+        return limits
+    }
+
     public init(configuration: EmulatorConfiguration) {
         self.configuration = configuration
     }
@@ -102,7 +110,8 @@ public struct EmulatorServer: Sendable {
                     channel.eventLoop.makeCompletedFuture {
                         // Response fields are legalized when written (HTTPFieldValue), so NIO need not check them.
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline(
-                            withPipeliningAssistance: true, withErrorHandling: true, withOutboundHeaderValidation: false)
+                            withPipeliningAssistance: true, withErrorHandling: true, withOutboundHeaderValidation: false,
+                            withEncoderConfiguration: .init(), withDecoderLimitConfiguration: Self.requestLimits)
                         try channel.pipeline.syncOperations.addHandler(HTTPConnectionHandler(responder: responder))
                     }
                 }
