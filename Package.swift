@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// `make fuzz` sets HEARTH_FUZZ=1: the modules under test (not Hummingbird and its dependencies) get
+// `make fuzz` sets HEARTH_FUZZ=1: the modules under test (not SwiftNIO) get
 // libFuzzer coverage, ASan and testability, and the fuzz executables link libFuzzer. Without it the
 // fuzz targets build as plain corpus-replay programs (`make test-fuzz-corpus`).
 let fuzzing = Context.environment["HEARTH_FUZZ"] == "1"
@@ -44,7 +44,7 @@ let package = Package(
         .executable(name: "hearth-emulator", targets: ["hearth-emulator"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
     ],
     targets: [
         .systemLibrary(name: "CLibUV", pkgConfig: "libuv", providers: [.apt(["libuv1-dev"])]),
@@ -69,7 +69,9 @@ let package = Package(
                 ])]),
         .target(name: "HearthEmulator", dependencies: [
             "HearthCrypto",
-            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
         ], swiftSettings: fuzzInstrumented),
         .executableTarget(name: "hearth-emulator", dependencies: ["HearthEmulator"]),
         .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"],

@@ -219,3 +219,30 @@ def test_shutdown_while_a_client_is_connected(launch):
     code, _, err = running.stop(signal.SIGTERM)
     assert code == 0, err
     assert time.time() - started < 15
+
+
+def test_shutdown_finishes_the_request_under_way_and_closes_idle_connections(launch):
+    running = launch("--port", "0")
+    host, port = running.url.removeprefix("http://").rsplit(":", 1)
+    idle = socket.create_connection((host, int(port)), timeout=10)
+    busy = socket.create_connection((host, int(port)), timeout=10)
+    body = b'{"email":"late@example.com","password":"123456"}'
+    head = (f"POST /identitytoolkit.googleapis.com/v1/accounts:signUp?key=k HTTP/1.1\r\nHost: {host}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n").encode()
+    busy.sendall(head + body[:10])
+    time.sleep(0.2)
+    running.process.send_signal(signal.SIGTERM)
+    # The idle connection closes; the one in the middle of a request is kept for its answer.
+    assert idle.recv(1) == b""
+    time.sleep(0.3)
+    assert running.process.poll() is None
+    busy.sendall(body[10:])
+    answer = b""
+    while chunk := busy.recv(65536):
+        answer += chunk
+    assert answer.startswith(b"HTTP/1.1 200 ")
+    assert b"\r\nconnection: close\r\n" in answer.lower()
+    assert b"late@example.com" in answer
+    assert running.process.wait(timeout=15) == 0
+    idle.close()
+    busy.close()

@@ -1,6 +1,5 @@
 import FuzzSupport
 @testable import HearthEmulator
-import Logging
 
 // Request bodies as the emulator's responder handles them, minus the socket: body parsing and
 // schema validation, project scoping, then the route's handler (its typed decoding and its work)
@@ -16,7 +15,7 @@ private let projectId = "demo-fuzz"
 
 nonisolated(unsafe) private let environment = EmulatorEnvironment(
     defaultProjectId: projectId, clock: EmulatorClock(),
-    log: EmulatorLog(logger: Logger(label: "fuzz", factory: { _ in SwiftLogNoOpLogHandler() })),
+    log: .discarding,
     baseURL: { "http://127.0.0.1:9099" })
 
 /// The route's path with every capture filled in, and the parameters the router would capture.
@@ -57,7 +56,7 @@ func fuzzOne(_ data: [UInt8]) {
         let flags = input.byte()
         let body = input.field(separatedBy: 0)
         do throws(ApiError) {
-            _ = try handle(route, flags: flags, body: body, state: state)
+            _ = try handle(route, flags: flags, body: body, state: state).body
         } catch {
             fuzzCheck(error.httpStatus != 500, "\(route.operation.id) answered 500: \(error.message)")
             _ = JSONCoding.encode(error.envelope)

@@ -1,5 +1,4 @@
 import Foundation
-import Hummingbird
 
 /// `GET /emulator/action?mode=&oobCode=&apiKey=[&continueUrl=][&newPassword=]`: where the links the
 /// emulator logs lead. Applies the code and answers `{"authEmulator":{...}}` JSON, or redirects
@@ -112,7 +111,7 @@ enum ActionLink {
         reply(.badRequest, .init(error: error, instructions: instructions))
     }
 
-    private static func reply(_ status: HTTPResponse.Status, _ body: Outcome.Body) -> Reply {
+    private static func reply(_ status: HTTPStatus, _ body: Outcome.Body) -> Reply {
         Reply(Outcome(authEmulator: body), status: status)
     }
 }

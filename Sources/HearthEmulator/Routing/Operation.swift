@@ -1,7 +1,3 @@
-import Hummingbird
-
-typealias HTTPMethod = HTTPRequest.Method
-
 /// One API method the emulator answers: its identity, who may call it, what body it takes, and the
 /// handler that runs on the project's state.
 struct Operation: Sendable {
@@ -43,20 +39,25 @@ struct Reply: Sendable {
     static let jsonContentType = "application/json; charset=utf-8"
     static let htmlContentType = "text/html; charset=utf-8"
 
-    var status: HTTPResponse.Status
-    var body: [UInt8]
+    var status: HTTPStatus
     var contentType: String
     /// `Location` of a redirect.
     var location: String?
+    /// Encodes the body when asked. Handlers run under the state's lock; the answer is a value,
+    /// so it is encoded after the lock is released and encoding does not hold up other requests.
+    private let encodeBody: @Sendable () -> [UInt8]
 
-    init<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) {
-        self.init(status: status, body: JSONCoding.encode(value), contentType: Self.jsonContentType)
+    /// The body's bytes (encoded on every read).
+    var body: [UInt8] { encodeBody() }
+
+    init<T: Encodable & Sendable>(_ value: T, status: HTTPStatus = .ok) {
+        self.init(status: status, contentType: Self.jsonContentType) { JSONCoding.encode(value) }
     }
 
-    private init(status: HTTPResponse.Status, body: [UInt8], contentType: String) {
+    private init(status: HTTPStatus, contentType: String, encodeBody: @escaping @Sendable () -> [UInt8]) {
         self.status = status
-        self.body = body
         self.contentType = contentType
+        self.encodeBody = encodeBody
     }
 
     /// A 303 (See Other), so a browser follows it with GET even after a form POST.
@@ -67,13 +68,13 @@ struct Reply: Sendable {
     }
 
     /// `{"authEmulator":{"error":…}}`, how the reference's pages (handler, action links) refuse a request.
-    static func authEmulatorError(_ message: String, status: HTTPResponse.Status = .badRequest) -> Reply {
+    static func authEmulatorError(_ message: String, status: HTTPStatus = .badRequest) -> Reply {
         let error = JSONObject([("error", .string(message))])
         return Reply(JSONValue.object(JSONObject([("authEmulator", .object(error))])), status: status)
     }
 
-    static func html(_ page: String, status: HTTPResponse.Status = .ok) -> Reply {
-        Reply(status: status, body: Array(page.utf8), contentType: htmlContentType)
+    static func html(_ page: String, status: HTTPStatus = .ok) -> Reply {
+        Reply(status: status, contentType: htmlContentType) { Array(page.utf8) }
     }
 }
 

@@ -3,7 +3,7 @@ import Foundation
 /// A Google API path such as `/identitytoolkit.googleapis.com/v1/projects/{targetProjectId}:queryAccounts`.
 ///
 /// Segments are literals (which may contain `:verb`), `{name}` captures, or `{name}:verb` captures of
-/// everything before a verb. Hummingbird's trie router resolves greedily without backtracking, which
+/// everything before a verb. A trie router that resolves greedily without backtracking (Hummingbird's)
 /// cannot tell `{p}/accounts` from `{p}:queryAccounts`; this matcher compares whole paths instead.
 struct PathTemplate: Sendable, CustomStringConvertible {
     enum Segment: Sendable, Equatable {

@@ -1,37 +1,29 @@
-import HTTPTypes
-import Hummingbird
-
 /// Open CORS, as the reference configures it: every origin and every requested header is reflected,
 /// and private-network access is granted when a browser asks. The APIs use no cookies, so this is safe.
 enum CORSPolicy {
     static let allowedMethods = "GET,HEAD,PUT,PATCH,POST,DELETE"
 
-    static func isPreflight(_ request: Request) -> Bool {
-        request.method == .options && request.headers[.origin] != nil
-            && request.headers[.accessControlRequestMethod] != nil
+    static func isPreflight(_ method: HTTPMethod, _ headers: RequestHeaders) -> Bool {
+        method == .options && headers.origin != nil && headers.accessControlRequestMethod != nil
     }
 
-    static func preflightResponse(for request: Request) -> Response {
-        var headers = HTTPFields()
-        apply(to: &headers, for: request)
-        headers[.accessControlAllowMethods] = allowedMethods
-        if let requested = request.headers[.accessControlRequestHeaders] {
-            headers[.accessControlAllowHeaders] = requested
+    static func preflightResponse(for headers: RequestHeaders) -> EmulatorResponse {
+        var response = EmulatorResponse(status: .noContent)
+        apply(to: &response.headers, for: headers)
+        response.headers.append(("Access-Control-Allow-Methods", allowedMethods))
+        if let requested = headers.accessControlRequestHeaders {
+            response.headers.append(("Access-Control-Allow-Headers", requested))
         }
-        headers[.contentLength] = "0"
-        return Response(status: .noContent, headers: headers)
+        return response
     }
 
-    static func apply(to headers: inout HTTPFields, for request: Request) {
-        if let origin = request.headers[.origin] {
-            headers[.accessControlAllowOrigin] = origin
-            headers[.vary] = "Origin"
+    static func apply(to fields: inout [(name: String, value: String)], for headers: RequestHeaders) {
+        if let origin = headers.origin {
+            fields.append(("Access-Control-Allow-Origin", origin))
+            fields.append(("Vary", "Origin"))
         }
-        if request.headers[privateNetworkRequest] != nil {
-            headers[privateNetworkAllow] = "true"
+        if headers.accessControlRequestPrivateNetwork != nil {
+            fields.append(("Access-Control-Allow-Private-Network", "true"))
         }
     }
-
-    private static let privateNetworkRequest = HTTPField.Name("Access-Control-Request-Private-Network")!
-    private static let privateNetworkAllow = HTTPField.Name("Access-Control-Allow-Private-Network")!
 }

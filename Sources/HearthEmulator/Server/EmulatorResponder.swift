@@ -1,48 +1,46 @@
-import HTTPTypes
-import Hummingbird
-
 /// The HTTP face of the emulator: CORS, routing, caller authentication, body parsing, the handler
-/// on the project's state, and every failure turned into Google's error envelope. Nothing a client
-/// sends can make it throw past this point.
-struct EmulatorResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
-
+/// on the project's state, and every failure turned into Google's error envelope. A plain function
+/// of the request, so it runs on whichever thread read the request and is testable without a
+/// socket; nothing a client sends can make it fail.
+struct EmulatorResponder: Sendable {
     let routes: RouteTable
     let state: EmulatorState
     let environment: EmulatorEnvironment
 
-    func respond(to request: Request, context: Context) async throws -> Response {
-        if CORSPolicy.isPreflight(request) { return CORSPolicy.preflightResponse(for: request) }
-        var response: Response
+    func respond(to request: EmulatorRequest) -> EmulatorResponse {
+        if CORSPolicy.isPreflight(request.method, request.headers) {
+            return CORSPolicy.preflightResponse(for: request.headers)
+        }
+        var response: EmulatorResponse
         do {
-            let reply = try await handle(request)
-            response = Self.response(status: reply.status, contentType: reply.contentType, body: reply.body)
-            if let location = reply.location { response.headers[.location] = location }
+            let reply = try handle(request)
+            response = EmulatorResponse(status: reply.status, headers: [("Content-Type", reply.contentType)], body: reply.body)
+            if let location = reply.location { response.headers.append(("Location", location)) }
         } catch {
-            response = Self.response(
-                status: HTTPResponse.Status(code: error.httpStatus), contentType: Reply.jsonContentType,
+            response = EmulatorResponse(
+                status: HTTPStatus(code: error.httpStatus), headers: [("Content-Type", Reply.jsonContentType)],
                 body: JSONCoding.encode(error.envelope))
         }
-        CORSPolicy.apply(to: &response.headers, for: request)
-        environment.log.debug("\(request.method) \(request.uri.path) -> \(response.status.code)")
+        CORSPolicy.apply(to: &response.headers, for: request.headers)
+        environment.log.debug("\(request.method) \(request.path) -> \(response.status.code)")
         return response
     }
 
-    private func handle(_ request: Request) async throws(ApiError) -> Reply {
-        guard let (operation, parameters) = routes.resolve(method: request.method, path: request.uri.path) else {
+    private func handle(_ request: EmulatorRequest) throws(ApiError) -> Reply {
+        guard let (operation, parameters) = routes.resolve(method: request.method, path: request.path) else {
             throw .notFound
         }
-        let query = QueryParameters(request.uri.query)
+        let query = QueryParameters(request.query)
         let identified = CallerAuthentication.identify(
-            authorization: request.headers[.authorization],
-            apiKeyHeader: request.headers[Self.apiKeyHeader],
-            query: query)
+            authorization: request.headers.authorization, apiKeyHeader: request.headers.apiKey, query: query)
         let caller = try CallerAuthentication.authorize(identified, for: operation.access)
 
         var body = JSONObject()
         if case .none = operation.body {} else {
-            let bytes = try await RequestBodyReader.read(request.body)
-            body = try RequestBodyParser.parse(bytes, contentType: request.headers[.contentType], as: operation.body)
+            guard case .bytes(let bytes) = request.body else {
+                throw .payloadTooLarge(limit: RequestBodyBuffer.limit)
+            }
+            body = try RequestBodyParser.parse(bytes, contentType: request.headers.contentType, as: operation.body)
         }
 
         let projectId = try ProjectScope.projectId(
@@ -50,18 +48,9 @@ struct EmulatorResponder: HTTPResponder {
             defaultProjectId: environment.defaultProjectId)
         let operationRequest = OperationRequest(
             caller: caller, body: body, query: query, pathParameters: parameters, environment: environment,
-            locale: request.headers[Self.localeHeader].flatMap(SmsText.languageTag))
+            locale: request.headers.locale.flatMap(SmsText.languageTag))
         return try state.withProject(projectId) { project throws(ApiError) in
             try operation.handler(&project, operationRequest)
         }
-    }
-
-    private static let apiKeyHeader = HTTPField.Name("x-goog-api-key")!
-    private static let localeHeader = HTTPField.Name("X-Firebase-Locale")!
-
-    private static func response(status: HTTPResponse.Status, contentType: String, body: [UInt8]) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = contentType
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

@@ -1,0 +1,35 @@
+import NIOCore
+
+/// A request body collected into one buffer, up to a limit. Past the limit the bytes are counted and
+/// dropped, so the client finishes sending and reads the 413 instead of a reset connection; past the
+/// drain limit the connection is not worth keeping.
+struct RequestBodyBuffer {
+    static let limit = 1 << 20
+    static let drainLimit = 64 << 20
+
+    private var bytes: ByteBuffer?
+    private(set) var received = 0
+
+    var isPastDrainLimit: Bool { received > Self.drainLimit }
+
+    mutating func append(_ part: ByteBuffer) {
+        received += part.readableBytes
+        guard received <= Self.limit else {
+            bytes = nil
+            return
+        }
+        if bytes == nil {
+            bytes = part
+        } else {
+            bytes?.writeImmutableBuffer(part)
+        }
+    }
+
+    /// The body read so far; the buffer starts over for the next request.
+    mutating func take() -> EmulatorRequest.Body {
+        defer { self = RequestBodyBuffer() }
+        if received > Self.limit { return .tooLarge }
+        guard let bytes else { return .bytes([]) }
+        return .bytes(Array(bytes.readableBytesView))
+    }
+}
