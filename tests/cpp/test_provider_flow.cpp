@@ -427,6 +427,9 @@ HEARTH_EMULATOR_TEST(testASecondFlowWhilePendingIsRefusedAndCancelEndsTheFirst) 
   FederatedOAuthProvider provider(MicrosoftData());
   Future<AuthResult> first = auth->SignInWithProvider(&provider);
   REQUIRE(WaitUntil([&browser] { return browser.OpenedUrls().size() == 1; }));
+  // The visit runs on a thread of its own: until it has counted the first page, a slow machine could
+  // let the third flow's visit take the "ignore" turn (then that flow waits forever).
+  REQUIRE(browser.WaitForVisits(1));
   CHECK_EQ(first.status(), hearth::kFutureStatusPending);
 
   Future<AuthResult> second = auth->SignInWithProvider(&provider);
