@@ -102,7 +102,7 @@ final class CurlMulti {
         // it, and a reset handle has lost it. Unretained: connections live in this multi's cache and
         // are all closed by `curl_multi_cleanup`, which runs before this object is gone.
         _ = hearth_curl_easy_setopt_closesocket_cb(easy) { context, socket in
-            guard let context else { return Int32(closeDescriptor(socket)) }
+            guard let context else { return closeDescriptor(socket) }
             return Unmanaged<CurlMulti>.fromOpaque(context).takeUnretainedValue().socketClosing(socket)
         }
         _ = hearth_curl_easy_setopt_ptr(easy, CURLOPT_CLOSESOCKETDATA, Unmanaged.passUnretained(self).toOpaque())
@@ -182,7 +182,7 @@ final class CurlMulti {
     /// the poll goes first, then the descriptor, so no poll outlives its socket's number.
     private func socketClosing(_ socket: curl_socket_t) -> Int32 {
         if !loopDetached, let poll = polls.removeValue(forKey: socket) { poll.close() }
-        return Int32(closeDescriptor(socket))
+        return closeDescriptor(socket)
     }
 
     private func timerChanged(_ timeoutMs: Int) -> Int32 {
@@ -250,8 +250,8 @@ final class CurlMulti {
     }
 }
 
-/// `close(2)`, named apart from the methods called `close`. 0 or -1, as curl expects from a
-/// close-socket callback.
-private func closeDescriptor(_ socket: curl_socket_t) -> Int32 {
-    close(socket)
+/// The C `close`, out of reach of the transport types' own `close` methods. 0 or -1, as curl
+/// expects from a close-socket callback.
+func closeDescriptor(_ fd: Int32) -> Int32 {
+    close(fd)
 }

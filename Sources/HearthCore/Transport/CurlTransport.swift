@@ -95,7 +95,7 @@ public final class CurlTransport: HTTPTransport {
         guard !path.isEmpty else { return "CA bundle path is empty" }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return "CA bundle is not readable: \(path)" }
-        defer { closeDescriptor(fd) }
+        defer { _ = closeDescriptor(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             return "CA bundle is not a file: \(path)"
@@ -162,7 +162,7 @@ public final class CurlTransport: HTTPTransport {
     public func cancel(_ id: RequestID) {
         guard let transfer = inFlight.removeValue(forKey: id) else { return }
         retire(transfer)
-        becameIdleIfNothingInFlight()
+        inFlightChanged()
         deliverLater(.failure(.cancelled), to: transfer.completion)
     }
 
@@ -215,7 +215,7 @@ public final class CurlTransport: HTTPTransport {
         if inFlight.isEmpty { pool.trim() }
     }
 
-    private func becameIdleIfNothingInFlight() {
+    private func inFlightChanged() {
         multi?.keepsLoopAlive = !inFlight.isEmpty
         if inFlight.isEmpty { pool.trim() }
     }
@@ -253,9 +253,4 @@ public final class CurlTransport: HTTPTransport {
         pool.drain()
         if onLoop { multi?.close() }
     }
-}
-
-/// The C `close`, out of reach of `CurlTransport.close` inside the class.
-private func closeDescriptor(_ fd: Int32) {
-    _ = close(fd)
 }
