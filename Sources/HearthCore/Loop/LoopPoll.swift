@@ -49,7 +49,7 @@ final class LoopPoll: LoopOwnedHandle {
         guard let handle else { return false }
         if isParked {
             isParked = false
-            if events == watchedEvents, uv_is_active(UnsafeRawPointer(handle).assumingMemoryBound(to: uv_handle_t.self)) != 0 {
+            if events == watchedEvents, uv_is_active(UVHandle.base(handle)) != 0 {
                 return true
             }
         }
