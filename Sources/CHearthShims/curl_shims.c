@@ -15,6 +15,9 @@ CURLcode hearth_curl_easy_setopt_write_cb(CURL *easy, CURLoption option, hearth_
 CURLcode hearth_curl_easy_setopt_closesocket_cb(CURL *easy, hearth_curl_closesocket_cb cb) {
   return curl_easy_setopt(easy, CURLOPT_CLOSESOCKETFUNCTION, cb);
 }
+CURLcode hearth_curl_easy_setopt_sockopt_cb(CURL *easy, hearth_curl_sockopt_cb cb) {
+  return curl_easy_setopt(easy, CURLOPT_SOCKOPTFUNCTION, cb);
+}
 CURLcode hearth_curl_easy_getinfo_long(CURL *easy, CURLINFO info, long *out) {
   return curl_easy_getinfo(easy, info, out);
 }

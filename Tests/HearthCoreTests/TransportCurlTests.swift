@@ -79,6 +79,54 @@ final class TransportCurlTests: XCTestCase {
         ((echo["headers"] as? [[String]]) ?? []).first { $0.first?.lowercased() == name.lowercased() }?.last
     }
 
+    // MARK: Requests that cannot be sent as given
+
+    /// What the test server has received so far (method, host, path), read through a request of its own.
+    private func receivedPaths() -> [String] {
+        let list = (try? JSONSerialization.jsonObject(with: Data(response(send(HTTPRequest(
+            method: "GET", url: server.url("/requests"))))?.body ?? []))) as? [[String]] ?? []
+        return list.compactMap { $0.last }
+    }
+
+    private func networkError(_ result: TransportResult?) -> String? {
+        guard case .failure(.network(let message))? = result else { return nil }
+        return message
+    }
+
+    func testHeadersThatWouldSplitTheHeaderBlockAreRefusedBeforeAnythingIsSent() {
+        let url = server.url("/echo?refused")
+        // Valid headers first, so the transport's cached header list is not what is checked.
+        XCTAssertNotNil(response(send(HTTPRequest(url: url, headers: [("X-Fine", "1")]))))
+        XCTAssertEqual(networkError(send(HTTPRequest(url: url, headers: [("X-Fine", "1\r\nX-Smuggled: 1")]))),
+                       "invalid value for header X-Fine")
+        XCTAssertEqual(networkError(send(HTTPRequest(url: url, headers: [("X Bad", "1")]))), "invalid header name")
+        XCTAssertEqual(networkError(send(HTTPRequest(url: url, headers: [("", "1")]))), "invalid header name")
+        // A refused list is not cached: the same headers are refused again, valid ones still go out.
+        XCTAssertEqual(networkError(send(HTTPRequest(url: url, headers: [("X-Fine", "1\n")]))),
+                       "invalid value for header X-Fine")
+        XCTAssertEqual(headerValue("X-Fine", in: echo(response(send(HTTPRequest(url: url, headers: [("X-Fine", "2\tb")]))))),
+                       "2\tb")
+        XCTAssertEqual(receivedPaths().filter { $0 == "/echo?refused" }.count, 2)
+    }
+
+    func testURLsWithControlCharactersOrWithoutHTTPSchemesAreRefusedEveryTime() {
+        let good = server.url("/echo?fine")
+        XCTAssertNotNil(response(send(HTTPRequest(url: good))))
+        for _ in 0..<2 {
+            XCTAssertEqual(networkError(send(HTTPRequest(url: good + "\r\nX: 1"))), "invalid URL")
+            XCTAssertEqual(networkError(send(HTTPRequest(url: ""))), "invalid URL")
+            XCTAssertEqual(networkError(send(HTTPRequest(url: "ftp://127.0.0.1/x"))), "unsupported URL scheme ftp")
+            XCTAssertEqual(networkError(send(HTTPRequest(url: "127.0.0.1/x"))), "unsupported URL (no scheme)")
+            XCTAssertEqual(networkError(send(HTTPRequest(method: "BAD METHOD", url: good))), "invalid HTTP method")
+        }
+        // More distinct URLs than the transport remembers as checked: each is still sent as asked.
+        for index in 0..<(CheckedURLCache.capacity + 3) {
+            XCTAssertEqual(echo(response(send(HTTPRequest(url: server.url("/echo?n=\(index)")))))["path"] as? String,
+                           "/echo?n=\(index)")
+        }
+        XCTAssertEqual(receivedPaths().filter { $0 == "/echo?fine" }.count, 1)
+    }
+
     // MARK: Round trips
 
     func testPostRoundTripCarriesBodyHeadersStatusAndContentType() {
@@ -458,6 +506,37 @@ final class TransportCurlTests: XCTestCase {
         let second = try XCTUnwrap(response(send(HTTPRequest(url: server.url("/echo"), body: []))))
         XCTAssertEqual(second.status, 200)
         XCTAssertNotEqual(echo(second)["connection"] as? Int, dropped)
+    }
+
+    func testAConnectionsPollIsParkedBetweenTransfersOnceATransferOnItFinished() throws {
+        // Parking saves the epoll_ctl pair of every transfer on a kept-alive connection. The first
+        // transfer confirms the socket as a connection's (curl reports it removed before that).
+        _ = try XCTUnwrap(response(send(HTTPRequest(url: server.url("/echo"), body: []))))
+        XCTAssertEqual(onLoop { self.transport.parkedPollCount }, 0)
+        for _ in 0..<3 {
+            _ = try XCTUnwrap(response(send(HTTPRequest(url: server.url("/echo"), body: []))))
+            XCTAssertEqual(onLoop { self.transport.parkedPollCount }, 1)
+        }
+    }
+
+    func testRequestsCancelledWhileConnectingNeverLeaveAClosedSocketWatched() {
+        // curl closes a socket whose connect it abandons without the close-socket callback; a poll
+        // still registered for it makes libuv abort once the descriptor is gone. Connections that
+        // finished a transfer are parked meanwhile, so the closed sockets' numbers come back.
+        let transport = self.transport!
+        let url = server.url("/delay?ms=150")
+        for round in 0..<10 {
+            let results = Recorder<TransportResult>()
+            onLoop {
+                for index in 0..<6 {
+                    let id = transport.send(HTTPRequest(url: url, body: [])) { results.append($0) }
+                    if index % 2 == 1 { self.loop.execute { transport.cancel(id) } }
+                }
+            }
+            XCTAssertTrue(eventually(within: 10) { results.count == 6 }, "round \(round)")
+            XCTAssertEqual(results.values.filter { $0 == .failure(.cancelled) }.count, 3, "round \(round)")
+        }
+        XCTAssertNotNil(response(send(HTTPRequest(url: server.url("/echo"), body: []))))
     }
 
     private func processCPUMilliseconds() -> Int {

@@ -13,12 +13,14 @@ typedef size_t (*hearth_curl_write_cb)(char *ptr, size_t size, size_t nmemb, voi
 typedef int (*hearth_curl_socket_cb)(CURL *easy, curl_socket_t s, int what, void *userp, void *socketp);
 typedef int (*hearth_curl_timer_cb)(CURLM *multi, long timeout_ms, void *userp);
 typedef int (*hearth_curl_closesocket_cb)(void *clientp, curl_socket_t item);
+typedef int (*hearth_curl_sockopt_cb)(void *clientp, curl_socket_t curlfd, curlsocktype purpose);
 
 CURLcode hearth_curl_easy_setopt_long(CURL *easy, CURLoption option, long value);
 CURLcode hearth_curl_easy_setopt_ptr(CURL *easy, CURLoption option, const void *value);
 CURLcode hearth_curl_easy_setopt_off_t(CURL *easy, CURLoption option, curl_off_t value);
 CURLcode hearth_curl_easy_setopt_write_cb(CURL *easy, CURLoption option, hearth_curl_write_cb cb);
 CURLcode hearth_curl_easy_setopt_closesocket_cb(CURL *easy, hearth_curl_closesocket_cb cb);
+CURLcode hearth_curl_easy_setopt_sockopt_cb(CURL *easy, hearth_curl_sockopt_cb cb);
 CURLcode hearth_curl_easy_getinfo_long(CURL *easy, CURLINFO info, long *out);
 CURLcode hearth_curl_easy_getinfo_ptr(CURL *easy, CURLINFO info, void **out);
 CURLcode hearth_curl_easy_getinfo_socket(CURL *easy, CURLINFO info, curl_socket_t *out);

@@ -1,6 +1,6 @@
 /// One REST endpoint, independent of where it is served: the production host it belongs to and the path
 /// under it. `url(for:)` adds the scheme, the emulator prefix and the API key.
-public struct Endpoint: Sendable, Equatable {
+public struct Endpoint: Sendable, Hashable {
     public static let identityToolkitHost = "identitytoolkit.googleapis.com"
     public static let secureTokenHost = "securetoken.googleapis.com"
 
@@ -61,7 +61,7 @@ public struct Endpoint: Sendable, Equatable {
     }
 }
 
-public struct QueryParameter: Sendable, Equatable {
+public struct QueryParameter: Sendable, Hashable {
     public var name: String
     public var value: String
 

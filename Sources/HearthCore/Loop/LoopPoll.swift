@@ -16,7 +16,7 @@ final class LoopPoll: LoopOwnedHandle {
     /// Error reports (status < 0) in a row, counting the one being delivered; 0 after a success.
     private(set) var errorsInARow = 0
     /// Parked: nobody wants events, but the poll still watches `watchedEvents` (see `park`).
-    private var isParked = false
+    private(set) var isParked = false
     /// Whether `park` may keep the registration. Only the owner can know that the descriptor will not
     /// be closed behind its back (closing it drops the kernel's registration while libuv still counts
     /// the poll as watching, and a new socket with the same number would never report readiness).

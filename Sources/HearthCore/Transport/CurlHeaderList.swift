@@ -8,6 +8,7 @@ final class CurlHeaderList {
     /// `headers` as curl header lines, plus an empty `Expect:` unless the request sets one (curl would
     /// otherwise send "Expect: 100-continue" for bodies above 1 MiB and wait for the server's go-ahead).
     init(_ headers: [(name: String, value: String)]) throws(TransportError) {
+        try RequestValidation.checkHeaders(headers)
         var list: UnsafeMutablePointer<curl_slist>?
         var line: [UInt8] = []
         line.reserveCapacity(128)

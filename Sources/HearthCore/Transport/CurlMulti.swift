@@ -23,7 +23,9 @@ import Musl
 ///   while an entry holds it. A socket curl closes some other way (the threaded resolver's wake-up
 ///   pipe) leaves a stopped poll behind, which the next socket with that number takes over: a
 ///   stopped poll is out of epoll and has no callback pending. Only polls of connection sockets are
-///   parked (left registered) between transfers (`markConnectionSocket`).
+///   parked (left registered) between transfers, and only once a transfer on them has finished
+///   (`confirmConnection`): curl closes a socket whose connect it abandons (a transfer cancelled
+///   while connecting) without the close-socket callback.
 /// - Finished transfers are drained completely from `curl_multi_info_read` before anyone is told,
 ///   because whoever is told may add requests or close everything.
 final class CurlMulti {
@@ -35,6 +37,13 @@ final class CurlMulti {
     private var multi: UnsafeMutableRawPointer?
     /// Every poll made for curl, running or stopped, by its socket (see the type's comment).
     private var polls: [curl_socket_t: LoopPoll] = [:]
+    /// Sockets curl opened for connections (`socketOpened`) that no finished transfer has used yet.
+    /// While there are any, each finished transfer is asked for its socket; once every connection has
+    /// carried one, nobody is asked (`CURLINFO_ACTIVESOCKET` walks the whole connection cache: ~1,200
+    /// instructions per request with 64 connections, bench, issue 5). An entry of a socket curl closed
+    /// behind our back lingers until a socket with its number is confirmed or closed: it costs
+    /// those questions, never a wrong answer.
+    private var unconfirmedSockets = Set<curl_socket_t>()
     /// Set when the loop's handles are no longer ours to touch (teardown off the loop thread): curl
     /// may still close sockets, which then only closes the descriptors.
     private var loopDetached = false
@@ -51,6 +60,9 @@ final class CurlMulti {
             for poll in polls.values { poll.keepsLoopAlive = keepsLoopAlive }
         }
     }
+
+    /// Polls left registered while curl has no transfer on their socket (tests).
+    var parkedPollCount: Int { polls.values.filter(\.isParked).count }
 
     init(loop: EventLoop, maxConnectionsPerHost: Int, onFinished: @escaping ([Finished]) -> Void) throws {
         guard let multi = curl_multi_init() else { throw TransportSetupError.curl("curl_multi_init failed") }
@@ -106,6 +118,11 @@ final class CurlMulti {
             return Unmanaged<CurlMulti>.fromOpaque(context).takeUnretainedValue().socketClosing(socket)
         }
         _ = hearth_curl_easy_setopt_ptr(easy, CURLOPT_CLOSESOCKETDATA, Unmanaged.passUnretained(self).toOpaque())
+        _ = hearth_curl_easy_setopt_sockopt_cb(easy) { context, socket, purpose in
+            if let context { Unmanaged<CurlMulti>.fromOpaque(context).takeUnretainedValue().socketOpened(socket, purpose) }
+            return Int32(CURL_SOCKOPT_OK)
+        }
+        _ = hearth_curl_easy_setopt_ptr(easy, CURLOPT_SOCKOPTDATA, Unmanaged.passUnretained(self).toOpaque())
         return curl_multi_add_handle(multi, easy)
     }
 
@@ -168,19 +185,29 @@ final class CurlMulti {
         return poll
     }
 
-    /// A transfer's connection socket is closed only through `socketClosing`, so its poll may stay
-    /// registered while curl has removed it between transfers (`LoopPoll.park`). Other sockets curl
-    /// watches (the threaded resolver's wake-up pipe) are closed without telling us: never parked.
-    private func markConnectionSocket(of easy: UnsafeMutableRawPointer) {
+    /// curl opened `socket` for a connection (`CURLOPT_SOCKOPTFUNCTION`). Other sockets curl watches
+    /// (the threaded resolver's wake-up pipe) never pass here.
+    private func socketOpened(_ socket: curl_socket_t, _ purpose: curlsocktype) {
+        guard purpose == CURLSOCKTYPE_IPCXN else { return }
+        unconfirmedSockets.insert(socket)
+        // A stopped poll left behind under this number (a socket closed behind our back) is taken
+        // over by the new socket, which has yet to earn parking.
+        polls[socket]?.mayPark = false
+    }
+
+    /// A connection that carried a transfer to its end is closed only through `socketClosing`, so
+    /// its poll may stay registered while curl has removed it between transfers (`LoopPoll.park`).
+    private func confirmConnection(of easy: UnsafeMutableRawPointer) {
         var socket = curl_socket_t(-1)
         guard hearth_curl_easy_getinfo_socket(easy, CURLINFO_ACTIVESOCKET, &socket) == CURLE_OK, socket >= 0,
-              let poll = polls[socket], !poll.mayPark else { return }
-        poll.mayPark = true
+              unconfirmedSockets.remove(socket) != nil else { return }
+        polls[socket]?.mayPark = true
     }
 
     /// curl is done with a socket (`CURLOPT_CLOSESOCKETFUNCTION`; it has already reported it removed):
     /// the poll goes first, then the descriptor, so no poll outlives its socket's number.
     private func socketClosing(_ socket: curl_socket_t) -> Int32 {
+        unconfirmedSockets.remove(socket)
         if !loopDetached, let poll = polls.removeValue(forKey: socket) { poll.close() }
         return closeDescriptor(socket)
     }
@@ -243,7 +270,7 @@ final class CurlMulti {
         while let message = curl_multi_info_read(multi, &queued) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
             finished.append((easy, message.pointee.data.result))
-            markConnectionSocket(of: easy)
+            if !unconfirmedSockets.isEmpty { confirmConnection(of: easy) }
         }
         // Last use of self's curl state in this turn: the receiver may close or release us.
         if !finished.isEmpty { onFinished(finished) }

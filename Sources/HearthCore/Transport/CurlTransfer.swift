@@ -19,14 +19,14 @@ final class CurlTransfer {
     /// Configures `easy` for `request`; throws `.network` for a request that cannot be sent as
     /// given (bad method, header or URL characters, curl refusing an option).
     init(id: RequestID, easy: CurlEasy, request: HTTPRequest, options: CurlTransport.Options,
-         headerLists: CurlHeaderListCache,
+         checkedURLs: CheckedURLCache, headerLists: CurlHeaderListCache,
          completion: @escaping (Result<HTTPResponse, TransportError>) -> Void) throws(TransportError) {
         self.id = id
         self.easy = easy
         self.completion = completion
         self.maxBodyBytes = options.maxResponseBytes
         do {
-            try configure(request: request, options: options, headerLists: headerLists)
+            try configure(request: request, options: options, checkedURLs: checkedURLs, headerLists: headerLists)
         } catch {
             releaseResources()
             throw error
@@ -77,14 +77,11 @@ final class CurlTransfer {
 
     static let receiveBufferBytes = 4096
 
-    private func configure(request: HTTPRequest, options: CurlTransport.Options,
+    private func configure(request: HTTPRequest, options: CurlTransport.Options, checkedURLs: CheckedURLCache,
                            headerLists: CurlHeaderListCache) throws(TransportError) {
-        try RequestValidation.check(request)
+        try RequestValidation.checkMethod(request.method)
         let timeoutMs = request.timeoutMs.flatMap { $0 > 0 ? $0 : nil } ?? options.defaultTimeoutMs
-        // Only the URL's own scheme, and only http or https: an https request can never continue as
-        // plain http, and curl never guesses a scheme for a URL without one. Redirects are answers,
-        // not followed; were one ever followed, it could only go to https.
-        let scheme = try Self.scheme(of: request.url)
+        let scheme = try checkedURLs.scheme(of: request.url)
         try apply(easy.set(CURLOPT_URL, request.url), "URL")
         if easy.allowedProtocols != scheme {
             try apply(easy.set(CURLOPT_PROTOCOLS_STR, scheme), "allowed protocols")
@@ -140,6 +137,9 @@ final class CurlTransfer {
     }
 
     /// "http" or "https" (the URL's scheme, lower-cased); anything else is refused before curl sees it.
+    /// Only the URL's own scheme, and only http or https: an https request can never continue as plain
+    /// http, and curl never guesses a scheme for a URL without one. Redirects are answers, not
+    /// followed; were one ever followed, it could only go to https.
     static func scheme(of url: String) throws(TransportError) -> String {
         guard let colon = url.utf8.firstIndex(of: UInt8(ascii: ":")), url.utf8[colon...].starts(with: "://".utf8)
         else { throw .network("unsupported URL (no scheme)") }
@@ -183,14 +183,21 @@ final class CurlTransfer {
 /// Rejects requests that would be sent as something other than what they say: characters that
 /// end a header line or a C string early would let one field smuggle in another.
 enum RequestValidation {
-    static func check(_ request: HTTPRequest) throws(TransportError) {
-        guard !request.method.isEmpty, ASCII.allBytes(of: request.method, satisfy: isTokenByte) else {
+    static func checkMethod(_ method: String) throws(TransportError) {
+        guard !method.isEmpty, ASCII.allBytes(of: method, satisfy: isTokenByte) else {
             throw .network("invalid HTTP method")
         }
-        guard !request.url.isEmpty, ASCII.allBytes(of: request.url, satisfy: { !isControlByte($0) }) else {
+    }
+
+    static func checkURL(_ url: String) throws(TransportError) {
+        guard !url.isEmpty, ASCII.allBytes(of: url, satisfy: { !isControlByte($0) }) else {
             throw .network("invalid URL")
         }
-        for header in request.headers {
+    }
+
+    /// Run by `CurlHeaderList`, so no list curl sends was built from headers that failed it.
+    static func checkHeaders(_ headers: [(name: String, value: String)]) throws(TransportError) {
+        for header in headers {
             guard !header.name.isEmpty, ASCII.allBytes(of: header.name, satisfy: isTokenByte) else {
                 throw .network("invalid header name")
             }
@@ -216,6 +223,31 @@ enum RequestValidation {
 
     private static func isControlByte(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == 0x7F
+    }
+}
+
+/// The URLs of recent requests that passed `RequestValidation.checkURL`, with their schemes: a
+/// backend sends every request of one RPC to the same URL, and checking it byte by byte and reading
+/// its scheme again cost ~3,000 instructions per sign-in (bench, issue 5). Loop thread only, like the
+/// transport.
+final class CheckedURLCache {
+    /// A sign-in alternates between two or three endpoints; a few more cover the rest of a session.
+    static let capacity = 8
+    private var entries: [(url: String, scheme: String)] = []
+    private var nextEvicted = 0
+
+    /// `url`'s scheme ("http" or "https"), once the URL passed the checks; throws what they throw.
+    func scheme(of url: String) throws(TransportError) -> String {
+        for entry in entries where entry.url == url { return entry.scheme }
+        try RequestValidation.checkURL(url)
+        let scheme = try CurlTransfer.scheme(of: url)
+        if entries.count < Self.capacity {
+            entries.append((url, scheme))
+        } else {
+            entries[nextEvicted] = (url, scheme)
+            nextEvicted = (nextEvicted + 1) % Self.capacity
+        }
+        return scheme
     }
 }
 

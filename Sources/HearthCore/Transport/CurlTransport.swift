@@ -59,6 +59,7 @@ public final class CurlTransport: HTTPTransport {
     private var multi: CurlMulti?
     private var pool: CurlEasyPool
     private let headerLists = CurlHeaderListCache()
+    private let checkedURLs = CheckedURLCache()
     private var inFlight: [RequestID: CurlTransfer] = [:]
     private var idsByEasy: [UnsafeMutableRawPointer: RequestID] = [:]
     private var lastID: UInt64 = 0
@@ -140,7 +141,7 @@ public final class CurlTransport: HTTPTransport {
         let transfer: CurlTransfer
         do {
             transfer = try CurlTransfer(id: id, easy: easy, request: request, options: options,
-                                        headerLists: headerLists, completion: completion)
+                                        checkedURLs: checkedURLs, headerLists: headerLists, completion: completion)
         } catch {
             pool.give(easy)
             deliverLater(.failure(error), to: completion)
@@ -222,6 +223,8 @@ public final class CurlTransport: HTTPTransport {
 
     /// Idle easy handles kept for reuse (tests).
     var idleHandleCount: Int { pool.idleCount }
+    /// Polls of kept-alive connections left registered between transfers (tests).
+    var parkedPollCount: Int { multi?.parkedPollCount ?? 0 }
 
     /// Takes a transfer out of curl and recycles its handle.
     private func retire(_ transfer: CurlTransfer) {
