@@ -53,17 +53,37 @@ final class CredentialHandle: @unchecked Sendable {
 /// C copies of a handle's strings, made on first use and kept as long as the handle: hosts read a
 /// few fields of most results, and every copy is an allocation (bench: a sign-in's handles used to copy
 /// 20 strings up front).
-final class CStringSlots: @unchecked Sendable {
-    private let slots: Locked<[CString?]>
+///
+/// One allocation: the mutex is the header and the slots are the elements (it used to be an object, a
+/// lock and an array; two of these per sign-in's result, bench, issue 5). `ManagedBuffer` keeps the
+/// header's address for the object's lifetime, as a pthread mutex needs.
+final class CStringSlots: ManagedBuffer<pthread_mutex_t, CString?>, @unchecked Sendable {
+    static func make(count: Int) -> CStringSlots {
+        let slots = unsafeDowncast(create(minimumCapacity: count) { _ in pthread_mutex_t() }, to: CStringSlots.self)
+        let capacity = slots.capacity
+        slots.withUnsafeMutablePointers { mutex, elements in
+            pthread_mutex_init(mutex, nil)
+            elements.initialize(repeating: nil, count: capacity)
+        }
+        return slots
+    }
 
-    init(count: Int) { slots = Locked(Array(repeating: nil, count: count)) }
+    deinit {
+        withUnsafeMutablePointers { mutex, elements in
+            pthread_mutex_destroy(mutex)
+            // All of `capacity` (it may exceed the count asked for) was initialized.
+            elements.deinitialize(count: capacity)
+        }
+    }
 
     /// The copy of `value()` in `slot`, made now if this is the first call for that slot.
     func string(_ slot: Int, _ value: () -> String) -> CString {
-        slots.withLock { slots in
-            if let made = slots[slot] { return made }
+        withUnsafeMutablePointers { mutex, elements in
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            if let made = elements[slot] { return made }
             let made = CString(value())
-            slots[slot] = made
+            elements[slot] = made
             return made
         }
     }
@@ -72,7 +92,7 @@ final class CStringSlots: @unchecked Sendable {
 /// hearth_user_info (borrowed from a user).
 final class UserInfoHandle: @unchecked Sendable {
     private let info: UserInfoSnapshot
-    private let strings = CStringSlots(count: 6)
+    private let strings = CStringSlots.make(count: 6)
 
     init(_ info: UserInfoSnapshot) { self.info = info }
 
@@ -88,7 +108,7 @@ final class UserInfoHandle: @unchecked Sendable {
 final class UserHandle: @unchecked Sendable {
     let snapshot: UserSnapshot
     let isBorrowed: Bool
-    private let strings = CStringSlots(count: 6)
+    private let strings = CStringSlots.make(count: 6)
     /// The borrowed user-info and second-factor handles, registered on first use, unregistered by `retire`.
     private let lent = Locked<(providerData: [UnsafeMutableRawPointer]?, multiFactor: [UnsafeMutableRawPointer]?,
                                retired: Bool)>((nil, nil, false))
@@ -144,7 +164,7 @@ final class AuthResultHandle: @unchecked Sendable {
     let userHandle: UnsafeMutableRawPointer?
     let credential: UnsafeMutableRawPointer?
     let updatedCredential: UnsafeMutableRawPointer?
-    private let strings = CStringSlots(count: 4)
+    private let strings = CStringSlots.make(count: 4)
 
     init(_ result: AuthResultSnapshot) {
         self.result = result

@@ -49,6 +49,9 @@ final class CurlMulti {
     private var loopDetached = false
     private var timer: LoopTimer?
     private let onFinished: ([Finished]) -> Void
+    /// `drive`'s list of finished transfers, kept with its capacity between turns (an allocation per
+    /// turn otherwise; `drive` is never re-entered).
+    private var finishedScratch: [Finished] = []
 
     /// Whether the polls and the timer keep `uv_run(UV_RUN_DEFAULT)` alive. The transport sets
     /// this while requests are in flight (a host running its loop until idle must see them
@@ -265,7 +268,12 @@ final class CurlMulti {
         guard let multi else { return }
         var running: Int32 = 0
         curl_multi_socket_action(multi, socket, flags, &running)
-        var finished: [Finished] = []
+        var finished = finishedScratch
+        finishedScratch = []
+        defer {
+            finished.removeAll(keepingCapacity: true)
+            finishedScratch = finished
+        }
         var queued: Int32 = 0
         while let message = curl_multi_info_read(multi, &queued) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }

@@ -197,9 +197,18 @@ public final class CurlTransport: HTTPTransport {
 
     // MARK: Completion
 
+    /// `transfersFinished`'s list, kept with its capacity between turns (never re-entered: it runs from
+    /// the multi's `drive`, which the loop alone calls).
+    private var completedScratch: [(completion: (Result<HTTPResponse, TransportError>) -> Void,
+                                    result: Result<HTTPResponse, TransportError>)] = []
+
     private func transfersFinished(_ finished: [CurlMulti.Finished]) {
-        var completed: [(completion: (Result<HTTPResponse, TransportError>) -> Void,
-                         result: Result<HTTPResponse, TransportError>)] = []
+        var completed = completedScratch
+        completedScratch = []
+        defer {
+            completed.removeAll(keepingCapacity: true)
+            completedScratch = completed
+        }
         for (easy, code) in finished {
             guard let id = idsByEasy[easy], let transfer = inFlight.removeValue(forKey: id) else { continue }
             let result = transfer.result(for: code)
