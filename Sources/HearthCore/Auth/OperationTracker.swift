@@ -34,16 +34,18 @@ public enum Operation: Int, CaseIterable, Sendable {
 /// Futures of one Auth: each operation's most recent future, and every pending one (so that
 /// destroying the app can complete them as cancelled).
 final class OperationTracker: @unchecked Sendable {
-    private let state = Locked<(last: [Operation: FutureState], pending: [ObjectIdentifier: FutureState])>(([:], [:]))
-    /// Which operation each pending future belongs to, for the log.
-    private let pendingOperations = Locked<[ObjectIdentifier: Operation]>([:])
+    /// Each operation's last future, by `Operation.rawValue` (a table, not a dictionary: every
+    /// operation begins here, bench, issue 5); every pending future with its operation (for the log).
+    private let state = Locked<(last: [FutureState?], pending: [ObjectIdentifier: (FutureState, Operation)])>(
+        (Array(repeating: nil, count: Operation.allCases.count), [:]))
     /// Names the app in log messages.
     var logLabel = ""
 
     func begin(_ operation: Operation, _ future: FutureState) {
+        let isComplete = future.isComplete
         state.withLock {
-            $0.last[operation] = future
-            if !future.isComplete { $0.pending[ObjectIdentifier(future)] = future }
+            $0.last[operation.rawValue] = future
+            if !isComplete { $0.pending[ObjectIdentifier(future)] = (future, operation) }
         }
         // error and successValue rather than result: see FutureState's storage.
         if let error = future.error {
@@ -51,15 +53,13 @@ final class OperationTracker: @unchecked Sendable {
         } else if let value = future.successValue {
             log(operation, .success(value), refused: true)
         } else {
-            pendingOperations.withLock { $0[ObjectIdentifier(future)] = operation }
             Log.debug("\(logLabel)\(operation) started")
         }
     }
 
     func finish(_ future: FutureState, _ result: FutureState.Outcome) {
-        _ = state.withLock { $0.pending.removeValue(forKey: ObjectIdentifier(future)) }
         // Logged before completing, so the log tells the outcome before anyone waiting acts on it.
-        if let operation = pendingOperations.withLock({ $0.removeValue(forKey: ObjectIdentifier(future)) }) {
+        if let (_, operation) = state.withLock({ $0.pending.removeValue(forKey: ObjectIdentifier(future)) }) {
             log(operation, result, refused: false)
         }
         future.complete(result)
@@ -77,18 +77,17 @@ final class OperationTracker: @unchecked Sendable {
     }
 
     func lastResult(_ operation: Operation) -> FutureState? {
-        state.withLock { $0.last[operation] }
+        state.withLock { $0.last[operation.rawValue] }
     }
 
     /// Forgets every future (the app is going away) and returns the pending ones for cancellation.
     /// Last results must go too: a finished future holds user snapshots, which hold the Auth, so
     /// keeping them would make the Auth own itself.
     func drainAll() -> [FutureState] {
-        pendingOperations.withLock { $0.removeAll() }
-        return state.withLock { s in
-            let pending = Array(s.pending.values)
+        state.withLock { s in
+            let pending = s.pending.values.map { $0.0 }
             s.pending.removeAll()
-            s.last.removeAll()
+            s.last = Array(repeating: nil, count: s.last.count)
             return pending
         }
     }
