@@ -193,9 +193,13 @@ final class CurlMulti {
     private func socketOpened(_ socket: curl_socket_t, _ purpose: curlsocktype) {
         guard purpose == CURLSOCKTYPE_IPCXN else { return }
         unconfirmedSockets.insert(socket)
-        // A stopped poll left behind under this number (a socket closed behind our back) is taken
-        // over by the new socket, which has yet to earn parking.
-        polls[socket]?.mayPark = false
+        // A poll left behind under this number (a socket closed behind our back) is taken over by the
+        // new socket, which has yet to earn parking: stopped, in case its registration outlived the
+        // old descriptor in libuv's books.
+        if let stale = polls[socket] {
+            stale.mayPark = false
+            stale.stop()
+        }
     }
 
     /// A connection that carried a transfer to its end is closed only through `socketClosing`, so
