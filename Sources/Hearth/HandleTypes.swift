@@ -57,7 +57,7 @@ final class CredentialHandle: @unchecked Sendable {
 /// One allocation: the mutex is the header and the slots are the elements (it used to be an object, a
 /// lock and an array; two of these per sign-in's result, bench, issue 5). `ManagedBuffer` keeps the
 /// header's address for the object's lifetime, as a pthread mutex needs.
-final class CStringSlots: ManagedBuffer<pthread_mutex_t, CString?>, @unchecked Sendable {
+final class CStringSlots: ManagedBuffer<pthread_mutex_t, CString?> {
     static func make(count: Int) -> CStringSlots {
         let slots = unsafeDowncast(create(minimumCapacity: count) { _ in pthread_mutex_t() }, to: CStringSlots.self)
         let capacity = slots.capacity

@@ -75,6 +75,21 @@ final class SupportJSONValueTests: XCTestCase {
         XCTAssertEqual(value.jsonText, #""q\"b\\n\nr\rt\tb\bf\fc\u0001\u001f""#)
     }
 
+    func testSerializationEscapesAtEveryPositionOfALongString() {
+        // The scan for bytes to escape goes sixteen bytes at a time: every offset in and after a block.
+        for prefix in ["", "é"] {
+            for position in 0..<40 {
+                let before = prefix + String(repeating: "a", count: position)
+                let after = String(repeating: "b", count: 40 - position)
+                for (raw, escaped) in [("\"", #"\""#), ("\\", #"\\"#), ("\u{01}", #"\u0001"#), ("\u{7F}", "\u{7F}"),
+                                       ("ü", "ü")] {
+                    XCTAssertEqual(JSONValue.string(before + raw + after).jsonText, "\"\(before)\(escaped)\(after)\"",
+                                   "\(escaped) at \(position)")
+                }
+            }
+        }
+    }
+
     func testSerializationKeepsNonASCIIAndSlashesLiteral() {
         let value: JSONValue = "é 😀 https://example.com/a"
         XCTAssertEqual(value.jsonText, "\"é 😀 https://example.com/a\"")

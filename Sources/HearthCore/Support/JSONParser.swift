@@ -1,3 +1,5 @@
+import CHearthShims
+
 /// A strict RFC 8259 reader of UTF-8 bytes into `JSONValue`.
 ///
 /// Hand-written because every sign-in parses two responses and an ID token's claims: going through
@@ -94,33 +96,18 @@ struct JSONParser {
     /// the range of its bytes, not yet validated as UTF-8 unless `isASCII`. Nil when it has an escape:
     /// `index` is then at the first backslash, for `parseEscapedString`.
     ///
-    /// Eight bytes at a time while none of them needs a look (a quote, a backslash, a control character,
-    /// or until the string has shown one, a non-ASCII byte), then straight to the first one that does:
-    /// tokens make up most of the bytes Hearth parses, and keys are shorter than two words.
+    /// Sixteen bytes at a time while none of them needs a look (a quote, a backslash, a control
+    /// character, or until the string has shown one, a non-ASCII byte), then straight to the first one
+    /// that does (`hearth_scan_json_string`): tokens make up most of the bytes Hearth parses.
     mutating func scanPlainString() throws(JSONParseError) -> (range: Range<Int>, isASCII: Bool)? {
         let start = index + 1
         guard let base = bytes.baseAddress else { throw failure("unterminated string") }
         let end = bytes.count
         var position = start
         var isASCII = true
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
         while true {
-            while end - position >= 8 {
-                let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
-                // Per byte, the high bit of (b - n) & ~b is set when b < n (b < 0x80). A borrow only runs
-                // upwards from a byte that is itself flagged, so the lowest flagged byte is exact.
-                let control = (word &- ones &* 0x20) & ~word
-                let quote = ((word ^ (ones &* 0x22)) &- ones) & ~(word ^ (ones &* 0x22))
-                let backslash = ((word ^ (ones &* 0x5C)) &- ones) & ~(word ^ (ones &* 0x5C))
-                var flagged = (control | quote | backslash) & highBits
-                if isASCII { flagged |= word & highBits }
-                if flagged == 0 {
-                    position += 8
-                } else {
-                    position += flagged.trailingZeroBitCount >> 3
-                    break
-                }
+            if position < end {
+                position += hearth_scan_json_string(base + position, end - position, isASCII ? 1 : 0)
             }
             guard position < end else {
                 index = position
@@ -139,7 +126,8 @@ struct JSONParser {
                 index = position
                 throw failure("unescaped control character in a string")
             }
-            if byte >= 0x80 { isASCII = false }
+            // Non-ASCII: from here on only the string's end, escapes and control characters stop the scan.
+            isASCII = false
             position += 1
         }
     }

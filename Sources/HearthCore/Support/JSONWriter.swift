@@ -1,3 +1,5 @@
+import CHearthShims
+
 /// Compact JSON text for a `JSONValue`: request bodies and the profile JSON handed to hosts.
 /// Object keys are written in sorted order so the same value always gives the same bytes.
 /// Non-finite numbers (which JSON cannot express) are written as `null`.
@@ -86,26 +88,8 @@ enum JSONWriter {
     /// The index of the first byte from `start` that JSON must escape (a control character, a quote or
     /// a backslash), or `bytes.count`.
     private static func firstByteToEscape(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        var index = start
-        if let base = bytes.baseAddress {
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            while bytes.count - index >= 8 {
-                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                // As in `JSONParser.scanPlainString`: the lowest flagged byte is exact.
-                let control = (word &- ones &* 0x20) & ~word
-                let quote = ((word ^ (ones &* 0x22)) &- ones) & ~(word ^ (ones &* 0x22))
-                let backslash = ((word ^ (ones &* 0x5C)) &- ones) & ~(word ^ (ones &* 0x5C))
-                let flagged = (control | quote | backslash) & (ones &* 0x80)
-                if flagged != 0 { return index + flagged.trailingZeroBitCount >> 3 }
-                index += 8
-            }
-        }
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
-            index += 1
-        }
-        return index
+        guard let base = bytes.baseAddress, start < bytes.count else { return bytes.count }
+        return start + hearth_scan_json_string(base + start, bytes.count - start, 0)
     }
 
     private static func appendEscape(of byte: UInt8, into out: inout [UInt8]) {

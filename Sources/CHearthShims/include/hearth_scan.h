@@ -1,0 +1,21 @@
+/* Byte scans on the hot path of JSON reading and writing, sixteen bytes at a time where the CPU has
+ * SSE2 (every x86-64). In C because Swift's SIMD types compile to lane-by-lane code for these
+ * (bench, issue 5: an ID token's ~1 KB of string bytes is read twice and written once per sign-in). */
+#ifndef HEARTH_SCAN_H
+#define HEARTH_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Internal to libhearth: hidden, so the shared library exports only the hearth_* functions of
+ * include/hearth.h. */
+#pragma GCC visibility push(hidden)
+
+/* The index of the first byte of bytes[0..<count] that a JSON string cannot hold as it is: a quote,
+ * a backslash or a control character (below 0x20), and, when stop_at_non_ascii is non-zero, any byte
+ * of 0x80 or above. count when there is none. */
+size_t hearth_scan_json_string(const uint8_t *bytes, size_t count, int stop_at_non_ascii);
+
+#pragma GCC visibility pop
+
+#endif

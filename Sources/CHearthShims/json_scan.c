@@ -1,0 +1,33 @@
+#include "hearth_scan.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+static inline int needs_look(uint8_t byte, int stop_at_non_ascii) {
+  return byte == '"' || byte == '\\' || byte < 0x20 || (stop_at_non_ascii && byte >= 0x80);
+}
+
+size_t hearth_scan_json_string(const uint8_t *bytes, size_t count, int stop_at_non_ascii) {
+  size_t index = 0;
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i highest_control = _mm_set1_epi8(0x1F);
+  for (; index + 16 <= count; index += 16) {
+    __m128i chunk = _mm_loadu_si128((const __m128i *)(bytes + index));
+    /* Unsigned "below 0x20": the byte equals its minimum with 0x1F. */
+    __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(chunk, highest_control), chunk);
+    __m128i flagged = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(chunk, quote), _mm_cmpeq_epi8(chunk, backslash)),
+                                   control);
+    unsigned mask = (unsigned)_mm_movemask_epi8(flagged);
+    /* The movemask of the bytes themselves is their high bits: the non-ASCII ones. */
+    if (stop_at_non_ascii) mask |= (unsigned)_mm_movemask_epi8(chunk);
+    if (mask != 0) return index + (size_t)__builtin_ctz(mask);
+  }
+#endif
+  for (; index < count; index++) {
+    if (needs_look(bytes[index], stop_at_non_ascii)) return index;
+  }
+  return count;
+}
