@@ -22,37 +22,50 @@ enum Lookup {
         var federatedUserId: [FederatedUserId]?
     }
 
-    struct Response: Encodable {
+    struct Response: DirectJSON, Sendable {
         let kind = "identitytoolkit#GetAccountInfoResponse"
         var users: [UserRecord]?
+
+        func writeJSON(into out: inout [UInt8]) {
+            JSONObjectWriter.write(into: &out) { object, out in
+                object.string("kind", kind, into: &out)
+                object.array("users", users, into: &out)
+            }
+        }
     }
 
-    static let operation = Operation("identitytoolkit.accounts.lookup", body: .json(schema), handler: handle)
+    static let operation = Operation("identitytoolkit.accounts.lookup", body: .json(schema), handler: .scoped(handle))
     static let adminOperation = Operation(
-        "identitytoolkit.projects.accounts.lookup", body: .json(schema), handler: handle)
+        "identitytoolkit.projects.accounts.lookup", body: .json(schema), handler: .scoped(handle))
 
-    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
+    /// Read-only: the project is locked for reading only while accounts are looked up.
+    static func handle(_ request: OperationRequest, _ project: LockedProject) throws(ApiError) -> Reply {
         let body = try request.decodeBody(as: Request.self)
         var users: [UserRecord] = []
         if request.isAdmin {
             if body.initialEmail != nil {
                 throw .notImplemented("Lookup by initialEmail is not implemented.")
             }
-            var seen = Set<String>()
-            func add(_ user: UserRecord?) {
-                if let user, seen.insert(user.localId).inserted { users.append(user) }
-            }
-            for localId in body.localId ?? [] { add(project.user(localId: localId)) }
-            for email in body.email ?? [] { add(project.user(email: email)) }
-            for phone in body.phoneNumber ?? [] { add(project.user(phoneNumber: phone)) }
-            for id in body.federatedUserId ?? [] {
-                guard let providerId = id.providerId, !providerId.isEmpty,
-                      let rawId = id.rawId, !rawId.isEmpty else { continue }
-                add(project.user(providerId: providerId, rawId: rawId))
+            users = project.read { project in
+                var users: [UserRecord] = []
+                var seen = Set<String>()
+                func add(_ user: UserRecord?) {
+                    if let user, seen.insert(user.localId).inserted { users.append(user) }
+                }
+                for localId in body.localId ?? [] { add(project.user(localId: localId)) }
+                for email in body.email ?? [] { add(project.user(email: email)) }
+                for phone in body.phoneNumber ?? [] { add(project.user(phoneNumber: phone)) }
+                for id in body.federatedUserId ?? [] {
+                    guard let providerId = id.providerId, !providerId.isEmpty,
+                          let rawId = id.rawId, !rawId.isEmpty else { continue }
+                    add(project.user(providerId: providerId, rawId: rawId))
+                }
+                return users
             }
         } else {
             let idToken = try requiredText(body.idToken, "MISSING_ID_TOKEN")
-            users.append(try IdTokenVerifier.verify(idToken, in: project, log: request.environment.log).user)
+            let token = try IdTokenVerifier.parse(idToken, log: request.environment.log)
+            users.append(try project.read { project throws(ApiError) in try IdTokenVerifier.check(token, in: project).user })
         }
         return Reply(Response(users: users.isEmpty ? nil : users))
     }

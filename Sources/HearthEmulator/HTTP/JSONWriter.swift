@@ -8,7 +8,7 @@ enum JSONWriter {
         return out
     }
 
-    private static func write(_ value: JSONValue, into out: inout [UInt8]) {
+    static func write(_ value: JSONValue, into out: inout [UInt8]) {
         switch value {
         case .null:
             out.append(contentsOf: "null".utf8)
@@ -49,7 +49,7 @@ enum JSONWriter {
 
     /// Runs without escapes are copied whole: tokens are mostly such runs, and byte-by-byte
     /// appends dominated writing them.
-    private static func writeString(_ s: String, into out: inout [UInt8]) {
+    static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { bytes in

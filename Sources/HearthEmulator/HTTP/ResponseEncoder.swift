@@ -138,7 +138,7 @@ enum ResponseEncoder {
         return a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
-    private static func writeString(_ text: String, into out: inout [UInt8]) {
+    static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in

@@ -8,11 +8,26 @@ enum UnsignedJWT {
     }
 
     static func encode(_ claims: JSONObject) -> String {
-        let header = JSONObject([("alg", .string("none")), ("typ", .string("JWT"))])
-        let h = Base64.urlEncoded(JSONCoding.encode(JSONValue.object(header)))
-        let p = Base64.urlEncoded(JSONCoding.encode(JSONValue.object(claims)))
-        return "\(h).\(p)."
+        encode(claimsJSON: JSONWriter.bytes(.object(claims)))
     }
+
+    /// `header.payload.` around claims already written as JSON text.
+    static func encode(claimsJSON: [UInt8]) -> String {
+        let payloadLength = Base64.unpaddedLength(of: claimsJSON.count)
+        let length = encodedHeader.count + payloadLength + 2
+        return String(unsafeUninitializedCapacity: length) { out in
+            var position = out.initialize(fromContentsOf: encodedHeader)
+            out[position] = UInt8(ascii: ".")
+            position += 1
+            position += Base64.urlEncode(claimsJSON, into: UnsafeMutableBufferPointer(rebasing: out[position...]))
+            out[position] = UInt8(ascii: ".")
+            return position + 1
+        }
+    }
+
+    /// `{"alg":"none","typ":"JWT"}` in base64url: the same for every token.
+    private static let encodedHeader: [UInt8] = Array(Base64.urlEncoded(
+        JSONWriter.bytes(.object(JSONObject([("alg", .string("none")), ("typ", .string("JWT"))])))).utf8)
 
     /// Three base64url segments (the last may be empty) whose first decodes to a JSON object; nil otherwise.
     static func decode(_ token: String) -> Decoded? {
