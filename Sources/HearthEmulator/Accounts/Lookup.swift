@@ -8,18 +8,36 @@ enum Lookup {
         "phoneNumber": .array(.string), "targetProjectId": .string, "tenantId": .string,
     ])
 
-    struct FederatedUserId: Decodable {
+    /// Read straight from the validated body: the schema has made every field the type below
+    /// (arrays hold no nulls).
+    struct FederatedUserId {
         var providerId: String?
         var rawId: String?
     }
 
-    struct Request: Decodable {
+    struct Request {
         var idToken: String?
         var localId: [String]?
         var email: [String]?
         var phoneNumber: [String]?
         var initialEmail: [String]?
         var federatedUserId: [FederatedUserId]?
+
+        init(_ body: JSONObject) {
+            idToken = body["idToken"]?.stringValue
+            localId = Self.strings(body["localId"])
+            email = Self.strings(body["email"])
+            phoneNumber = Self.strings(body["phoneNumber"])
+            initialEmail = Self.strings(body["initialEmail"])
+            federatedUserId = body["federatedUserId"]?.arrayValue?.map { item in
+                let id = item.objectValue
+                return FederatedUserId(providerId: id?["providerId"]?.stringValue, rawId: id?["rawId"]?.stringValue)
+            }
+        }
+
+        private static func strings(_ value: JSONValue?) -> [String]? {
+            value?.arrayValue?.map { $0.stringValue ?? "" }
+        }
     }
 
     struct Response: DirectJSON, Sendable {
@@ -40,7 +58,7 @@ enum Lookup {
 
     /// Read-only: the project is locked for reading only while accounts are looked up.
     static func handle(_ request: OperationRequest, _ project: LockedProject) throws(ApiError) -> Reply {
-        let body = try request.decodeBody(as: Request.self)
+        let body = Request(request.body)
         var users: [UserRecord] = []
         if request.isAdmin {
             if body.initialEmail != nil {

@@ -10,13 +10,23 @@ enum SignInWithPassword {
         "tenantId": .string,
     ])
 
-    struct Request: Decodable {
+    /// Read straight from the validated body: the schema has made every one of these a string.
+    struct Request {
         var email: String?
         var password: String?
         var captchaResponse: String?
         var captchaChallenge: String?
         var idToken: String?
         var pendingIdToken: String?
+
+        init(_ body: JSONObject) {
+            email = body["email"]?.stringValue
+            password = body["password"]?.stringValue
+            captchaResponse = body["captchaResponse"]?.stringValue
+            captchaChallenge = body["captchaChallenge"]?.stringValue
+            idToken = body["idToken"]?.stringValue
+            pendingIdToken = body["pendingIdToken"]?.stringValue
+        }
     }
 
     struct Response: Encodable, Sendable {
@@ -43,7 +53,7 @@ enum SignInWithPassword {
     /// The project is locked only to find the account, check it and record the sign-in; tokens
     /// are minted and the answer written after.
     static func handle(_ request: OperationRequest, _ project: LockedProject) throws(ApiError) -> Reply {
-        let body = try request.decodeBody(as: Request.self)
+        let body = Request(request.body)
         let email = try required(body.email, "MISSING_EMAIL")
         try require(EmailAddress.isValid(email), "INVALID_EMAIL")
         let password = try requiredText(body.password, "MISSING_PASSWORD")

@@ -9,7 +9,8 @@ protocol DirectJSON: Encodable {
 extension DirectJSON {
     var jsonBytes: [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(512)
+        // A sign-in's answer (two tokens) is about 1.3 KB.
+        out.reserveCapacity(2048)
         writeJSON(into: &out)
         return out
     }

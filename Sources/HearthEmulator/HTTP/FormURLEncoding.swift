@@ -4,12 +4,35 @@ enum FormURLEncoding {
     /// Pairs in order; a name without `=` has an empty value. Decoding never fails: a `%` that does
     /// not start an escape stays as it is, and bytes that are not UTF-8 become U+FFFD.
     static func parse(_ text: Substring) -> [(name: String, value: String)] {
-        text.split(separator: "&", omittingEmptySubsequences: true).map { part in
+        if let pairs = parseASCII(text) { return pairs }
+        return text.split(separator: "&", omittingEmptySubsequences: true).map { part in
             let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = decode(pieces[0])
             let value = pieces.count > 1 ? decode(pieces[1]) : ""
             return (name, value)
         }
+    }
+
+    /// `parse` over bytes, for ASCII text (every query a client sends percent-encoded), where each
+    /// byte is one Character and splitting bytes splits the same Characters. nil for anything else.
+    private static func parseASCII(_ text: Substring) -> [(name: String, value: String)]? {
+        let bytes = text.utf8
+        guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+        var pairs: [(name: String, value: String)] = []
+        var partStart = bytes.startIndex
+        while partStart < bytes.endIndex {
+            let partEnd = bytes[partStart...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
+            if partStart < partEnd {
+                let part = bytes[partStart..<partEnd]
+                if let equals = part.firstIndex(of: UInt8(ascii: "=")) {
+                    pairs.append((decode(Substring(part[..<equals])), decode(Substring(part[part.index(after: equals)...]))))
+                } else {
+                    pairs.append((decode(Substring(part)), ""))
+                }
+            }
+            partStart = partEnd < bytes.endIndex ? bytes.index(after: partEnd) : partEnd
+        }
+        return pairs
     }
 
     static func decode(_ text: Substring) -> String {
