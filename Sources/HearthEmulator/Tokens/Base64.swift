@@ -40,31 +40,36 @@ enum Base64 {
         if count % 4 == 1 { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(count / 4 * 3 + 2)
-        var group: UInt32 = 0
-        var filled = 0
-        for character in text {
-            let value = decodingTable[Int(character)]
-            if value == invalid { return nil }
-            group = group << 6 | UInt32(value)
-            filled += 1
-            if filled == 4 {
-                out.append(UInt8(truncatingIfNeeded: group >> 16))
-                out.append(UInt8(truncatingIfNeeded: group >> 8))
-                out.append(UInt8(truncatingIfNeeded: group))
-                group = 0
-                filled = 0
+        // The table is read through a pointer taken once: its global's lazy-initialization check
+        // per character was a tenth of decoding.
+        let complete = decodingTable.withUnsafeBufferPointer { table -> Bool in
+            var group: UInt32 = 0
+            var filled = 0
+            for character in text {
+                let value = table[Int(character)]
+                if value == invalid { return false }
+                group = group << 6 | UInt32(value)
+                filled += 1
+                if filled == 4 {
+                    out.append(UInt8(truncatingIfNeeded: group >> 16))
+                    out.append(UInt8(truncatingIfNeeded: group >> 8))
+                    out.append(UInt8(truncatingIfNeeded: group))
+                    group = 0
+                    filled = 0
+                }
             }
+            switch filled {
+            case 2:
+                out.append(UInt8(truncatingIfNeeded: group >> 4))
+            case 3:
+                out.append(UInt8(truncatingIfNeeded: group >> 10))
+                out.append(UInt8(truncatingIfNeeded: group >> 2))
+            default:
+                break
+            }
+            return true
         }
-        switch filled {
-        case 2:
-            out.append(UInt8(truncatingIfNeeded: group >> 4))
-        case 3:
-            out.append(UInt8(truncatingIfNeeded: group >> 10))
-            out.append(UInt8(truncatingIfNeeded: group >> 2))
-        default:
-            break
-        }
-        return out
+        return complete ? out : nil
     }
 
     private static let standardAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
