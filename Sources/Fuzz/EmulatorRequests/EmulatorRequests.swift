@@ -45,7 +45,7 @@ private func handle(_ route: Route, flags: UInt8, body bytes: [UInt8], state: Em
         defaultProjectId: projectId)
     let request = OperationRequest(caller: caller, body: body, query: QueryParameters(nil),
                                    pathParameters: parameters, environment: environment)
-    return try state.withProject(scope) { project throws(ApiError) in try operation.handler(&project, request) }
+    return try operation.reply(to: request, in: state.project(scope))
 }
 
 func fuzzOne(_ data: [UInt8]) {

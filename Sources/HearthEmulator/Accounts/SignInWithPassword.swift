@@ -10,16 +10,26 @@ enum SignInWithPassword {
         "tenantId": .string,
     ])
 
-    struct Request: Decodable {
+    /// Read straight from the validated body: the schema has made every one of these a string.
+    struct Request {
         var email: String?
         var password: String?
         var captchaResponse: String?
         var captchaChallenge: String?
         var idToken: String?
         var pendingIdToken: String?
+
+        init(_ body: JSONObject) {
+            email = body["email"]?.stringValue
+            password = body["password"]?.stringValue
+            captchaResponse = body["captchaResponse"]?.stringValue
+            captchaChallenge = body["captchaChallenge"]?.stringValue
+            idToken = body["idToken"]?.stringValue
+            pendingIdToken = body["pendingIdToken"]?.stringValue
+        }
     }
 
-    struct Response: Encodable {
+    struct Response: Encodable, Sendable {
         let kind = "identitytoolkit#VerifyPasswordResponse"
         let registered = true
         var localId: String
@@ -32,10 +42,18 @@ enum SignInWithPassword {
     }
 
     static let operation = Operation(
-        "identitytoolkit.accounts.signInWithPassword", body: .json(schema), handler: handle)
+        "identitytoolkit.accounts.signInWithPassword", body: .json(schema), handler: .scoped(handle))
 
-    static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
-        let body = try request.decodeBody(as: Request.self)
+    /// What the locked part of a sign-in leaves to do.
+    private enum Outcome {
+        case signedIn(UserRecord, projectId: String)
+        case secondFactorNeeded(Response)
+    }
+
+    /// The project is locked only to find the account, check it and record the sign-in; tokens
+    /// are minted and the answer written after.
+    static func handle(_ request: OperationRequest, _ project: LockedProject) throws(ApiError) -> Reply {
+        let body = Request(request.body)
         let email = try required(body.email, "MISSING_EMAIL")
         try require(EmailAddress.isValid(email), "INVALID_EMAIL")
         let password = try requiredText(body.password, "MISSING_PASSWORD")
@@ -48,29 +66,64 @@ enum SignInWithPassword {
         }
 
         let canonical = EmailAddress.canonical(email)
-        let found = project.user(email: canonical)
-        let user: UserRecord
-        if project.config.enableImprovedEmailPrivacy {
-            user = try required(found, "INVALID_LOGIN_CREDENTIALS")
-            try require(!user.isDisabled, "USER_DISABLED")
-            try require(PasswordHash.matches(user, password: password), "INVALID_LOGIN_CREDENTIALS")
-        } else {
-            user = try required(found, "EMAIL_NOT_FOUND")
-            try require(!user.isDisabled, "USER_DISABLED")
-            try require(PasswordHash.matches(user, password: password), "INVALID_PASSWORD")
-        }
-
-        if let challenge = SecondFactorChallenge(
-            for: user, signInProvider: ProviderID.password, projectId: project.projectId) {
-            return Reply(Response(
-                localId: user.localId, email: canonical, mfaPendingCredential: challenge.mfaPendingCredential,
-                mfaInfo: challenge.mfaInfo))
-        }
         let clock = request.environment.clock
-        let signedIn = project.updateUser(user) { $0.lastLoginAt = String(clock.milliseconds) }
-        let tokens = TokenIssuer.issue(for: signedIn, signInProvider: ProviderID.password, in: &project, clock: clock)
-        return Reply(Response(
-            localId: user.localId, email: canonical,
-            idToken: tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: tokens.expiresIn))
+        let outcome = try project.write { project throws(ApiError) -> Outcome in
+            let found = project.user(email: canonical)
+            let user: UserRecord
+            if project.config.enableImprovedEmailPrivacy {
+                user = try required(found, "INVALID_LOGIN_CREDENTIALS")
+                try require(!user.isDisabled, "USER_DISABLED")
+                try require(PasswordHash.matches(user, password: password), "INVALID_LOGIN_CREDENTIALS")
+            } else {
+                user = try required(found, "EMAIL_NOT_FOUND")
+                try require(!user.isDisabled, "USER_DISABLED")
+                try require(PasswordHash.matches(user, password: password), "INVALID_PASSWORD")
+            }
+
+            if let challenge = SecondFactorChallenge(
+                for: user, signInProvider: ProviderID.password, projectId: project.projectId) {
+                return .secondFactorNeeded(Response(
+                    localId: user.localId, email: canonical, mfaPendingCredential: challenge.mfaPendingCredential,
+                    mfaInfo: challenge.mfaInfo))
+            }
+            let signedIn = project.updateUser(user) { user in
+                user.lastLoginAt = String(clock.milliseconds)
+                TokenIssuer.stampRefresh(&user, clock: clock)
+            }
+            return .signedIn(signedIn, projectId: project.projectId)
+        }
+        switch outcome {
+        case .secondFactorNeeded(let response):
+            return Reply(response)
+        case .signedIn(let user, let projectId):
+            let tokens = TokenIssuer.tokens(
+                for: user, projectId: projectId, signInProvider: ProviderID.password, clock: clock)
+            return Reply(SignedIn(
+                localId: user.localId, email: canonical,
+                idToken: tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: tokens.expiresIn))
+        }
+    }
+
+    /// `Response` with tokens, the answer of nearly every sign-in, written member by member.
+    struct SignedIn: DirectJSON, Sendable {
+        let kind = "identitytoolkit#VerifyPasswordResponse"
+        let registered = true
+        var localId: String
+        var email: String
+        var idToken: String
+        var refreshToken: String
+        var expiresIn: String
+
+        func writeJSON(into out: inout [UInt8]) {
+            JSONObjectWriter.write(into: &out) { object, out in
+                object.string("email", email, into: &out)
+                object.string("expiresIn", expiresIn, into: &out)
+                object.string("idToken", idToken, into: &out)
+                object.string("kind", kind, into: &out)
+                object.string("localId", localId, into: &out)
+                object.string("refreshToken", refreshToken, into: &out)
+                object.bool("registered", registered, into: &out)
+            }
+        }
     }
 }

@@ -4,12 +4,35 @@ enum FormURLEncoding {
     /// Pairs in order; a name without `=` has an empty value. Decoding never fails: a `%` that does
     /// not start an escape stays as it is, and bytes that are not UTF-8 become U+FFFD.
     static func parse(_ text: Substring) -> [(name: String, value: String)] {
-        text.split(separator: "&", omittingEmptySubsequences: true).map { part in
+        if let pairs = parseASCII(text) { return pairs }
+        return text.split(separator: "&", omittingEmptySubsequences: true).map { part in
             let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = decode(pieces[0])
             let value = pieces.count > 1 ? decode(pieces[1]) : ""
             return (name, value)
         }
+    }
+
+    /// `parse` over bytes, for ASCII text (every query a client sends percent-encoded), where each
+    /// byte is one Character and splitting bytes splits the same Characters. nil for anything else.
+    private static func parseASCII(_ text: Substring) -> [(name: String, value: String)]? {
+        let bytes = text.utf8
+        guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+        var pairs: [(name: String, value: String)] = []
+        var partStart = bytes.startIndex
+        while partStart < bytes.endIndex {
+            let partEnd = bytes[partStart...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
+            if partStart < partEnd {
+                let part = bytes[partStart..<partEnd]
+                if let equals = part.firstIndex(of: UInt8(ascii: "=")) {
+                    pairs.append((decode(Substring(part[..<equals])), decode(Substring(part[part.index(after: equals)...]))))
+                } else {
+                    pairs.append((decode(Substring(part)), ""))
+                }
+            }
+            partStart = partEnd < bytes.endIndex ? bytes.index(after: partEnd) : partEnd
+        }
+        return pairs
     }
 
     static func decode(_ text: Substring) -> String {
@@ -100,43 +123,39 @@ enum FormURLEncoding {
 /// The query string of a request (or a form body), by name; the last value wins, as Express reads
 /// single values. The pairs keep their order, for pages that carry them along.
 struct QueryParameters: Sendable {
+    // A list searched from the end (the last value wins) rather than a dictionary: a query has a
+    // parameter or two, and hashing them cost more than the search on every request.
     private(set) var pairs: [(name: String, value: String)] = []
-    private var values: [String: String] = [:]
 
     init(_ query: String?) {
         guard let query else { return }
-        for (name, value) in FormURLEncoding.parse(Substring(query)) { append(name, value) }
+        pairs = FormURLEncoding.parse(Substring(query))
     }
 
     init(pairs: [(name: String, value: String)]) {
-        for (name, value) in pairs { append(name, value) }
+        self.pairs = pairs
     }
 
     /// These parameters, then `later` ones replacing values of the same name.
     func merging(_ later: QueryParameters) -> QueryParameters {
-        var merged = self
-        for (name, value) in later.pairs { merged.append(name, value) }
-        return merged
+        QueryParameters(pairs: pairs + later.pairs)
     }
 
-    subscript(name: String) -> String? { values[name] }
+    subscript(name: String) -> String? { pairs.last { $0.name == name }?.value }
 
     /// The value when present and not empty.
     func nonEmpty(_ name: String) -> String? {
-        values[name].flatMap { $0.isEmpty ? nil : $0 }
+        self[name].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// Each name once, with its last value, in the order names first appeared.
     var lastValues: [(name: String, value: String)] {
+        var last: [String: String] = [:]
+        for (name, value) in pairs { last[name] = value }
         var seen = Set<String>()
         return pairs.compactMap { pair in
-            guard seen.insert(pair.name).inserted, let value = values[pair.name] else { return nil }
+            guard seen.insert(pair.name).inserted, let value = last[pair.name] else { return nil }
             return (pair.name, value)
         }
-    }
-
-    private mutating func append(_ name: String, _ value: String) {
-        pairs.append((name, value))
-        values[name] = value
     }
 }

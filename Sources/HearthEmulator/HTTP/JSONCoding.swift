@@ -34,12 +34,43 @@ enum JSONCoding {
 
     /// Parses a request body. Invalid UTF-8 is reported as such rather than as a generic syntax error.
     static func parse(_ bytes: [UInt8]) throws(ParseFailure) -> JSONValue {
-        guard String(validating: bytes, as: UTF8.self) != nil else { throw .invalidUTF8 }
+        guard isValidUTF8(bytes) else { throw .invalidUTF8 }
         do {
             return try JSONParser.parse(bytes)
         } catch {
             throw .malformed(error.message)
         }
+    }
+
+    /// `parse` of an object keeping only some members (`JSONParser.parseObject(_:keeping:)`); nil
+    /// for valid JSON that is not an object.
+    static func parseObject(_ bytes: [UInt8], keeping keep: [String]) throws(ParseFailure) -> JSONObject? {
+        guard isValidUTF8(bytes) else { throw .invalidUTF8 }
+        do {
+            return try JSONParser.parseObject(bytes, keeping: keep)
+        } catch {
+            throw .malformed(error.message)
+        }
+    }
+
+    /// ASCII (nearly every body and token) is checked eight bytes at a time without building a String.
+    private static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
+        let isASCII = bytes.withUnsafeBufferPointer { buffer -> Bool in
+            var index = 0
+            var high: UInt64 = 0
+            if let base = buffer.baseAddress {
+                while index + 8 <= buffer.count {
+                    high |= UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                    index += 8
+                }
+            }
+            while index < buffer.count {
+                high |= UInt64(buffer[index])
+                index += 1
+            }
+            return high & 0x8080_8080_8080_8080 == 0
+        }
+        return isASCII || String(validating: bytes, as: UTF8.self) != nil
     }
 
     /// Decodes a typed request from an already validated JSON object.

@@ -25,11 +25,29 @@ struct JSONParser {
         return value
     }
 
+    /// The top-level object of one JSON text with only the members named in `keep`, each parsed as
+    /// `parse` parses it; the other members are checked as strictly but never built. nil when the
+    /// text is valid JSON but not an object; throws exactly when `parse` throws. For tokens, whose
+    /// readers want a few of a dozen claims.
+    static func parseObject(_ bytes: [UInt8], keeping keep: [String]) throws(SyntaxError) -> JSONObject? {
+        var parser = JSONParser(bytes)
+        parser.skipWhitespace()
+        var object: JSONObject?
+        if parser.peek(UInt8(ascii: "{")) {
+            object = try parser.parseObject(depth: 0, keeping: keep)
+        } else {
+            try parser.skipValue(depth: 0)
+        }
+        parser.skipWhitespace()
+        guard parser.index == bytes.count else { throw parser.unexpected() }
+        return object
+    }
+
     private mutating func parseValue(depth: Int) throws(SyntaxError) -> JSONValue {
         guard depth < Self.maxDepth else { throw SyntaxError(message: "Nesting is deeper than \(Self.maxDepth) levels.") }
         guard index < bytes.count else { throw SyntaxError(message: "Unexpected end of input.") }
         switch bytes[index] {
-        case UInt8(ascii: "{"): return try parseObject(depth: depth)
+        case UInt8(ascii: "{"): return .object(try parseObject(depth: depth, keeping: nil))
         case UInt8(ascii: "["): return try parseArray(depth: depth)
         case UInt8(ascii: "\""): return .string(try parseString())
         case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
@@ -40,11 +58,12 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseObject(depth: Int) throws(SyntaxError) -> JSONValue {
+    /// Members not in `keep` (when given) are checked, not built.
+    private mutating func parseObject(depth: Int, keeping keep: [String]?) throws(SyntaxError) -> JSONObject {
         index += 1
         var object = JSONObject()
         skipWhitespace()
-        if peek(UInt8(ascii: "}")) { index += 1; return .object(object) }
+        if peek(UInt8(ascii: "}")) { index += 1; return object }
         while true {
             skipWhitespace()
             guard peek(UInt8(ascii: "\"")) else { throw unexpected() }
@@ -53,11 +72,42 @@ struct JSONParser {
             guard peek(UInt8(ascii: ":")) else { throw unexpected() }
             index += 1
             skipWhitespace()
-            object[key] = try parseValue(depth: depth + 1)
+            if let keep, !keep.contains(key) {
+                try skipValue(depth: depth + 1)
+            } else {
+                object[key] = try parseValue(depth: depth + 1)
+            }
             skipWhitespace()
             if peek(UInt8(ascii: ",")) { index += 1; continue }
-            if peek(UInt8(ascii: "}")) { index += 1; return .object(object) }
+            if peek(UInt8(ascii: "}")) { index += 1; return object }
             throw unexpected()
+        }
+    }
+
+    /// `parseValue`'s checks without building anything.
+    private mutating func skipValue(depth: Int) throws(SyntaxError) {
+        guard depth < Self.maxDepth else { throw SyntaxError(message: "Nesting is deeper than \(Self.maxDepth) levels.") }
+        guard index < bytes.count else { throw SyntaxError(message: "Unexpected end of input.") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): _ = try parseObject(depth: depth, keeping: [])
+        case UInt8(ascii: "["):
+            index += 1
+            skipWhitespace()
+            if peek(UInt8(ascii: "]")) { index += 1; return }
+            while true {
+                skipWhitespace()
+                try skipValue(depth: depth + 1)
+                skipWhitespace()
+                if peek(UInt8(ascii: ",")) { index += 1; continue }
+                if peek(UInt8(ascii: "]")) { index += 1; return }
+                throw unexpected()
+            }
+        case UInt8(ascii: "\""): try skipString()
+        case UInt8(ascii: "t"): try expectLiteral("true")
+        case UInt8(ascii: "f"): try expectLiteral("false")
+        case UInt8(ascii: "n"): try expectLiteral("null")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try parseNumber()
+        default: throw unexpected()
         }
     }
 
@@ -80,22 +130,43 @@ struct JSONParser {
         index += 1
         // Most strings have no escapes: take them in one piece.
         let start = index
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                index += 1
-                return String(decoding: bytes[start..<index - 1], as: UTF8.self)
-            }
-            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-            index += 1
+        if scanPlainRun() {
+            return String(decoding: bytes[start..<index - 1], as: UTF8.self)
         }
         var out = Array(bytes[start..<index])
+        try finishString(into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `parseString`'s checks without building the string.
+    private mutating func skipString() throws(SyntaxError) {
+        index += 1
+        if scanPlainRun() { return }
+        var scratch: [UInt8] = []
+        try finishString(into: &scratch)
+    }
+
+    /// Moves past bytes that need no attention (eight at a time: tokens are long runs of them).
+    /// True when the string's closing quote was reached (and passed); false at an escape, a control
+    /// character or the end of input, left for `finishString`.
+    private mutating func scanPlainRun() -> Bool {
+        let stop = bytes.withUnsafeBufferPointer { JSONEscapes.next(in: $0, from: index) }
+        index = stop
+        if stop < bytes.count, bytes[stop] == UInt8(ascii: "\"") {
+            index += 1
+            return true
+        }
+        return false
+    }
+
+    /// The rest of a string from an escape or control character on, appended to `out` unescaped.
+    private mutating func finishString(into out: inout [UInt8]) throws(SyntaxError) {
         while index < bytes.count {
             let byte = bytes[index]
             index += 1
             switch byte {
             case UInt8(ascii: "\""):
-                return String(decoding: out, as: UTF8.self)
+                return
             case UInt8(ascii: "\\"):
                 try parseEscape(into: &out)
             case 0x00..<0x20:
@@ -190,12 +261,13 @@ struct JSONParser {
         return index - start
     }
 
-    private mutating func expectLiteral(_ literal: String) throws(SyntaxError) {
-        let expected = Array(literal.utf8)
-        guard index + expected.count <= bytes.count, Array(bytes[index..<index + expected.count]) == expected else {
-            throw unexpected()
+    private mutating func expectLiteral(_ literal: StaticString) throws(SyntaxError) {
+        let count = literal.utf8CodeUnitCount
+        let matches = index + count <= bytes.count && literal.withUTF8Buffer { expected in
+            bytes[index..<index + count].elementsEqual(expected)
         }
-        index += expected.count
+        guard matches else { throw unexpected() }
+        index += count
     }
 
     private func peek(_ byte: UInt8) -> Bool { index < bytes.count && bytes[index] == byte }

@@ -81,6 +81,8 @@ struct JSONObject: Sendable, Equatable {
 
     var isEmpty: Bool { keys.isEmpty }
     var entries: [(key: String, value: JSONValue)] { Array(zip(keys, storedValues)) }
+    /// The values in key order (`zip(keys, values)` walks the entries without building an array).
+    var values: [JSONValue] { storedValues }
 
     /// The entries in order without building an array of them.
     func forEachEntry(_ body: (String, JSONValue) throws -> Void) rethrows {

@@ -8,7 +8,7 @@ enum JSONWriter {
         return out
     }
 
-    private static func write(_ value: JSONValue, into out: inout [UInt8]) {
+    static func write(_ value: JSONValue, into out: inout [UInt8]) {
         switch value {
         case .null:
             out.append(contentsOf: "null".utf8)
@@ -49,14 +49,15 @@ enum JSONWriter {
 
     /// Runs without escapes are copied whole: tokens are mostly such runs, and byte-by-byte
     /// appends dominated writing them.
-    private static func writeString(_ s: String, into out: inout [UInt8]) {
+    static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { bytes in
             var start = 0
-            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            var index = JSONEscapes.next(in: bytes, from: 0)
+            while index < bytes.count {
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
-                start = index + 1
+                let byte = bytes[index]
                 switch byte {
                 case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
                 case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
@@ -68,9 +69,46 @@ enum JSONWriter {
                     out.append(hexDigits[Int(byte >> 4)])
                     out.append(hexDigits[Int(byte & 0x0F)])
                 }
+                start = index + 1
+                index = JSONEscapes.next(in: bytes, from: start)
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+}
+
+/// Where JSON strings need escapes: tokens are long runs without any, skipped eight bytes at a time.
+enum JSONEscapes {
+    /// The index of the first byte at or after `start` that must be escaped (a control character,
+    /// `"` or `\`), or `bytes.count`.
+    static func next(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        if let base = bytes.baseAddress {
+            while index + 8 <= bytes.count {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                if needsEscape(word) { break }
+                index += 8
+            }
+        }
+        while index < bytes.count, !needsEscape(bytes[index]) { index += 1 }
+        return index
+    }
+
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// Whether any of the eight bytes needs an escape: the classic "has a byte less than n" and
+    /// "has a zero byte" tests, exact as to whether some byte qualifies.
+    private static func needsEscape(_ word: UInt64) -> Bool {
+        let control = (word &- ones &* 0x20) & ~word & highBits
+        let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let special = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & highBits
+        return control | special != 0
     }
 }

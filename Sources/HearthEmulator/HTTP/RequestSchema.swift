@@ -37,7 +37,8 @@ struct RequestSchema: Sendable {
 
     private func validate(_ object: JSONObject, at path: String?) throws(ApiError) -> JSONObject {
         var result = JSONObject()
-        for (rawName, value) in object.entries {
+        // Every request body is validated: its entries are walked, not copied into an array.
+        for (rawName, value) in zip(object.keys, object.values) {
             let name = KeyCase.camelCase(rawName)
             guard let type = fields[name] else {
                 let location = path.map { " at '\($0)'" } ?? ""

@@ -138,14 +138,15 @@ enum ResponseEncoder {
         return a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
-    private static func writeString(_ text: String, into out: inout [UInt8]) {
+    static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in
             var start = 0
-            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            var index = JSONEscapes.next(in: bytes, from: 0)
+            while index < bytes.count {
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
-                start = index + 1
+                let byte = bytes[index]
                 switch byte {
                 case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
                 case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
@@ -159,6 +160,8 @@ enum ResponseEncoder {
                     out.append(hexDigits[Int(byte >> 4)])
                     out.append(hexDigits[Int(byte & 0x0F)])
                 }
+                start = index + 1
+                index = JSONEscapes.next(in: bytes, from: start)
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }

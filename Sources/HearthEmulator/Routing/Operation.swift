@@ -12,18 +12,41 @@ struct Operation: Sendable {
         case form
     }
 
-    typealias Handler = @Sendable (inout ProjectState, OperationRequest) throws(ApiError) -> Reply
+    /// How an operation reaches its project's state.
+    enum Handler: Sendable {
+        /// The whole handler runs with the project locked exclusively (most operations: they are
+        /// rare, and holding the lock throughout keeps their checks and writes together).
+        case exclusive(@Sendable (inout ProjectState, OperationRequest) throws(ApiError) -> Reply)
+        /// The handler takes the project's lock itself, only around what reads or changes the state,
+        /// so decoding, token minting and encoding of the hot operations run in parallel.
+        case scoped(@Sendable (OperationRequest, LockedProject) throws(ApiError) -> Reply)
+    }
 
     let id: String
     let access: AccessPolicy
     let body: Body
     let handler: Handler
 
-    init(_ id: String, access: AccessPolicy = .apiKeyOrAdmin, body: Body = .none, handler: @escaping Handler) {
+    init(_ id: String, access: AccessPolicy = .apiKeyOrAdmin, body: Body = .none,
+         handler: @escaping @Sendable (inout ProjectState, OperationRequest) throws(ApiError) -> Reply) {
+        self.init(id, access: access, body: body, handler: .exclusive(handler))
+    }
+
+    init(_ id: String, access: AccessPolicy = .apiKeyOrAdmin, body: Body = .none, handler: Handler) {
         self.id = id
         self.access = access
         self.body = body
         self.handler = handler
+    }
+
+    /// Answers `request` on `project`.
+    func reply(to request: OperationRequest, in project: LockedProject) throws(ApiError) -> Reply {
+        switch handler {
+        case .exclusive(let handle):
+            return try project.write { state throws(ApiError) in try handle(&state, request) }
+        case .scoped(let handle):
+            return try handle(request, project)
+        }
     }
 
     /// The reference's answer for a spec method without a handler.
@@ -52,6 +75,15 @@ struct Reply: Sendable {
 
     init<T: Encodable & Sendable>(_ value: T, status: HTTPStatus = .ok) {
         self.init(status: status, contentType: Self.jsonContentType) { JSONCoding.encode(value) }
+    }
+
+    /// Written by the value's own writer; debug builds check it against `JSONCoding.encode`.
+    init<T: DirectJSON & Sendable>(_ value: T, status: HTTPStatus = .ok) {
+        self.init(status: status, contentType: Self.jsonContentType) {
+            let bytes = value.jsonBytes
+            assert(bytes == JSONCoding.encode(value), "\(T.self).writeJSON differs from JSONCoding.encode")
+            return bytes
+        }
     }
 
     private init(status: HTTPStatus, contentType: String, encodeBody: @escaping @Sendable () -> [UInt8]) {

@@ -25,6 +25,10 @@ struct EmulatorRequest: Sendable {
     /// Splits a request target (`/path?query`, or an absolute `http://host/path?query`) as
     /// Hummingbird's URI did: no path is `/`, an empty query is none, a `#fragment` is dropped.
     init(method: HTTPMethod, target: String, headers: RequestHeaders, body: Body) {
+        if let (path, query) = Self.splitOriginForm(target) {
+            self.init(method: method, path: path, query: query, headers: headers, body: body)
+            return
+        }
         var rest = Substring(target)
         if !rest.hasPrefix("/"), let schemeEnd = rest.range(of: "://") {
             rest = rest[schemeEnd.upperBound...]
@@ -40,6 +44,20 @@ struct EmulatorRequest: Sendable {
         }
         self.init(method: method, path: path.isEmpty ? "/" : String(path), query: query.map(String.init),
                   headers: headers, body: body)
+    }
+}
+
+extension EmulatorRequest {
+    /// The usual target, ASCII `/path?query` without a fragment, split over bytes (each byte is one
+    /// Character there, so the split is the one above); nil for anything else.
+    fileprivate static func splitOriginForm(_ target: String) -> (path: String, query: String?)? {
+        let bytes = target.utf8
+        guard bytes.first == UInt8(ascii: "/"),
+              !bytes.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "#") }) else { return nil }
+        guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return (target, nil) }
+        let afterMark = bytes.index(after: mark)
+        let query = afterMark == bytes.endIndex ? nil : String(Substring(bytes[afterMark...]))
+        return (String(Substring(bytes[..<mark])), query)
     }
 }
 

@@ -49,8 +49,6 @@ struct EmulatorResponder: Sendable {
         let operationRequest = OperationRequest(
             caller: caller, body: body, query: query, pathParameters: parameters, environment: environment,
             locale: request.headers.locale.flatMap(SmsText.languageTag))
-        return try state.withProject(projectId) { project throws(ApiError) in
-            try operation.handler(&project, operationRequest)
-        }
+        return try operation.reply(to: operationRequest, in: state.project(projectId))
     }
 }

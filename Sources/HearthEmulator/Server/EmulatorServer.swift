@@ -108,10 +108,9 @@ public struct EmulatorServer: Sendable {
                 .childChannelOption(.allowRemoteHalfClosure, value: true)
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        // Response fields are legalized when written (HTTPFieldValue), so NIO need not check them.
-                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(
-                            withPipeliningAssistance: true, withErrorHandling: true, withOutboundHeaderValidation: false,
-                            withEncoderConfiguration: .init(), withDecoderLimitConfiguration: Self.requestLimits)
+                        // NIO's decoder; answers are written as wire bytes by the connection handler.
+                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(
+                            HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: Self.requestLimits)))
                         try channel.pipeline.syncOperations.addHandler(HTTPConnectionHandler(responder: responder))
                     }
                 }

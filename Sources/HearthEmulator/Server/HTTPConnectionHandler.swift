@@ -2,22 +2,24 @@ import NIOCore
 import NIOHTTP1
 
 /// One connection's requests, each answered synchronously on the connection's event loop once its
-/// body is complete. NIO's pipelining handler in front delivers one request at a time (a pipelined
-/// request waits until the previous answer is written), so answers go out in request order; its
-/// protocol error handler answers a malformed request 400 and closes.
+/// body is complete, written as wire bytes (`HTTPResponseBytes`). Behind NIO's request decoder only:
+/// answering synchronously keeps answers in request order, so NIO's pipelining handler had nothing
+/// to hold back; this handler also does what it and NIO's protocol error handler did for the
+/// emulator (a malformed request is answered 400 and closed; a graceful shutdown closes idle
+/// connections and ends busy ones after their answer).
 final class HTTPConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
-    typealias OutboundOut = HTTPServerResponsePart
+    typealias OutboundOut = ByteBuffer
 
     private let responder: EmulatorResponder
     /// The request being read; nil between requests and after an early answer.
     private var head: HTTPRequestHead?
     private var body = RequestBodyBuffer()
     private var date = HTTPDateCache()
-    /// The last answer's final write, so a close waits for it.
-    private var lastWrite: EventLoopFuture<Void>?
     /// Set by an answer that ends the connection: requests pipelined behind it are not answered.
     private var isClosing = false
+    /// A graceful shutdown asked this connection to finish: the request being read is the last.
+    private var isQuiescing = false
 
     init(responder: EmulatorResponder) {
         self.responder = responder
@@ -30,8 +32,9 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
             self.head = head
             if head.version.minor >= 1 || head.version.major > 1,
                head.headers["expect"].contains(where: { $0.lowercased() == "100-continue" }) {
-                context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))),
-                                      promise: nil)
+                var buffer = context.channel.allocator.buffer(capacity: 32)
+                HTTPResponseBytes.writeContinue(version: head.version, into: &buffer)
+                context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
             }
         case .body(let part):
             guard head != nil else { return }
@@ -46,20 +49,34 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
             guard let head else { return }
             self.head = nil
             let answer = responder.respond(to: request(head, body: body.take()))
-            write(answer, to: head, keepAlive: head.isKeepAlive, context: context)
+            write(answer, to: head, keepAlive: head.isKeepAlive && !isQuiescing, context: context)
         }
     }
 
-    /// A client that stops sending gets the answers already under way, then the connection closes.
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if case ChannelEvent.inputClosed = event {
-            closeAfterLastWrite(context: context)
-        } else {
+        switch event {
+        case ChannelEvent.inputClosed:
+            // A client that stops sending gets the answers already under way, then the connection closes.
+            closeAfterWrites(context: context)
+        case is ChannelShouldQuiesceEvent:
+            if head == nil {
+                closeAfterWrites(context: context)
+            } else {
+                // The request being read is answered with `Connection: close`, then the connection closes.
+                isQuiescing = true
+            }
+        default:
             context.fireUserInboundEventTriggered(event)
         }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if error is HTTPParserError {
+            // Every earlier request has been answered in full, so the 400 goes out next.
+            var buffer = context.channel.allocator.buffer(capacity: HTTPResponseBytes.badRequest.utf8.count)
+            buffer.writeString(HTTPResponseBytes.badRequest)
+            context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+        }
         context.close(promise: nil)
     }
 
@@ -70,47 +87,37 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
 
     private func write(_ answer: EmulatorResponse, to request: HTTPRequestHead, keepAlive: Bool,
                        context: ChannelHandlerContext) {
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(answer.headers.count + 4)
-        for (name, value) in answer.headers {
-            headers.add(name: name, value: HTTPFieldValue.legalized(value))
-        }
-        headers.add(name: "Content-Length", value: String(answer.body.count))
-        headers.add(name: "Date", value: date.current())
-        headers.add(name: "Server", value: "hearth-emulator")
+        let connection: HTTPResponseBytes.TrailingFields.Connection
         if !keepAlive {
-            headers.add(name: "Connection", value: "close")
-        } else if request.version.major == 1 && request.version.minor == 0 {
-            headers.add(name: "Connection", value: "keep-alive")
-        }
-        if !keepAlive {
+            connection = .close
             isClosing = true
+        } else if request.version.major == 1 && request.version.minor == 0 {
+            connection = .keepAlive
+        } else {
+            connection = .none
         }
-        let status = HTTPResponseStatus(statusCode: answer.status.code)
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))),
-                      promise: nil)
-        if !answer.body.isEmpty {
-            var buffer = context.channel.allocator.buffer(capacity: answer.body.count)
-            buffer.writeBytes(answer.body)
-            context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
-        }
-        // The pipelining handler may deliver the next request, and this handler answer it, from inside
-        // this write: the answer is recorded as the last one before it is written.
-        let written = context.eventLoop.makePromise(of: Void.self)
-        lastWrite = written.futureResult
-        if !keepAlive {
+        var buffer = context.channel.allocator.buffer(capacity: 256 + answer.body.count)
+        HTTPResponseBytes.write(
+            status: answer.status.code, fields: answer.headers, contentLength: answer.body.count,
+            trailingFields: .init(date: date.current(), connection: connection), body: answer.body,
+            // Answers to HEAD (and CONNECT) carry the headers of the answer without its body.
+            omitBody: request.method == .HEAD || request.method == .CONNECT, into: &buffer)
+        if keepAlive {
+            context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+        } else {
             let loopBoundContext = context.loopBound
-            written.futureResult.whenComplete { _ in loopBoundContext.value.close(promise: nil) }
+            context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in
+                loopBoundContext.value.close(promise: nil)
+            }
         }
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
     }
 
-    private func closeAfterLastWrite(context: ChannelHandlerContext) {
-        guard let lastWrite else {
-            context.close(promise: nil)
-            return
-        }
+    /// Closes once everything written so far is on the wire: writes complete in order, so an empty
+    /// write behind them completes last.
+    private func closeAfterWrites(context: ChannelHandlerContext) {
         let loopBoundContext = context.loopBound
-        lastWrite.whenComplete { _ in loopBoundContext.value.close(promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(capacity: 0))).whenComplete { _ in
+            loopBoundContext.value.close(promise: nil)
+        }
     }
 }

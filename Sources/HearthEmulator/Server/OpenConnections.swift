@@ -2,8 +2,8 @@ import NIOCore
 import Synchronization
 
 /// The connections the server has accepted and not yet closed, so a graceful shutdown can ask each
-/// to finish and wait for all of them. The ask is NIO's `ChannelShouldQuiesceEvent`, which the
-/// pipelining handler acts on: an idle connection closes now, a busy one after its answer (sent
+/// to finish and wait for all of them. The ask is NIO's `ChannelShouldQuiesceEvent`, which
+/// `HTTPConnectionHandler` acts on: an idle connection closes now, a busy one after its answer (sent
 /// with `Connection: close`).
 final class OpenConnections: Sendable {
     private struct State {

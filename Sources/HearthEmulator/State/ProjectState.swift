@@ -163,7 +163,7 @@ struct ProjectState: Sendable {
 
         let newProviderEmails = Self.providerEmails(user)
         for email in newProviderEmails { localIdsByProviderEmail[email, default: []].insert(localId) }
-        for email in oldProviderEmails.subtracting(newProviderEmails) { removeProviderEmail(email, of: localId) }
+        for email in oldProviderEmails where !newProviderEmails.contains(email) { removeProviderEmail(email, of: localId) }
 
         users[localId] = user
         return user
@@ -186,8 +186,10 @@ struct ProjectState: Sendable {
 
     // MARK: Indexes
 
-    private static func providerEmails(_ user: UserRecord) -> Set<String> {
-        Set((user.providerUserInfo ?? []).compactMap(\.email))
+    /// An account has a handful of identities: a list (duplicates do no harm to the updates above)
+    /// costs less than hashing every email into a set on every update.
+    private static func providerEmails(_ user: UserRecord) -> [String] {
+        (user.providerUserInfo ?? []).compactMap(\.email)
     }
 
     private mutating func removeProviderEmail(_ email: String, of localId: String) {

@@ -64,3 +64,48 @@ enum ProviderID {
     /// Sign-in method (not a provider) reported by createAuthUri for email-link users.
     static let emailLinkSignInMethod = "emailLink"
 }
+
+extension UserRecord: DirectJSON {
+    /// Every lookup answers with the account: written member by member.
+    func writeJSON(into out: inout [UInt8]) {
+        JSONObjectWriter.write(into: &out) { object, out in
+            object.string("createdAt", createdAt, into: &out)
+            object.string("customAttributes", customAttributes, into: &out)
+            object.bool("customAuth", customAuth, into: &out)
+            object.bool("disabled", disabled, into: &out)
+            object.string("displayName", displayName, into: &out)
+            object.string("email", email, into: &out)
+            object.bool("emailLinkSignin", emailLinkSignin, into: &out)
+            object.bool("emailVerified", emailVerified, into: &out)
+            object.string("initialEmail", initialEmail, into: &out)
+            object.string("lastLoginAt", lastLoginAt, into: &out)
+            object.string("lastRefreshAt", lastRefreshAt, into: &out)
+            object.string("localId", localId, into: &out)
+            object.encoded("mfaInfo", mfaInfo, into: &out)
+            object.string("passwordHash", passwordHash, into: &out)
+            object.integer("passwordUpdatedAt", passwordUpdatedAt, into: &out)
+            object.string("phoneNumber", phoneNumber, into: &out)
+            object.string("photoUrl", photoUrl, into: &out)
+            object.array("providerUserInfo", providerUserInfo, into: &out)
+            object.string("salt", salt, into: &out)
+            object.string("screenName", screenName, into: &out)
+            object.string("tenantId", tenantId, into: &out)
+            object.string("validSince", validSince, into: &out)
+        }
+    }
+}
+
+extension ProviderUserInfo: DirectJSON {
+    func writeJSON(into out: inout [UInt8]) {
+        JSONObjectWriter.write(into: &out) { object, out in
+            object.string("displayName", displayName, into: &out)
+            object.string("email", email, into: &out)
+            object.string("federatedId", federatedId, into: &out)
+            object.string("phoneNumber", phoneNumber, into: &out)
+            object.string("photoUrl", photoUrl, into: &out)
+            object.string("providerId", providerId, into: &out)
+            object.string("rawId", rawId, into: &out)
+            object.string("screenName", screenName, into: &out)
+        }
+    }
+}

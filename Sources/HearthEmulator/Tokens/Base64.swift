@@ -40,31 +40,36 @@ enum Base64 {
         if count % 4 == 1 { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(count / 4 * 3 + 2)
-        var group: UInt32 = 0
-        var filled = 0
-        for character in text {
-            let value = decodingTable[Int(character)]
-            if value == invalid { return nil }
-            group = group << 6 | UInt32(value)
-            filled += 1
-            if filled == 4 {
-                out.append(UInt8(truncatingIfNeeded: group >> 16))
-                out.append(UInt8(truncatingIfNeeded: group >> 8))
-                out.append(UInt8(truncatingIfNeeded: group))
-                group = 0
-                filled = 0
+        // The table is read through a pointer taken once: its global's lazy-initialization check
+        // per character was a tenth of decoding.
+        let complete = decodingTable.withUnsafeBufferPointer { table -> Bool in
+            var group: UInt32 = 0
+            var filled = 0
+            for character in text {
+                let value = table[Int(character)]
+                if value == invalid { return false }
+                group = group << 6 | UInt32(value)
+                filled += 1
+                if filled == 4 {
+                    out.append(UInt8(truncatingIfNeeded: group >> 16))
+                    out.append(UInt8(truncatingIfNeeded: group >> 8))
+                    out.append(UInt8(truncatingIfNeeded: group))
+                    group = 0
+                    filled = 0
+                }
             }
+            switch filled {
+            case 2:
+                out.append(UInt8(truncatingIfNeeded: group >> 4))
+            case 3:
+                out.append(UInt8(truncatingIfNeeded: group >> 10))
+                out.append(UInt8(truncatingIfNeeded: group >> 2))
+            default:
+                break
+            }
+            return true
         }
-        switch filled {
-        case 2:
-            out.append(UInt8(truncatingIfNeeded: group >> 4))
-        case 3:
-            out.append(UInt8(truncatingIfNeeded: group >> 10))
-            out.append(UInt8(truncatingIfNeeded: group >> 2))
-        default:
-            break
-        }
-        return out
+        return complete ? out : nil
     }
 
     private static let standardAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
@@ -80,41 +85,57 @@ enum Base64 {
         return table
     }()
 
+    /// Characters of `count` bytes in base64url without padding.
+    static func unpaddedLength(of count: Int) -> Int {
+        count / 3 * 4 + (count % 3 == 0 ? 0 : count % 3 + 1)
+    }
+
+    /// base64url without padding into `out` (at least `unpaddedLength(of:)` long); returns the length.
+    static func urlEncode(_ bytes: [UInt8], into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        encode(bytes, alphabet: urlAlphabet, padded: false, into: out)
+    }
+
     private static func encode(_ bytes: [UInt8], alphabet: [UInt8], padded: Bool) -> String {
-        let whole = bytes.count / 3
-        let rest = bytes.count % 3
-        let length = whole * 4 + (rest == 0 ? 0 : (padded ? 4 : rest + 1))
+        let length = padded ? (bytes.count + 2) / 3 * 4 : unpaddedLength(of: bytes.count)
         return String(unsafeUninitializedCapacity: length) { out in
-            alphabet.withUnsafeBufferPointer { alphabet in
-                var o = 0
-                var i = 0
-                while i + 3 <= bytes.count {
-                    let group = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
-                    out[o] = alphabet[Int(group >> 18)]
-                    out[o + 1] = alphabet[Int(group >> 12 & 0x3F)]
-                    out[o + 2] = alphabet[Int(group >> 6 & 0x3F)]
-                    out[o + 3] = alphabet[Int(group & 0x3F)]
-                    i += 3
-                    o += 4
+            encode(bytes, alphabet: alphabet, padded: padded, into: out)
+        }
+    }
+
+    private static func encode(_ bytes: [UInt8], alphabet: [UInt8], padded: Bool,
+                               into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        let rest = bytes.count % 3
+        return alphabet.withUnsafeBufferPointer { alphabet in
+            var o = 0
+            var i = 0
+            while i + 3 <= bytes.count {
+                let group = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
+                out[o] = alphabet[Int(group >> 18)]
+                out[o + 1] = alphabet[Int(group >> 12 & 0x3F)]
+                out[o + 2] = alphabet[Int(group >> 6 & 0x3F)]
+                out[o + 3] = alphabet[Int(group & 0x3F)]
+                i += 3
+                o += 4
+            }
+            if rest > 0 {
+                let group = UInt32(bytes[i]) << 16 | (rest == 2 ? UInt32(bytes[i + 1]) << 8 : 0)
+                out[o] = alphabet[Int(group >> 18)]
+                out[o + 1] = alphabet[Int(group >> 12 & 0x3F)]
+                o += 2
+                if rest == 2 {
+                    out[o] = alphabet[Int(group >> 6 & 0x3F)]
+                    o += 1
                 }
-                if rest > 0 {
-                    let group = UInt32(bytes[i]) << 16 | (rest == 2 ? UInt32(bytes[i + 1]) << 8 : 0)
-                    out[o] = alphabet[Int(group >> 18)]
-                    out[o + 1] = alphabet[Int(group >> 12 & 0x3F)]
-                    o += 2
-                    if rest == 2 {
-                        out[o] = alphabet[Int(group >> 6 & 0x3F)]
+                if padded {
+                    out[o] = UInt8(ascii: "=")
+                    o += 1
+                    if rest == 1 {
+                        out[o] = UInt8(ascii: "=")
                         o += 1
                     }
-                    if padded {
-                        while o < length {
-                            out[o] = UInt8(ascii: "=")
-                            o += 1
-                        }
-                    }
                 }
-                return o
             }
+            return o
         }
     }
 }

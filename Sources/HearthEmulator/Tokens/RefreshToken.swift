@@ -10,18 +10,32 @@ struct RefreshToken: Sendable, Equatable {
     var secondFactor: SecondFactor?
     var tenantId: String?
 
+    /// The record's JSON (the member order and bytes `JSONWriter` gives a `JSONObject` built in this
+    /// order), written straight: every sign-in mints one.
     func encoded() -> String {
-        var record = JSONObject()
-        record[Self.marker] = .string("DO NOT MODIFY")
-        record["localId"] = .string(localId)
-        record["provider"] = .string(provider)
-        record["extraClaims"] = .object(extraClaims)
-        record["projectId"] = .string(projectId)
-        record["secondFactor"] = secondFactor.map { factor in
-            .object(JSONObject([("identifier", .string(factor.identifier)), ("provider", .string(factor.provider))]))
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        out.append(contentsOf: #"{"_AuthEmulatorRefreshToken":"DO NOT MODIFY","localId":"#.utf8)
+        JSONWriter.writeString(localId, into: &out)
+        out.append(contentsOf: #","provider":"#.utf8)
+        JSONWriter.writeString(provider, into: &out)
+        out.append(contentsOf: #","extraClaims":"#.utf8)
+        JSONWriter.write(.object(extraClaims), into: &out)
+        out.append(contentsOf: #","projectId":"#.utf8)
+        JSONWriter.writeString(projectId, into: &out)
+        if let secondFactor {
+            out.append(contentsOf: #","secondFactor":{"identifier":"#.utf8)
+            JSONWriter.writeString(secondFactor.identifier, into: &out)
+            out.append(contentsOf: #","provider":"#.utf8)
+            JSONWriter.writeString(secondFactor.provider, into: &out)
+            out.append(UInt8(ascii: "}"))
         }
-        record["tenantId"] = tenantId.map(JSONValue.string)
-        return Base64.standardEncoded(JSONCoding.encode(JSONValue.object(record)))
+        if let tenantId {
+            out.append(contentsOf: #","tenantId":"#.utf8)
+            JSONWriter.writeString(tenantId, into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+        return Base64.standardEncoded(out)
     }
 
     /// INVALID_REFRESH_TOKEN unless the text decodes to a record carrying the marker.

@@ -8,18 +8,57 @@ enum UnsignedJWT {
     }
 
     static func encode(_ claims: JSONObject) -> String {
-        let header = JSONObject([("alg", .string("none")), ("typ", .string("JWT"))])
-        let h = Base64.urlEncoded(JSONCoding.encode(JSONValue.object(header)))
-        let p = Base64.urlEncoded(JSONCoding.encode(JSONValue.object(claims)))
-        return "\(h).\(p)."
+        encode(claimsJSON: JSONWriter.bytes(.object(claims)))
     }
+
+    /// `header.payload.` around claims already written as JSON text.
+    static func encode(claimsJSON: [UInt8]) -> String {
+        let payloadLength = Base64.unpaddedLength(of: claimsJSON.count)
+        let length = encodedHeader.count + payloadLength + 2
+        return String(unsafeUninitializedCapacity: length) { out in
+            var position = out.initialize(fromContentsOf: encodedHeader)
+            out[position] = UInt8(ascii: ".")
+            position += 1
+            position += Base64.urlEncode(claimsJSON, into: UnsafeMutableBufferPointer(rebasing: out[position...]))
+            out[position] = UInt8(ascii: ".")
+            return position + 1
+        }
+    }
+
+    /// `{"alg":"none","typ":"JWT"}` in base64url: the same for every token.
+    private static let encodedHeader: [UInt8] = Array(Base64.urlEncoded(
+        JSONWriter.bytes(.object(JSONObject([("alg", .string("none")), ("typ", .string("JWT"))])))).utf8)
 
     /// Three base64url segments (the last may be empty) whose first decodes to a JSON object; nil otherwise.
     static func decode(_ token: String) -> Decoded? {
+        guard let (headerBytes, payloadBytes) = segments(of: token),
+              let header = (try? JSONCoding.parse(headerBytes))?.objectValue
+        else { return nil }
+        let payload: JSONValue
+        if let parsed = try? JSONCoding.parse(payloadBytes) {
+            payload = parsed
+        } else {
+            payload = .string(String(decoding: payloadBytes, as: UTF8.self))
+        }
+        return Decoded(header: header, payload: payload)
+    }
+
+    /// The header and the claims named in `keep` of a token that `decode` reads with an object
+    /// payload; nil for any other. Claims not kept are checked but never built.
+    static func decodeClaims(_ token: String, keeping keep: [String]) -> (header: JSONObject, claims: JSONObject)? {
+        guard let (headerBytes, payloadBytes) = segments(of: token),
+              let header = (try? JSONCoding.parse(headerBytes))?.objectValue,
+              let claims = (try? JSONCoding.parseObject(payloadBytes, keeping: keep)) ?? nil
+        else { return nil }
+        return (header, claims)
+    }
+
+    /// The decoded header and payload segments.
+    private static func segments(of token: String) -> (header: [UInt8], payload: [UInt8])? {
         // Bytes, not Characters: every token check of every request comes through here. Any
         // non-ASCII byte is outside the alphabet, so the answer is the same as per Character.
         var token = token
-        let segments: (header: [UInt8], payload: [UInt8])? = token.withUTF8 { bytes in
+        return token.withUTF8 { bytes in
             var first: Int?
             var second: Int?
             for (index, byte) in bytes.enumerated() {
@@ -35,16 +74,6 @@ enum UnsignedJWT {
             else { return nil }
             return (header, payload)
         }
-        guard let (headerBytes, payloadBytes) = segments,
-              let header = (try? JSONCoding.parse(headerBytes))?.objectValue
-        else { return nil }
-        let payload: JSONValue
-        if let parsed = try? JSONCoding.parse(payloadBytes) {
-            payload = parsed
-        } else {
-            payload = .string(String(decoding: payloadBytes, as: UTF8.self))
-        }
-        return Decoded(header: header, payload: payload)
     }
 
     private static func isBase64URLCharacter(_ c: UInt8) -> Bool {
