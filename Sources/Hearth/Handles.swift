@@ -11,12 +11,15 @@ import HearthCore
 final class HandleRegistry: @unchecked Sendable {
     static let shared = HandleRegistry()
 
-    private let live = Locked<[UnsafeMutableRawPointer: ObjectIdentifier]>([:])
+    /// Each live handle's address with its kind (`kind(T.self)`).
+    private let live = Locked(AddressTable(minimumCapacity: 256))
+
+    private static func kind<T: AnyObject>(_ type: T.Type) -> UInt { UInt(bitPattern: ObjectIdentifier(type)) }
 
     /// Retains `object` for the host and returns its handle.
     func register<T: AnyObject>(_ object: T) -> UnsafeMutableRawPointer {
         let pointer = Unmanaged.passRetained(object).toOpaque()
-        live.withLock { $0[pointer] = ObjectIdentifier(T.self) }
+        live.withLock { $0.insert(UInt(bitPattern: pointer), tag: Self.kind(T.self)) }
         return pointer
     }
 
@@ -26,7 +29,7 @@ final class HandleRegistry: @unchecked Sendable {
         guard let handle else { return nil }
         let pointer = UnsafeMutableRawPointer(mutating: handle)
         return live.withLock { entries -> T? in
-            guard entries[pointer] == ObjectIdentifier(T.self) else { return nil }
+            guard entries.tag(of: UInt(bitPattern: pointer)) == Self.kind(T.self) else { return nil }
             return Unmanaged<T>.fromOpaque(pointer).takeUnretainedValue()
         }
     }
@@ -38,8 +41,9 @@ final class HandleRegistry: @unchecked Sendable {
         guard let handle else { return nil }
         let pointer = UnsafeMutableRawPointer(mutating: handle)
         let removed = live.withLock { entries -> Bool in
-            guard entries[pointer] == ObjectIdentifier(T.self) else { return false }
-            entries.removeValue(forKey: pointer)
+            let address = UInt(bitPattern: pointer)
+            guard entries.tag(of: address) == Self.kind(T.self) else { return false }
+            entries.remove(address)
             return true
         }
         return removed ? Unmanaged<T>.fromOpaque(pointer).takeRetainedValue() : nil
