@@ -35,7 +35,7 @@ final class SupportAddressTableTests: XCTestCase {
     /// them out, in dense runs (long probe runs, shifted back by removals) and scattered, through
     /// several growths.
     func testRandomOperationsAgreeWithADictionary() {
-        var generator = SplitMix(seed: 0x5EED)
+        var generator = SplitMix64(seed: 0x5EED)
         for round in 0..<6 {
             var table = AddressTable(minimumCapacity: 1)
             var model: [UInt: UInt] = [:]
@@ -62,18 +62,5 @@ final class SupportAddressTableTests: XCTestCase {
             for key in Array(model.keys) { XCTAssertEqual(table.remove(key), model[key]) }
             XCTAssertEqual(table.count, 0)
         }
-    }
-}
-
-/// A small deterministic generator, so a failure repeats.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return UInt(truncatingIfNeeded: z ^ (z >> 31))
     }
 }
