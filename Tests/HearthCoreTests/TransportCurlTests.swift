@@ -511,10 +511,14 @@ final class TransportCurlTests: XCTestCase {
     func testAConnectionsPollIsParkedBetweenTransfersOnceATransferOnItFinished() throws {
         // Parking saves the epoll_ctl pair of every transfer on a kept-alive connection. The first
         // transfer confirms the socket as a connection's (curl reports it removed before that).
-        _ = try XCTUnwrap(response(send(HTTPRequest(url: server.url("/echo"), body: []))))
+        // Delayed answers: curl reads once right after sending, and an answer already there finishes
+        // the transfer before it watches the socket at all, which leaves nothing to park.
+        let delayed = server.url("/delay?ms=20")
+        let first = try XCTUnwrap(response(send(HTTPRequest(url: delayed, body: []))))
         XCTAssertEqual(onLoop { self.transport.parkedPollCount }, 0)
         for _ in 0..<3 {
-            _ = try XCTUnwrap(response(send(HTTPRequest(url: server.url("/echo"), body: []))))
+            let next = try XCTUnwrap(response(send(HTTPRequest(url: delayed, body: []))))
+            XCTAssertEqual(echo(next)["connection"] as? Int, echo(first)["connection"] as? Int)
             XCTAssertEqual(onLoop { self.transport.parkedPollCount }, 1)
         }
     }
@@ -541,8 +545,9 @@ final class TransportCurlTests: XCTestCase {
     func testRequestsToAHostNameKeepTheirConnectionAndLeaveNoSocketWatchedAfterItCloses() throws {
         // A name, not an address: curl resolves it on a thread of its own and watches that thread's
         // wake-up socket, which it closes without the close-socket callback (so it is never parked),
-        // beside the connections that are.
-        let url = "http://\(loopbackHostName()):\(server.port)/echo"
+        // beside the connections that are. Delayed answers, so that every transfer watches its
+        // socket (an answer there at once finishes one before that, leaving nothing to park).
+        let url = "http://\(loopbackHostName()):\(server.port)/delay?ms=10"
         var connections = Set<Int>()
         for _ in 0..<6 {
             let echoed = echo(response(send(HTTPRequest(url: url, body: []))))
