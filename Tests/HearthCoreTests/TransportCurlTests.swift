@@ -88,6 +88,23 @@ final class TransportCurlTests: XCTestCase {
         return list.compactMap { $0.last }
     }
 
+    /// A loopback port nothing listens on (bound once, then closed).
+    private func closedPort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let port = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw -> Int in
+                guard bind(fd, raw, length) == 0, getsockname(fd, raw, &length) == 0 else { return 1 }
+                return Int(UInt16(bigEndian: pointer.pointee.sin_port))
+            }
+        }
+        return port
+    }
+
     private func networkError(_ result: TransportResult?) -> String? {
         guard case .failure(.network(let message))? = result else { return nil }
         return message
@@ -117,6 +134,11 @@ final class TransportCurlTests: XCTestCase {
             XCTAssertEqual(networkError(send(HTTPRequest(url: ""))), "invalid URL")
             XCTAssertEqual(networkError(send(HTTPRequest(url: "ftp://127.0.0.1/x"))), "unsupported URL scheme ftp")
             XCTAssertEqual(networkError(send(HTTPRequest(url: "127.0.0.1/x"))), "unsupported URL (no scheme)")
+            // What curl's own URL parser refuses is refused before the request is queued.
+            XCTAssertEqual(networkError(send(HTTPRequest(url: "http://127.0.0.1:99999/echo?refused"))),
+                           "invalid URL: Port number was not a decimal number between 0 and 65535")
+            XCTAssertEqual(networkError(send(HTTPRequest(url: "http://127.0.0 .1/echo?refused"))),
+                           "invalid URL: Bad hostname")
             XCTAssertEqual(networkError(send(HTTPRequest(method: "BAD METHOD", url: good))), "invalid HTTP method")
         }
         // More distinct URLs than the transport remembers as checked: each is still sent as asked.
@@ -125,6 +147,45 @@ final class TransportCurlTests: XCTestCase {
                            "/echo?n=\(index)")
         }
         XCTAssertEqual(receivedPaths().filter { $0 == "/echo?fine" }.count, 1)
+        XCTAssertFalse(receivedPaths().contains { $0.hasSuffix("refused") })
+    }
+
+    func testRequestsAfterOnesThatFailedWithoutAnAnswerGoOutNormally() {
+        // curl leaves a handle whose transfer failed before it had a connection in a state where it
+        // refuses some options (its receive buffer size) after a reset: such a handle is not reused.
+        let failing = [
+            "http://hearth-test.invalid/echo",            // no such host
+            "http://127.0.0.1:\(closedPort())/echo",      // connection refused
+            server.url("/stall?ms=2000"),                 // timed out
+        ]
+        for url in failing {
+            for method in ["GET", "POST"] {
+                let failed = send(HTTPRequest(method: method, url: url, body: [], timeoutMs: 300))
+                guard case .failure? = failed else { return XCTFail("\(method) \(url): \(String(describing: failed))") }
+                for next in ["GET", "POST", "DELETE"] {
+                    let answer = response(send(HTTPRequest(method: next, url: server.url("/echo?after"), body: [])))
+                    XCTAssertEqual(echo(answer)["method"] as? String, next, "\(next) after \(method) \(url)")
+                }
+            }
+        }
+    }
+
+    func testURLsTheCacheLetsGoOfWhileTheirRequestsAreInFlightAreStillSentAsAsked() {
+        // Each transfer holds the URL curl parsed for it; the cache evicts entries meanwhile.
+        let transport = self.transport!
+        let count = 3 * CheckedURLCache.capacity
+        let results = Recorder<(Int, TransportResult)>()
+        onLoop {
+            for index in 0..<count {
+                transport.send(HTTPRequest(url: self.server.url("/delay?ms=30&n=\(index)"), body: [])) {
+                    results.append((index, $0))
+                }
+            }
+        }
+        XCTAssertTrue(eventually(within: 20) { results.count == count })
+        XCTAssertEqual(results.values.filter { (try? $0.1.get().status) == 200 }.count, count)
+        XCTAssertEqual(Set(receivedPaths().filter { $0.hasPrefix("/delay") }),
+                       Set((0..<count).map { "/delay?ms=30&n=\($0)" }))
     }
 
     // MARK: Round trips

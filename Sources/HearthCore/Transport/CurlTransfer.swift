@@ -11,6 +11,9 @@ final class CurlTransfer {
     /// curl reads the list during the transfer, so it is held until the handle left the multi (shared
     /// with the transport's cache and other transfers sending the same headers).
     private var headerList: CurlHeaderList?
+    /// curl reads the parsed URL when the transfer starts and again if it retries on a new connection:
+    /// held like `headerList` (the cache may let go of it meanwhile).
+    private var url: CurlURL?
     /// Same lifetime as `headerList`.
     private var connectToList: UnsafeMutablePointer<curl_slist>?
     private var body: [UInt8] = []
@@ -40,6 +43,7 @@ final class CurlTransfer {
     /// Frees what curl no longer needs; call once the easy handle is out of the multi.
     func releaseResources() {
         headerList = nil
+        url = nil
         if let connectToList { curl_slist_free_all(connectToList) }
         connectToList = nil
     }
@@ -81,8 +85,11 @@ final class CurlTransfer {
                            headerLists: CurlHeaderListCache) throws(TransportError) {
         try RequestValidation.checkMethod(request.method)
         let timeoutMs = request.timeoutMs.flatMap { $0 > 0 ? $0 : nil } ?? options.defaultTimeoutMs
-        let scheme = try checkedURLs.scheme(of: request.url)
-        try apply(easy.set(CURLOPT_URL, request.url), "URL")
+        let (url, scheme) = try checkedURLs.parsed(request.url)
+        self.url = url
+        // Every transfer sets its own: an easy handle keeps the last one it was given, which may be
+        // freed by now.
+        try apply(easy.set(CURLOPT_CURLU, pointer: UnsafeRawPointer(url.handle)), "URL")
         if easy.allowedProtocols != scheme {
             try apply(easy.set(CURLOPT_PROTOCOLS_STR, scheme), "allowed protocols")
             easy.allowedProtocols = scheme
@@ -226,28 +233,30 @@ enum RequestValidation {
     }
 }
 
-/// The URLs of recent requests that passed `RequestValidation.checkURL`, with their schemes: a
-/// backend sends every request of one RPC to the same URL, and checking it byte by byte and reading
-/// its scheme again cost ~3,000 instructions per sign-in (bench, issue 5). Loop thread only, like the
-/// transport.
+/// The URLs of recent requests that passed `RequestValidation.checkURL`, parsed by curl, with their
+/// schemes: a backend sends every request of one RPC to the same URL, and checking it byte by byte,
+/// reading its scheme and having curl parse it again cost ~22,000 instructions per request (bench,
+/// issue 5). Loop thread only, like the transport.
 final class CheckedURLCache {
     /// A sign-in alternates between two or three endpoints; a few more cover the rest of a session.
     static let capacity = 8
-    private var entries: [(url: String, scheme: String)] = []
+    private var entries: [(text: String, url: CurlURL, scheme: String)] = []
     private var nextEvicted = 0
 
-    /// `url`'s scheme ("http" or "https"), once the URL passed the checks; throws what they throw.
-    func scheme(of url: String) throws(TransportError) -> String {
-        for entry in entries where entry.url == url { return entry.scheme }
-        try RequestValidation.checkURL(url)
-        let scheme = try CurlTransfer.scheme(of: url)
+    /// `text` parsed, and its scheme ("http" or "https"), once it passed the checks; throws what they
+    /// throw. A refused URL is not remembered: it is refused again every time.
+    func parsed(_ text: String) throws(TransportError) -> (url: CurlURL, scheme: String) {
+        for entry in entries where entry.text == text { return (entry.url, entry.scheme) }
+        try RequestValidation.checkURL(text)
+        let scheme = try CurlTransfer.scheme(of: text)
+        let url = try CurlURL(text)
         if entries.count < Self.capacity {
-            entries.append((url, scheme))
+            entries.append((text, url, scheme))
         } else {
-            entries[nextEvicted] = (url, scheme)
+            entries[nextEvicted] = (text, url, scheme)
             nextEvicted = (nextEvicted + 1) % Self.capacity
         }
-        return scheme
+        return (url, scheme)
     }
 }
 

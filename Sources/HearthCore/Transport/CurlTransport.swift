@@ -143,14 +143,13 @@ public final class CurlTransport: HTTPTransport {
             transfer = try CurlTransfer(id: id, easy: easy, request: request, options: options,
                                         checkedURLs: checkedURLs, headerLists: headerLists, completion: completion)
         } catch {
-            pool.give(easy)
+            // Not given back: a half-configured handle is not worth the doubt (`retire`).
             deliverLater(.failure(error), to: completion)
             return id
         }
         let added = multi.add(easy.handle)
         guard added == CURLM_OK else {
             transfer.releaseResources()
-            pool.give(easy)
             deliverLater(.failure(.network(String(cString: curl_multi_strerror(added)))), to: completion)
             return id
         }
@@ -162,7 +161,7 @@ public final class CurlTransport: HTTPTransport {
 
     public func cancel(_ id: RequestID) {
         guard let transfer = inFlight.removeValue(forKey: id) else { return }
-        retire(transfer)
+        retire(transfer, reuse: false)
         inFlightChanged()
         deliverLater(.failure(.cancelled), to: transfer.completion)
     }
@@ -212,7 +211,7 @@ public final class CurlTransport: HTTPTransport {
         for (easy, code) in finished {
             guard let id = idsByEasy[easy], let transfer = inFlight.removeValue(forKey: id) else { continue }
             let result = transfer.result(for: code)
-            retire(transfer)
+            retire(transfer, reuse: code == CURLE_OK)
             completed.append((transfer.completion, result))
         }
         multi?.keepsLoopAlive = !inFlight.isEmpty
@@ -235,12 +234,15 @@ public final class CurlTransport: HTTPTransport {
     /// Polls of kept-alive connections left registered between transfers (tests).
     var parkedPollCount: Int { multi?.parkedPollCount ?? 0 }
 
-    /// Takes a transfer out of curl and recycles its handle.
-    private func retire(_ transfer: CurlTransfer) {
+    /// Takes a transfer out of curl, and keeps its handle for the next request only if the transfer
+    /// got an answer. curl leaves a handle whose transfer ended without one (no such host, a cancel
+    /// while resolving) holding a receive buffer that makes it refuse `CURLOPT_BUFFERSIZE` after a
+    /// reset: reused, that handle failed every later request given to it.
+    private func retire(_ transfer: CurlTransfer, reuse: Bool) {
         idsByEasy[transfer.easy.handle] = nil
         multi?.remove(transfer.easy.handle)
         transfer.releaseResources()
-        pool.give(transfer.easy)
+        if reuse { pool.give(transfer.easy) }
     }
 
     /// Completions are never run inside the call that caused them.
