@@ -34,6 +34,7 @@ ORDER = ["raw-curl/easy", "raw-curl/multi", "hearth-c/host", "hearth-c/owned", "
 LABEL = {
     "raw-curl/easy": "raw libcurl (easy, sequential)",
     "raw-curl/multi": "raw libcurl (multi-socket + epoll)",
+    "raw-curl/easy-parsed-url": "raw libcurl (easy, parsed URLs; reference)",
     "hearth-c/host": "Hearth C (host loop)",
     "hearth-c/owned": "Hearth C (owned loop)",
     "hearth-cpp/host": "Hearth C++ (host loop)",
@@ -43,7 +44,7 @@ LABEL = {
     "py-httpx/async": "httpx.AsyncClient",
 }
 COLOR = {
-    "raw-curl/easy": "#555555", "raw-curl/multi": "#000000", "hearth-c/host": "#d62728", "hearth-c/owned": "#ff7f0e",
+    "raw-curl/easy": "#555555", "raw-curl/multi": "#000000", "raw-curl/easy-parsed-url": "#999999", "hearth-c/host": "#d62728", "hearth-c/owned": "#ff7f0e",
     "hearth-cpp/host": "#8c564b", "py-hearth/asyncio": "#e377c2", "py-requests/seq": "#1f77b4",
     "py-requests/pool": "#17becf", "py-httpx/async": "#2ca02c",
 }

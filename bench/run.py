@@ -215,6 +215,8 @@ PY = sys.executable
 CLIENTS = {
     "raw-curl/easy": ([str(BIN / "raw_curl"), "--mode", "easy"], lambda op, n: n == 1),
     "raw-curl/multi": ([str(BIN / "raw_curl"), "--mode", "multi"], lambda op, n: True),
+    # Counted only (callgrind): the limit if it handed curl parsed URLs as Hearth does.
+    "raw-curl/easy-parsed-url": ([str(BIN / "raw_curl"), "--mode", "easy-parsed-url"], lambda op, n: False),
     "hearth-c/host": ([str(BIN / "hearth_c"), "--mode", "host"], lambda op, n: True),
     "hearth-c/owned": ([str(BIN / "hearth_c"), "--mode", "owned"], lambda op, n: n == 1 or (op == "password" and n == 64)),
     "hearth-cpp/host": ([str(BIN / "hearth_cpp"), "--mode", "host"], lambda op, n: True),
@@ -271,7 +273,7 @@ def status_line(r: dict) -> str:
 # callgrind
 # ------------------------------------------------------------------------------------------------
 CALLGRIND_CLIENTS = [
-    ("raw-curl/easy", "password"), ("hearth-c/host", "password"), ("hearth-c/owned", "password"),
+    ("raw-curl/easy", "password"), ("raw-curl/easy-parsed-url", "password"), ("hearth-c/host", "password"), ("hearth-c/owned", "password"),
     ("hearth-cpp/host", "password"), ("py-hearth/asyncio", "password"), ("py-requests/seq", "password"),
     ("py-httpx/async", "password"),
     ("raw-curl/easy", "anon"), ("hearth-c/host", "anon"), ("raw-curl/easy", "token"), ("hearth-c/host", "token"),

@@ -6,6 +6,10 @@
  *   --mode easy   sequential, one easy handle, curl_easy_perform (inflight must be 1)
  *   --mode multi  `inflight` operations at once on the multi-socket interface driven by epoll, the
  *                 cheapest way libcurl offers to keep many transfers going on one thread
+ *   --mode easy-parsed-url
+ *                 as easy, but each URL is parsed once (curl_url) and handed to curl as CURLOPT_CURLU, as
+ *                 Hearth does, instead of as a string curl parses for every request: a reference figure
+ *                 for what the limit would be with that, not the target's peer
  *
  * One operation = the requests one Hearth operation sends: anon = accounts:signUp + accounts:lookup,
  * password = accounts:signInWithPassword + accounts:lookup, token = securetoken /v1/token.
@@ -23,6 +27,7 @@ typedef struct request {
   char url[256];
   const char *body;
   struct curl_slist *headers;
+  CURLU *parsed; /* --mode easy-parsed-url */
 } request;
 
 typedef struct slot {
@@ -40,6 +45,7 @@ static CURLM *multi;
 static int epfd;
 static int64_t timer_deadline_ns = -1;
 static long wave_done, wave_errors;
+static int parsed_urls;
 
 static size_t on_body(char *data, size_t size, size_t count, void *user) {
   slot *s = user;
@@ -85,11 +91,21 @@ static void build_plan(const bench_config *c) {
     plan[0].headers = form_headers;
     plan_steps = 1;
   }
+  for (int i = 0; parsed_urls && i < plan_steps; i++) {
+    plan[i].parsed = curl_url();
+    if (!plan[i].parsed || curl_url_set(plan[i].parsed, CURLUPART_URL, plan[i].url, 0) != CURLUE_OK) {
+      fprintf(stderr, "raw_curl: cannot parse %s\n", plan[i].url);
+      exit(2);
+    }
+  }
 }
 
 static void prepare(slot *s) {
   const request *r = &plan[s->step];
-  curl_easy_setopt(s->easy, CURLOPT_URL, r->url);
+  if (r->parsed)
+    curl_easy_setopt(s->easy, CURLOPT_CURLU, r->parsed);
+  else
+    curl_easy_setopt(s->easy, CURLOPT_URL, r->url);
   curl_easy_setopt(s->easy, CURLOPT_HTTPHEADER, r->headers);
   curl_easy_setopt(s->easy, CURLOPT_POSTFIELDS, r->body);
   curl_easy_setopt(s->easy, CURLOPT_POSTFIELDSIZE, (long)strlen(r->body));
@@ -257,6 +273,7 @@ int main(int argc, char **argv) {
   int64_t main_ns = bench_now_ns();
   bench_config cfg = bench_parse(argc, argv, "easy");
   curl_global_init(CURL_GLOBAL_DEFAULT);
+  parsed_urls = !strcmp(cfg.mode, "easy-parsed-url");
   build_plan(&cfg);
   bench_run_init(&run, cfg);
   if (cfg.first) {
@@ -272,7 +289,7 @@ int main(int argc, char **argv) {
     run_wave();
     return 0;
   }
-  if (!strcmp(cfg.mode, "easy")) {
+  if (!strcmp(cfg.mode, "easy") || parsed_urls) {
     if (cfg.inflight != 1) {
       fprintf(stderr, "raw_curl: --mode easy is sequential (--inflight 1)\n");
       return 2;
