@@ -269,6 +269,29 @@ def status_line(r: dict) -> str:
             + (f"  ERRORS {r['errors']} ({r['last_error']})" if r.get("errors") else ""))
 
 
+# The two sequential targets (CPU per sign-in, p50 added) compare two clients whose figures this machine's
+# clock moves by 10-25% within a minute: in the matrix they run tens of seconds apart. Here they run back to
+# back, and each pair gives one ratio; every other pair starts with Hearth, so neither side always runs first.
+SEQUENTIAL_PAIRS = 4
+
+
+def run_pairs(nginx: Nginx, env: dict, seconds: float, rnd: int) -> list:
+    pairs = []
+    for pair in range(SEQUENTIAL_PAIRS):
+        order = ("raw-curl/easy", "hearth-c/host") if pair % 2 == 0 else ("hearth-c/host", "raw-curl/easy")
+        for name in order:
+            r = measure(nginx, name, "password", 1, env, seconds)
+            r.update(round=rnd, pair=pair)
+            pairs.append(r)
+    by_pair: dict = {}
+    for r in pairs:
+        if "failed" not in r:
+            by_pair.setdefault(r["pair"], {})[r["name"]] = r["cpu_us_per_op"]
+    log("sequential pairs (raw/Hearth CPU per sign-in): " + ", ".join(
+        f"{p.get('raw-curl/easy', 0):.0f}/{p.get('hearth-c/host', 0):.0f} µs" for p in by_pair.values()))
+    return pairs
+
+
 # ------------------------------------------------------------------------------------------------
 # callgrind
 # ------------------------------------------------------------------------------------------------
@@ -474,7 +497,7 @@ def main() -> int:
                     help="measurement window per client run")
     ap.add_argument("--callgrind-ops", type=int, default=200)
     ap.add_argument("--quick", action="store_true", help="one round, fewer levels (harness check)")
-    ap.add_argument("--skip", default="", help="comma list of: matrix,first,wave,callgrind,emulator")
+    ap.add_argument("--skip", default="", help="comma list of: matrix,pairs,first,wave,callgrind,emulator")
     ap.add_argument("--out", default=str(HERE / "results.json"))
     args = ap.parse_args()
     # SIGTERM too must stop the servers (the finally below), not leave nginx behind.
@@ -494,8 +517,8 @@ def main() -> int:
     results: dict = {"machine": machine(), "provenance": dict(provenance(), python_binding=binding),
                      "python_packages": python_versions(env),
                      "rounds": rounds,
-                     "seconds": args.seconds, "levels": levels, "runs": [], "first": [], "waves": [], "bare": [],
-                     "load": []}
+                     "seconds": args.seconds, "levels": levels, "runs": [], "pairs": [], "first": [], "waves": [],
+                     "bare": [], "load": []}
     nginx = Nginx(workers=1)
     nginx.start()
     log(f"nginx (1 worker) on 127.0.0.1:{nginx.port}; {rounds} round(s)")
@@ -514,6 +537,8 @@ def main() -> int:
                             r["round"] = rnd + 1
                             results["runs"].append(r)
                             print("  " + status_line(r), flush=True)
+            if "pairs" not in skip:
+                results["pairs"].extend(run_pairs(nginx, env, args.seconds, rnd + 1))
             if "first" not in skip:
                 results["bare"].append(dict(run_client([str(BIN / "bare")], env, 10), round=rnd + 1))
                 for name in ["raw-curl/easy", "hearth-c/host", "hearth-c/owned", "hearth-cpp/host", "py-hearth/asyncio",
