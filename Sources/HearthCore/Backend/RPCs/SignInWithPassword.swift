@@ -13,7 +13,7 @@ public struct SignInWithPassword: BackendRPC {
     public var successShapedErrors: SuccessShapedErrors { .signIn }
 
     public func encodeBody() -> [UInt8] {
-        var body = JSONObjectWriter(capacity: 64)
+        var body = JSONObjectWriter(capacity: 64 + email.utf8.count + password.utf8.count)
         body.add("email", email)
         body.add("password", password)
         body.add("returnSecureToken", true)
