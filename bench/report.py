@@ -442,7 +442,7 @@ def build(results: dict) -> tuple:
     added = med(pair_p50) if pair_p50 else matrix_added
     target("p50 latency added over raw libcurl ≤ 50 µs (sequential sign-in)",
            (f"**+{fmt(added)} µs**, the median of {len(pair_p50)} back-to-back pairs "
-            f"(+{fmt(min(pair_p50))} … +{fmt(max(pair_p50))} µs)"
+            f"({min(pair_p50):+.0f} … {max(pair_p50):+.0f} µs)"
             + (f"; in the matrix: {matrix_p50_text}" if matrix_added is not None else "")
             if pair_p50 else matrix_p50_text.replace(f"+{fmt(matrix_added)} µs", f"**+{fmt(matrix_added)} µs**"))
            + (f" ({added - 50:.0f} µs over)" if added and added > 50 else ""),
