@@ -88,23 +88,6 @@ final class TransportCurlTests: XCTestCase {
         return list.compactMap { $0.last }
     }
 
-    /// A loopback port nothing listens on (bound once, then closed).
-    private func closedPort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let port = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw -> Int in
-                guard bind(fd, raw, length) == 0, getsockname(fd, raw, &length) == 0 else { return 1 }
-                return Int(UInt16(bigEndian: pointer.pointee.sin_port))
-            }
-        }
-        return port
-    }
-
     private func networkError(_ result: TransportResult?) -> String? {
         guard case .failure(.network(let message))? = result else { return nil }
         return message
@@ -155,7 +138,7 @@ final class TransportCurlTests: XCTestCase {
         // refuses some options (its receive buffer size) after a reset: such a handle is not reused.
         let failing = [
             "http://hearth-test.invalid/echo",            // no such host
-            "http://127.0.0.1:\(closedPort())/echo",      // connection refused
+            "http://127.0.0.1:\(unusedLoopbackPort())/echo", // connection refused
             server.url("/stall?ms=2000"),                 // timed out
         ]
         for url in failing {
