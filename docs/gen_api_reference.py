@@ -54,7 +54,7 @@ class Item:
     def functions(self) -> List[str]:
         names: List[str] = []
         for statement in " ".join(self.code).split(";"):
-            if "HEARTH_EXPORT" in statement:
+            if "HEARTH_API" in statement:
                 match = FUNCTION.search(statement)
                 if match:
                     names.append(match.group(1))
@@ -105,7 +105,7 @@ def is_skipped(line: str) -> bool:
     """Preprocessor plumbing and the extern "C" wrapper: not part of the API."""
     stripped = line.strip()
     if stripped.startswith("#"):
-        return not (stripped.startswith("#define HEARTH_") and not stripped.startswith("#define HEARTH_EXPORT")
+        return not (stripped.startswith("#define HEARTH_") and not stripped.startswith("#define HEARTH_API")
                     and not stripped.startswith("#define HEARTH_H"))
     return stripped in ('extern "C" {', '} /* extern "C" */', "}")
 
@@ -297,13 +297,17 @@ def render(overview: List[str], sections: List[Section]) -> str:
 
 
 def version(sections: List[Section]) -> str:
+    """MAJOR.MINOR.PATCH from the header's HEARTH_VERSION_* numbers."""
+    parts = {}
     for section in sections:
         for item in section.items:
             for line in item.code:
-                match = re.match(r'#define HEARTH_VERSION_STRING "([^"]+)"', line.strip())
+                match = re.match(r"#define HEARTH_VERSION_(MAJOR|MINOR|PATCH) (\d+)$", line.strip())
                 if match:
-                    return match.group(1)
-    return "unknown"
+                    parts[match.group(1)] = match.group(2)
+    if len(parts) != 3:
+        return "unknown"
+    return f"{parts['MAJOR']}.{parts['MINOR']}.{parts['PATCH']}"
 
 
 def slug(title: str) -> str:
@@ -373,7 +377,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     overview, sections = read_header(header_text)
     generated = render(overview, sections)
 
-    exported = len(re.findall(r"^HEARTH_EXPORT\b", header_text, flags=re.M))
+    exported = len(re.findall(r"^HEARTH_API\b", header_text, flags=re.M))
     listed = sum(len(item.functions()) for section in sections for item in section.items)
     if exported != listed:
         print(f"gen_api_reference: the header exports {exported} functions but {listed} were found", file=sys.stderr)

@@ -118,6 +118,28 @@ constexpr AdoptTag kAdopt{};
 
 inline std::string CopyString(const char* text) { return text ? std::string(text) : std::string(); }
 
+// The calling thread's last synchronous failure of the wrapper (LastErrorCode / LastErrorMessage): a
+// failed C call's hearth_last_error_*, or the wrapper's own refusal of an argument.
+struct LastErrorRecord {
+  int code = HEARTH_ERROR_NONE;
+  std::string message;
+};
+inline LastErrorRecord& ThreadLastError() {
+  thread_local LastErrorRecord record;
+  return record;
+}
+// Records a refusal of the wrapper's own; returns `code`.
+inline int SetLastError(int code, std::string message) {
+  LastErrorRecord& record = ThreadLastError();
+  record.code = code;
+  record.message = std::move(message);
+  return code;
+}
+// Records the failure a C call just reported (its hearth_last_error_*); returns `code`.
+inline int TakeCLastError(int code) {
+  return SetLastError(code, CopyString(hearth_last_error_message()));
+}
+
 inline void* IdToPointer(uint64_t id) { return reinterpret_cast<void*>(static_cast<uintptr_t>(id)); }
 inline uint64_t PointerToId(void* pointer) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(pointer)); }
 
@@ -280,6 +302,16 @@ inline void SetCompletion(const FutureHandlePtr& handle, std::function<void(cons
 }
 
 }  // namespace detail
+
+/// Hearth extra: the calling thread's last synchronous failure in the wrapper, as hearth.h's
+/// hearth_last_error_code / hearth_last_error_message: App::Create returning nullptr, a provider's
+/// GetCredential returning an invalid Credential, an AuthError other than kAuthErrorNone from
+/// Auth::UseEmulator, SetProviderFlowOptions, SetAppVerificationDisabledForTesting or
+/// PhoneAuthProvider::VerifyPhoneNumber. The next such failure on the thread replaces it; successes
+/// leave it alone. Operations that return a Future report their failure in the Future instead.
+inline int LastErrorCode() { return detail::ThreadLastError().code; }
+/// One English sentence naming the cause ("" when nothing has failed on this thread).
+inline std::string LastErrorMessage() { return detail::ThreadLastError().message; }
 
 // -------------------------------------------------------------------------------------------------
 // Futures (firebase::FutureBase / firebase::Future<T>)
@@ -466,7 +498,7 @@ struct LogState {
   std::shared_ptr<const LogCallback> callback;
   LogLevel level = kLogLevelInfo;
   uint64_t changes = 0;
-  // Serializes handing the settings to Hearth, except from inside a callback: hearth_set_log_callback
+  // Serializes handing the settings to Hearth, except from inside a callback: hearth_log_set_callback
   // waits for callbacks running on other threads, and one of those may be setting the log itself.
   std::mutex apply_mutex;
 };
@@ -482,7 +514,7 @@ inline bool& InsideLogCallback() {
   return inside;
 }
 
-inline void DeliverLog(void*, int level, const char* message) {
+inline void DeliverLog(void*, hearth_log_level level, const char* message) {
   std::shared_ptr<const LogCallback> callback;
   {
     std::lock_guard<std::mutex> lock(Log().mutex);
@@ -498,7 +530,7 @@ inline void DeliverLog(void*, int level, const char* message) {
   InsideLogCallback() = false;
 }
 
-// Hands the current settings to Hearth. Concurrent changes may reach hearth_set_log_callback in
+// Hands the current settings to Hearth. Concurrent changes may reach hearth_log_set_callback in
 // either order, so this repeats until what Hearth got is what LogState says.
 inline void ApplyLogSettings() {
   LogState& state = Log();
@@ -506,13 +538,13 @@ inline void ApplyLogSettings() {
   if (!InsideLogCallback()) serial.lock();
   for (;;) {
     uint64_t seen;
-    int level = HEARTH_LOG_OFF;
+    hearth_log_level level = HEARTH_LOG_OFF;
     {
       std::lock_guard<std::mutex> lock(state.mutex);
       seen = state.changes;
-      if (state.callback) level = state.level;
+      if (state.callback) level = static_cast<hearth_log_level>(state.level);
     }
-    hearth_set_log_callback(level, level == HEARTH_LOG_OFF ? nullptr : &DeliverLog, nullptr);
+    hearth_log_set_callback(level, level == HEARTH_LOG_OFF ? nullptr : &DeliverLog, nullptr);
     std::lock_guard<std::mutex> lock(state.mutex);
     if (state.changes == seen) return;
   }
@@ -542,7 +574,7 @@ inline LogLevel GetLogLevel() {
 
 /// Sends Hearth's messages at GetLogLevel() and above, from every App, to `callback`; an empty callback
 /// (nullptr) turns logging off again, which is the default. One callback per process: a later call
-/// replaces it (use this or hearth_set_log_callback, not both).
+/// replaces it (use this or hearth_log_set_callback, not both).
 ///
 /// The callback runs on the thread that logs, usually an app's loop thread, on several threads at once
 /// when several apps are busy: it must be thread-safe. It may call Hearth (those calls log nothing) and
@@ -881,7 +913,11 @@ class Credential {
 namespace detail {
 // Adopts a new C credential reference; NULL (an argument Hearth refused) gives an invalid Credential.
 inline auth::Credential AdoptCredential(hearth_credential* credential) {
-  return credential ? auth::Credential(kAdopt, credential) : auth::Credential();
+  if (!credential) {
+    TakeCLastError(hearth_last_error_code());
+    return auth::Credential();
+  }
+  return auth::Credential(kAdopt, credential);
 }
 // A new reference to a borrowed C credential (an invalid Credential for NULL).
 inline auth::Credential RetainCredential(const hearth_credential* credential) {
@@ -897,7 +933,7 @@ class EmailAuthProvider {
   static constexpr const char* kProviderId = "password";
   /// An invalid Credential when either argument is NULL or not valid UTF-8.
   static Credential GetCredential(const char* email, const char* password) {
-    return detail::AdoptCredential(hearth_email_credential(email, password));
+    return detail::AdoptCredential(hearth_credential_create_email(email, password));
   }
 };
 
@@ -910,7 +946,7 @@ class GoogleAuthProvider {
  public:
   static constexpr const char* kProviderId = "google.com";
   static Credential GetCredential(const char* id_token, const char* access_token) {
-    return detail::AdoptCredential(hearth_google_credential(id_token, access_token));
+    return detail::AdoptCredential(hearth_credential_create_google(id_token, access_token));
   }
 };
 
@@ -920,12 +956,12 @@ class FacebookAuthProvider {
   static constexpr const char* kProviderId = "facebook.com";
   /// A classic Facebook Login access token.
   static Credential GetCredential(const char* access_token) {
-    return detail::AdoptCredential(hearth_facebook_credential(access_token));
+    return detail::AdoptCredential(hearth_credential_create_facebook(access_token));
   }
   /// Hearth extra: Facebook Limited Login, whose authentication token is an OIDC ID token bound to the
   /// nonce the app requested it with. Pass the RAW nonce (Facebook got its SHA-256; see Nonce).
   static Credential GetLimitedLoginCredential(const char* id_token, const char* raw_nonce) {
-    return detail::AdoptCredential(hearth_facebook_limited_login_credential(id_token, raw_nonce));
+    return detail::AdoptCredential(hearth_credential_create_facebook_limited_login(id_token, raw_nonce));
   }
 };
 
@@ -934,7 +970,7 @@ class TwitterAuthProvider {
  public:
   static constexpr const char* kProviderId = "twitter.com";
   static Credential GetCredential(const char* token, const char* secret) {
-    return detail::AdoptCredential(hearth_twitter_credential(token, secret));
+    return detail::AdoptCredential(hearth_credential_create_twitter(token, secret));
   }
 };
 
@@ -942,7 +978,7 @@ class TwitterAuthProvider {
 class GitHubAuthProvider {
  public:
   static constexpr const char* kProviderId = "github.com";
-  static Credential GetCredential(const char* token) { return detail::AdoptCredential(hearth_github_credential(token)); }
+  static Credential GetCredential(const char* token) { return detail::AdoptCredential(hearth_credential_create_github(token)); }
 };
 
 /// Google Play Games ("playgames.google.com"): a server auth code.
@@ -950,7 +986,7 @@ class PlayGamesAuthProvider {
  public:
   static constexpr const char* kProviderId = "playgames.google.com";
   static Credential GetCredential(const char* server_auth_code) {
-    return detail::AdoptCredential(hearth_play_games_credential(server_auth_code));
+    return detail::AdoptCredential(hearth_credential_create_play_games(server_auth_code));
   }
 };
 
@@ -1082,7 +1118,7 @@ class PhoneMultiFactorGenerator {
   /// Invalid for an invalid credential.
   static MultiFactorAssertion GetAssertion(const PhoneAuthCredential& credential) {
     const hearth_credential* c_credential = credential.c_credential();
-    return MultiFactorAssertion(detail::kAdopt, c_credential ? hearth_phone_multi_factor_assertion(c_credential) : nullptr,
+    return MultiFactorAssertion(detail::kAdopt, c_credential ? hearth_multi_factor_assertion_create_phone(c_credential) : nullptr,
                                 kFactorId);
   }
 };
@@ -1141,12 +1177,12 @@ class TotpMultiFactorGenerator {
   static MultiFactorAssertion GetAssertionForEnrollment(const TotpSecret& secret, const char* one_time_password) {
     const hearth_totp_secret* c_secret = secret.c_secret();
     return MultiFactorAssertion(
-        detail::kAdopt, c_secret ? hearth_totp_multi_factor_assertion_for_enrollment(c_secret, one_time_password) : nullptr,
+        detail::kAdopt, c_secret ? hearth_multi_factor_assertion_create_totp_enrollment(c_secret, one_time_password) : nullptr,
         kFactorId);
   }
   /// Signing in: the hint's enrollment id (MultiFactorInfo::uid()) and a code.
   static MultiFactorAssertion GetAssertionForSignIn(const char* enrollment_id, const char* one_time_password) {
-    return MultiFactorAssertion(detail::kAdopt, hearth_totp_multi_factor_assertion_for_sign_in(enrollment_id, one_time_password),
+    return MultiFactorAssertion(detail::kAdopt, hearth_multi_factor_assertion_create_totp_sign_in(enrollment_id, one_time_password),
                                 kFactorId);
   }
 
@@ -1157,7 +1193,7 @@ class TotpMultiFactorGenerator {
                                   int code_interval_seconds = 30, const char* hashing_algorithm = "SHA1") {
     if (code_length <= 0 || code_length > 9) return std::string();
     char code[16] = {0};
-    const int rc = hearth_totp_generate_code(shared_secret_key, hashing_algorithm, code_length, code_interval_seconds,
+    const int rc = hearth_totp_code_generate(shared_secret_key, hashing_algorithm, code_length, code_interval_seconds,
                                              unix_time_seconds, code, sizeof code);
     return rc == HEARTH_ERROR_NONE ? std::string(code) : std::string();
   }
@@ -1263,7 +1299,7 @@ class PhoneAuthProvider {
   /// The credential for a verification id and the code the user typed. Invalid when an argument is
   /// NULL or not valid UTF-8 (empty ones fail when used: kAuthErrorMissingVerificationId / Code).
   PhoneAuthCredential GetCredential(const char* verification_id, const char* verification_code) const {
-    hearth_credential* credential = hearth_phone_credential(verification_id, verification_code);
+    hearth_credential* credential = hearth_credential_create_phone(verification_id, verification_code);
     return credential ? PhoneAuthCredential(detail::kAdopt, credential) : PhoneAuthCredential();
   }
 
@@ -1310,13 +1346,13 @@ class OAuthProvider {
  public:
   /// id_token and/or access_token (NULL for the one you do not have).
   static Credential GetCredential(const char* provider_id, const char* id_token, const char* access_token) {
-    return detail::AdoptCredential(hearth_oauth_credential(provider_id, id_token, access_token));
+    return detail::AdoptCredential(hearth_credential_create_oauth(provider_id, id_token, access_token));
   }
   /// With the RAW nonce the ID token was requested with (the token carries its SHA-256). For
   /// "apple.com" this is Sign in with Apple; access_token (Apple's authorization code) may be nullptr.
   static Credential GetCredential(const char* provider_id, const char* id_token, const char* raw_nonce,
                                   const char* access_token) {
-    return detail::AdoptCredential(hearth_oauth_credential_with_nonce(provider_id, id_token, raw_nonce, access_token));
+    return detail::AdoptCredential(hearth_credential_create_oauth_with_nonce(provider_id, id_token, raw_nonce, access_token));
   }
 };
 
@@ -1329,7 +1365,7 @@ class AppleAuthProvider {
   static Credential GetCredential(const char* id_token, const char* raw_nonce, const char* authorization_code = nullptr,
                                   const char* given_name = nullptr, const char* family_name = nullptr) {
     return detail::AdoptCredential(
-        hearth_apple_credential(id_token, raw_nonce, authorization_code, given_name, family_name));
+        hearth_credential_create_apple(id_token, raw_nonce, authorization_code, given_name, family_name));
   }
 };
 
@@ -1358,7 +1394,7 @@ struct Nonce {
   static std::string Sha256Hex(const std::string& text) {
     if (text.find('\0') != std::string::npos) return std::string();
     char hash[HEARTH_SHA256_HEX_SIZE] = {0};
-    return hearth_sha256_hex(text.c_str(), hash) == HEARTH_ERROR_NONE ? std::string(hash) : std::string();
+    return hearth_nonce_hash(text.c_str(), hash) == HEARTH_ERROR_NONE ? std::string(hash) : std::string();
   }
 };
 
@@ -1588,28 +1624,28 @@ class User {
   Future<std::string> GetToken(bool force_refresh) const {
     return detail::AdoptFuture<std::string>(user_ ? hearth_user_get_token(user_, force_refresh ? 1 : 0) : nullptr, core_);
   }
-  Future<std::string> GetTokenLastResult() const { return LastResult<std::string>(hearth_user_get_token_last_result); }
+  Future<std::string> GetTokenLastResult() const { return LastResult<std::string>(HEARTH_OP_USER_GET_TOKEN); }
 
   /// Reloads the profile from the server; take auth->current_user() afterwards to see it.
   Future<void> Reload() const { return detail::AdoptFuture<void>(user_ ? hearth_user_reload(user_) : nullptr, core_); }
-  Future<void> ReloadLastResult() const { return LastResult<void>(hearth_user_reload_last_result); }
+  Future<void> ReloadLastResult() const { return LastResult<void>(HEARTH_OP_USER_RELOAD); }
 
   Future<void> UpdateUserProfile(const UserProfile& profile) const {
     return detail::AdoptFuture<void>(
         user_ ? hearth_user_update_user_profile(user_, profile.display_name, profile.photo_url) : nullptr, core_);
   }
-  Future<void> UpdateUserProfileLastResult() const { return LastResult<void>(hearth_user_update_user_profile_last_result); }
+  Future<void> UpdateUserProfileLastResult() const { return LastResult<void>(HEARTH_OP_USER_UPDATE_USER_PROFILE); }
 
   Future<void> UpdatePassword(const char* password) const {
     return detail::AdoptFuture<void>(user_ ? hearth_user_update_password(user_, password) : nullptr, core_);
   }
-  Future<void> UpdatePasswordLastResult() const { return LastResult<void>(hearth_user_update_password_last_result); }
+  Future<void> UpdatePasswordLastResult() const { return LastResult<void>(HEARTH_OP_USER_UPDATE_PASSWORD); }
 
   Future<void> SendEmailVerification() const {
     return detail::AdoptFuture<void>(user_ ? hearth_user_send_email_verification(user_) : nullptr, core_);
   }
   Future<void> SendEmailVerificationLastResult() const {
-    return LastResult<void>(hearth_user_send_email_verification_last_result);
+    return LastResult<void>(HEARTH_OP_USER_SEND_EMAIL_VERIFICATION);
   }
 
   Future<void> SendEmailVerificationBeforeUpdatingEmail(const char* email) const {
@@ -1617,12 +1653,12 @@ class User {
         user_ ? hearth_user_send_email_verification_before_updating_email(user_, email) : nullptr, core_);
   }
   Future<void> SendEmailVerificationBeforeUpdatingEmailLastResult() const {
-    return LastResult<void>(hearth_user_send_email_verification_before_updating_email_last_result);
+    return LastResult<void>(HEARTH_OP_USER_SEND_EMAIL_VERIFICATION_BEFORE_UPDATING_EMAIL);
   }
 
   /// Deletes the account and signs out.
   Future<void> Delete() const { return detail::AdoptFuture<void>(user_ ? hearth_user_delete(user_) : nullptr, core_); }
-  Future<void> DeleteLastResult() const { return LastResult<void>(hearth_user_delete_last_result); }
+  Future<void> DeleteLastResult() const { return LastResult<void>(HEARTH_OP_USER_DELETE); }
 
   /// Links a credential, so the account is reachable through that provider too (an anonymous user stops
   /// being anonymous). Fails with kAuthErrorProviderAlreadyLinked when the user has that provider, and
@@ -1648,7 +1684,7 @@ class User {
     return detail::AdoptFuture<void>(user_ ? hearth_user_reauthenticate(user_, credential.c_credential()) : nullptr,
                                      core_);
   }
-  Future<void> ReauthenticateLastResult() const { return LastResult<void>(hearth_user_reauthenticate_last_result); }
+  Future<void> ReauthenticateLastResult() const { return LastResult<void>(HEARTH_OP_USER_REAUTHENTICATE); }
 
   /// Reauthenticate, with the auth result.
   Future<AuthResult> ReauthenticateAndRetrieveData(const Credential& credential) const;
@@ -1684,13 +1720,13 @@ class User {
   }
 
   template <typename T>
-  Future<T> LastResult(hearth_future* (*last_result)(hearth_auth*)) const {
+  Future<T> LastResult(hearth_operation operation) const {
     if (!core_) return Future<T>();
     hearth_future* future = nullptr;
     {
       // The lock keeps the app from being destroyed during the call.
       std::lock_guard<std::mutex> lock(core_->mutex);
-      if (core_->auth) future = last_result(core_->auth);
+      if (core_->auth) future = hearth_auth_last_result(core_->auth, operation);
     }
     return detail::AdoptFuture<T>(future, core_);
   }
@@ -1860,49 +1896,49 @@ class Auth {
   /// Signs in a new anonymous user; completes with the current user if it is already anonymous.
   Future<AuthResult> SignInAnonymously() { return Adopt<AuthResult>(hearth_auth_sign_in_anonymously(auth_)); }
   Future<AuthResult> SignInAnonymouslyLastResult() const {
-    return Adopt<AuthResult>(hearth_auth_sign_in_anonymously_last_result(auth_));
+    return Adopt<AuthResult>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_SIGN_IN_ANONYMOUSLY));
   }
 
   Future<AuthResult> CreateUserWithEmailAndPassword(const char* email, const char* password) {
     return Adopt<AuthResult>(hearth_auth_create_user_with_email_and_password(auth_, email, password));
   }
   Future<AuthResult> CreateUserWithEmailAndPasswordLastResult() const {
-    return Adopt<AuthResult>(hearth_auth_create_user_with_email_and_password_last_result(auth_));
+    return Adopt<AuthResult>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_CREATE_USER_WITH_EMAIL_AND_PASSWORD));
   }
 
   Future<AuthResult> SignInWithEmailAndPassword(const char* email, const char* password) {
     return Adopt<AuthResult>(hearth_auth_sign_in_with_email_and_password(auth_, email, password));
   }
   Future<AuthResult> SignInWithEmailAndPasswordLastResult() const {
-    return Adopt<AuthResult>(hearth_auth_sign_in_with_email_and_password_last_result(auth_));
+    return Adopt<AuthResult>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_SIGN_IN_WITH_EMAIL_AND_PASSWORD));
   }
 
   Future<AuthResult> SignInWithCustomToken(const char* custom_token) {
     return Adopt<AuthResult>(hearth_auth_sign_in_with_custom_token(auth_, custom_token));
   }
   Future<AuthResult> SignInWithCustomTokenLastResult() const {
-    return Adopt<AuthResult>(hearth_auth_sign_in_with_custom_token_last_result(auth_));
+    return Adopt<AuthResult>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_SIGN_IN_WITH_CUSTOM_TOKEN));
   }
 
   Future<User> SignInWithCredential(const Credential& credential) {
     return Adopt<User>(hearth_auth_sign_in_with_credential(auth_, credential.c_credential()));
   }
   Future<User> SignInWithCredentialLastResult() const {
-    return Adopt<User>(hearth_auth_sign_in_with_credential_last_result(auth_));
+    return Adopt<User>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_SIGN_IN_WITH_CREDENTIAL));
   }
 
   Future<AuthResult> SignInAndRetrieveDataWithCredential(const Credential& credential) {
     return Adopt<AuthResult>(hearth_auth_sign_in_and_retrieve_data_with_credential(auth_, credential.c_credential()));
   }
   Future<AuthResult> SignInAndRetrieveDataWithCredentialLastResult() const {
-    return Adopt<AuthResult>(hearth_auth_sign_in_and_retrieve_data_with_credential_last_result(auth_));
+    return Adopt<AuthResult>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_SIGN_IN_AND_RETRIEVE_DATA_WITH_CREDENTIAL));
   }
 
   Future<void> SendPasswordResetEmail(const char* email) {
     return Adopt<void>(hearth_auth_send_password_reset_email(auth_, email));
   }
   Future<void> SendPasswordResetEmailLastResult() const {
-    return Adopt<void>(hearth_auth_send_password_reset_email_last_result(auth_));
+    return Adopt<void>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_SEND_PASSWORD_RESET_EMAIL));
   }
 
   /// The sign-in methods of an email (empty under email enumeration protection).
@@ -1910,7 +1946,7 @@ class Auth {
     return Adopt<FetchProvidersResult>(hearth_auth_fetch_providers_for_email(auth_, email));
   }
   Future<FetchProvidersResult> FetchProvidersForEmailLastResult() const {
-    return Adopt<FetchProvidersResult>(hearth_auth_fetch_providers_for_email_last_result(auth_));
+    return Adopt<FetchProvidersResult>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_FETCH_PROVIDERS_FOR_EMAIL));
   }
 
   /// Signs in through the provider's page (see SetProviderFlowOptions). One provider flow at a time:
@@ -1921,7 +1957,7 @@ class Auth {
   Future<AuthResult> SignInWithProvider(FederatedAuthProvider* provider);
   /// Hearth extra.
   Future<AuthResult> SignInWithProviderLastResult() const {
-    return Adopt<AuthResult>(hearth_auth_sign_in_with_provider_last_result(auth_));
+    return Adopt<AuthResult>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_SIGN_IN_WITH_PROVIDER));
   }
 
   /// Hearth extra: the UI delegate and redirect target of provider flows (the C++ SDK has no desktop
@@ -1946,7 +1982,7 @@ class Auth {
   /// false runs the reCAPTCHA page through the UI delegate of SetProviderFlowOptions. Default: true
   /// against the emulator, else false.
   AuthError SetAppVerificationDisabledForTesting(bool disabled) {
-    return static_cast<AuthError>(hearth_auth_set_app_verification_disabled_for_testing(auth_, disabled ? 1 : 0));
+    return Checked(hearth_auth_set_app_verification_disabled_for_testing(auth_, disabled ? 1 : 0));
   }
 
   /// The language code sent as X-Firebase-Locale; "" when none is set.
@@ -1964,8 +2000,11 @@ class Auth {
   /// Routes every endpoint (token refresh included) to the Auth emulator at http://host:port.
   /// Hearth extra: returns kAuthErrorInvalidArgument for a port above 65535 or an invalid host.
   AuthError UseEmulator(std::string host, uint32_t port) {
-    if (port > 65535) return kAuthErrorInvalidArgument;
-    return static_cast<AuthError>(hearth_auth_use_emulator(auth_, host.c_str(), static_cast<uint16_t>(port)));
+    if (port > 65535) {
+      return static_cast<AuthError>(detail::SetLastError(
+          kAuthErrorInvalidArgument, "Auth::UseEmulator: port " + std::to_string(port) + " is above 65535."));
+    }
+    return Checked(hearth_auth_use_emulator(auth_, host.c_str(), static_cast<uint16_t>(port)));
   }
 
   /// Adding a listener twice has no effect. Removing waits for a running call of it on another thread.
@@ -1984,6 +2023,12 @@ class Auth {
   template <typename T>
   Future<T> Adopt(hearth_future* future) const {
     return detail::AdoptFuture<T>(future, core_);
+  }
+
+  // A C call's status as an AuthError, its failure recorded for LastErrorMessage().
+  static AuthError Checked(hearth_error status) {
+    if (status != HEARTH_ERROR_NONE) detail::TakeCLastError(status);
+    return static_cast<AuthError>(status);
   }
 
   friend class PhoneAuthProvider;
@@ -2483,7 +2528,7 @@ inline void OnPhoneCodeSent(void* user_data, const char* verification_id, const 
                           [&id, &token](PhoneListenerRegistry::Listener* listener) { listener->OnCodeSent(id, token); });
 }
 
-inline void OnPhoneVerificationFailed(void* user_data, int error, const char* message) {
+inline void OnPhoneVerificationFailed(void* user_data, hearth_error error, const char* message) {
   std::string text = CopyString(message);
   if (text.empty()) text = CopyString(hearth_error_message(error));
   PhoneListeners().Invoke(PointerToId(user_data), true, [error, &text](PhoneListenerRegistry::Listener* listener) {
@@ -2548,7 +2593,9 @@ inline App* App::Create(const AppOptions& options, const char* name, int* error_
     // apps with the same name, and no lock is held while hearth_app_create runs SessionStorage::Load.
     std::lock_guard<std::mutex> lock(directory.mutex);
     if (directory.apps.count(app_name) != 0) {
-      if (error_out) *error_out = HEARTH_ERROR_INVALID_ARGUMENT;
+      const int code = detail::SetLastError(HEARTH_ERROR_INVALID_ARGUMENT,
+                                            "App::Create: an app named \"" + app_name + "\" exists already.");
+      if (error_out) *error_out = code;
       return nullptr;
     }
     directory.apps.emplace(app_name, nullptr);
@@ -2565,7 +2612,7 @@ inline App* App::Create(const AppOptions& options, const char* name, int* error_
   c_options.auth_domain = detail::OptionalString(options.auth_domain());
   c_options.app_name = app_name.c_str();
   c_options.loop = options.loop();
-  c_options.persistence = static_cast<int>(options.persistence());
+  c_options.persistence = static_cast<hearth_persistence>(options.persistence());
   c_options.persistence_dir = detail::OptionalString(options.persistence_dir());
   if (options.persistence() == kPersistenceCallbacks && options.session_storage()) {
     c_options.storage_load = &detail::StorageLoad;
@@ -2580,7 +2627,9 @@ inline App* App::Create(const AppOptions& options, const char* name, int* error_
   if (rc != HEARTH_ERROR_NONE || !c_app) {
     if (c_app) hearth_app_destroy(c_app);
     release_name();
-    if (error_out) *error_out = rc != HEARTH_ERROR_NONE ? rc : HEARTH_ERROR_FAILURE;
+    const int code = rc != HEARTH_ERROR_NONE ? detail::TakeCLastError(rc)
+                                              : detail::SetLastError(HEARTH_ERROR_FAILURE, "App::Create: no app was made.");
+    if (error_out) *error_out = code;
     return nullptr;
   }
   App* app = nullptr;
@@ -2648,7 +2697,7 @@ inline Future<AuthResult> User::LinkWithCredential(const Credential& credential)
       user_ ? hearth_user_link_with_credential(user_, credential.c_credential()) : nullptr, core_);
 }
 inline Future<AuthResult> User::LinkWithCredentialLastResult() const {
-  return LastResult<AuthResult>(hearth_user_link_with_credential_last_result);
+  return LastResult<AuthResult>(HEARTH_OP_USER_LINK_WITH_CREDENTIAL);
 }
 
 inline Future<AuthResult> User::LinkWithProvider(FederatedAuthProvider* provider) const {
@@ -2658,14 +2707,14 @@ inline Future<AuthResult> User::LinkWithProvider(FederatedAuthProvider* provider
                                          argument.problem());
 }
 inline Future<AuthResult> User::LinkWithProviderLastResult() const {
-  return LastResult<AuthResult>(hearth_user_link_with_provider_last_result);
+  return LastResult<AuthResult>(HEARTH_OP_USER_LINK_WITH_PROVIDER);
 }
 
 inline Future<AuthResult> User::Unlink(const char* provider) const {
   return detail::AdoptFuture<AuthResult>(user_ ? hearth_user_unlink(user_, provider) : nullptr, core_);
 }
 inline Future<AuthResult> User::UnlinkLastResult() const {
-  return LastResult<AuthResult>(hearth_user_unlink_last_result);
+  return LastResult<AuthResult>(HEARTH_OP_USER_UNLINK);
 }
 
 inline Future<AuthResult> User::ReauthenticateAndRetrieveData(const Credential& credential) const {
@@ -2673,7 +2722,7 @@ inline Future<AuthResult> User::ReauthenticateAndRetrieveData(const Credential& 
       user_ ? hearth_user_reauthenticate_and_retrieve_data(user_, credential.c_credential()) : nullptr, core_);
 }
 inline Future<AuthResult> User::ReauthenticateAndRetrieveDataLastResult() const {
-  return LastResult<AuthResult>(hearth_user_reauthenticate_and_retrieve_data_last_result);
+  return LastResult<AuthResult>(HEARTH_OP_USER_REAUTHENTICATE_AND_RETRIEVE_DATA);
 }
 
 inline Future<AuthResult> User::ReauthenticateWithProvider(FederatedAuthProvider* provider) const {
@@ -2683,7 +2732,7 @@ inline Future<AuthResult> User::ReauthenticateWithProvider(FederatedAuthProvider
                                          argument.problem());
 }
 inline Future<AuthResult> User::ReauthenticateWithProviderLastResult() const {
-  return LastResult<AuthResult>(hearth_user_reauthenticate_with_provider_last_result);
+  return LastResult<AuthResult>(HEARTH_OP_USER_REAUTHENTICATE_WITH_PROVIDER);
 }
 
 inline Future<AuthResult> Auth::SignInWithProvider(FederatedAuthProvider* provider) {
@@ -2708,7 +2757,7 @@ inline AuthError Auth::SetProviderFlowOptions(const ProviderFlowOptions& options
   c_options.loopback_port = options.loopback_port;
   c_options.timeout_ms = options.timeout_ms;
   c_options.use_create_auth_uri = options.use_create_auth_uri ? 1 : 0;
-  return static_cast<AuthError>(hearth_auth_set_provider_flow_options(auth_, &c_options));
+  return Checked(hearth_auth_set_provider_flow_options(auth_, &c_options));
 }
 
 inline Auth* Auth::GetAuth(App* app, InitResult* init_result_out) {
@@ -2814,10 +2863,11 @@ inline AuthError PhoneAuthProvider::VerifyPhoneNumber(const PhoneAuthOptions& op
     c_listener.on_verification_failed = &detail::OnPhoneVerificationFailed;
     c_listener.on_code_auto_retrieval_timeout = &detail::OnPhoneCodeAutoRetrievalTimeOut;
     c_listener.user_data = detail::IdToPointer(id);
-    rc = hearth_phone_verify_number_with_listener(auth_, &c_options, &c_listener);
+    rc = hearth_auth_verify_phone_number_with_listener(auth_, &c_options, &c_listener);
     if (rc == HEARTH_ERROR_NONE) return kAuthErrorNone;
-    problem = detail::CopyString(hearth_error_message(rc));
+    problem = detail::CopyString(hearth_last_error_message());
   }
+  detail::SetLastError(rc, problem);
   // Refused during the call: the listener hears it on the loop thread, like every other outcome.
   registry.SetFailure(id, rc, problem);
   int posted = HEARTH_ERROR_APP_DESTROYED;
@@ -2836,13 +2886,14 @@ inline Future<PhoneAuthProvider::VerificationResult> PhoneAuthProvider::VerifyPh
   std::string problem;
   // Refused options: Hearth fails the operation (no options) and the message says why.
   const bool usable = ToC(options, &c_options, &problem);
-  return detail::AdoptFuture<VerificationResult>(hearth_phone_verify_number(auth_, usable ? &c_options : nullptr), core_,
+  return detail::AdoptFuture<VerificationResult>(hearth_auth_verify_phone_number(auth_, usable ? &c_options : nullptr), core_,
                                                  problem);
 }
 
 inline Future<PhoneAuthProvider::VerificationResult> PhoneAuthProvider::VerifyPhoneNumberLastResult() const {
   if (!auth_) return Future<VerificationResult>();
-  return detail::AdoptFuture<VerificationResult>(hearth_phone_verify_number_last_result(auth_), core_);
+  return detail::AdoptFuture<VerificationResult>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_VERIFY_PHONE_NUMBER),
+                                                 core_);
 }
 
 inline Future<User> User::UpdatePhoneNumberCredential(const PhoneAuthCredential& credential) const {
@@ -2850,7 +2901,7 @@ inline Future<User> User::UpdatePhoneNumberCredential(const PhoneAuthCredential&
       user_ ? hearth_user_update_phone_number_credential(user_, credential.c_credential()) : nullptr, core_);
 }
 inline Future<User> User::UpdatePhoneNumberCredentialLastResult() const {
-  return LastResult<User>(hearth_user_update_phone_number_credential_last_result);
+  return LastResult<User>(HEARTH_OP_USER_UPDATE_PHONE_NUMBER_CREDENTIAL);
 }
 
 // ---- multi-factor authentication -------------------------------------------------------------------
@@ -2872,7 +2923,7 @@ inline std::vector<MultiFactorInfo> MultiFactor::enrolled_factors() const {
 }
 
 inline Future<MultiFactorSession> MultiFactor::GetSession() const {
-  return detail::AdoptFuture<MultiFactorSession>(user_.user_ ? hearth_user_multi_factor_session(user_.user_) : nullptr,
+  return detail::AdoptFuture<MultiFactorSession>(user_.user_ ? hearth_user_multi_factor_get_session(user_.user_) : nullptr,
                                                  user_.core_);
 }
 
@@ -2894,7 +2945,7 @@ inline Future<User> MultiFactor::Unenroll(const MultiFactorInfo& factor) const {
 
 inline Future<TotpSecret> TotpMultiFactorGenerator::GenerateSecret(const MultiFactorSession& session) {
   if (!session.session_) return Future<TotpSecret>();
-  return detail::AdoptFuture<TotpSecret>(hearth_totp_generate_secret(session.session_), session.core_);
+  return detail::AdoptFuture<TotpSecret>(hearth_totp_secret_generate(session.session_), session.core_);
 }
 
 inline MultiFactorResolver MultiFactorResolver::FromFuture(const FutureBase& failed) {

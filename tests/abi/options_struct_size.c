@@ -235,7 +235,7 @@ static void on_code_sent(void *user_data, const char *verification_id, const cha
   (void)user_data, (void)verification_id, (void)token;
   atomic_fetch_add(&listener_calls, 1);
 }
-static void on_verification_failed(void *user_data, int error, const char *message) {
+static void on_verification_failed(void *user_data, hearth_error error, const char *message) {
   (void)user_data, (void)error, (void)message;
   atomic_fetch_add(&listener_calls, 1);
 }
@@ -250,11 +250,11 @@ static void phone_options_from_an_older_header_are_read_up_to_their_size(void) {
   hearth_auth *auth = hearth_auth_get(app);
   const char *number = unique_phone_number();
   hearth_phone_auth_options options = phone_options_with_refused_tail(sizeof(hearth_phone_auth_options), number);
-  hearth_future *future = hearth_phone_verify_number(auth, &options);
+  hearth_future *future = hearth_auth_verify_phone_number(auth, &options);
   CHECK_INT(outcome(future), HEARTH_ERROR_INVALID_ARGUMENT);
   hearth_future_release(future);
   options = phone_options_with_refused_tail(sizeof(older_phone_auth_options), number);
-  future = hearth_phone_verify_number(auth, &options);
+  future = hearth_auth_verify_phone_number(auth, &options);
   CHECK_INT(outcome(future), 0);
   const char *verification_id = hearth_future_string(future);
   CHECK(verification_id != NULL && *verification_id != '\0');
@@ -271,21 +271,21 @@ static void phone_options_too_small_for_the_phone_number_are_refused(void) {
                                 (uint32_t)offsetof(hearth_phone_auth_options, phone_number)};
   for (size_t i = 0; i < sizeof too_small / sizeof too_small[0]; i++) {
     hearth_phone_auth_options options = phone_options_with_refused_tail(too_small[i], "+16505550100");
-    hearth_future *future = hearth_phone_verify_number(auth, &options);
+    hearth_future *future = hearth_auth_verify_phone_number(auth, &options);
     CHECK_INT(outcome(future), HEARTH_ERROR_INVALID_ARGUMENT);
     const char *message = hearth_future_error_message(future);
     CHECK(message != NULL && strstr(message, "struct_size") != NULL);
     hearth_future_release(future);
-    CHECK_INT(hearth_phone_verify_number_with_listener(auth, &options, &listener), HEARTH_ERROR_INVALID_ARGUMENT);
+    CHECK_INT(hearth_auth_verify_phone_number_with_listener(auth, &options, &listener), HEARTH_ERROR_INVALID_ARGUMENT);
   }
   /* A listener struct smaller than the callbacks it must hold. */
   hearth_phone_auth_options options;
   hearth_phone_auth_options_init(&options);
   options.phone_number = "+16505550100";
   listener.struct_size = (uint32_t)offsetof(hearth_phone_listener, user_data);
-  CHECK_INT(hearth_phone_verify_number_with_listener(auth, &options, &listener), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_INT(hearth_auth_verify_phone_number_with_listener(auth, &options, &listener), HEARTH_ERROR_INVALID_ARGUMENT);
   listener.struct_size = 0;
-  CHECK_INT(hearth_phone_verify_number_with_listener(auth, &options, &listener), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_INT(hearth_auth_verify_phone_number_with_listener(auth, &options, &listener), HEARTH_ERROR_INVALID_ARGUMENT);
   /* No callback runs for a refused call; give a stray one time to show up. */
   struct timespec pause = {0, 200 * 1000 * 1000};
   nanosleep(&pause, NULL);

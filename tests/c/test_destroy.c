@@ -275,7 +275,7 @@ TEST(futures_users_and_credentials_outlive_their_app, BOTH_LOOPS) {
   hearth_future *created = t_keep_future(hearth_auth_create_user_with_email_and_password(auth, email, T_PASSWORD));
   t_await_ok(created);
   hearth_user *user = t_current_user(auth);
-  hearth_credential *credential = hearth_email_credential(email, T_PASSWORD);
+  hearth_credential *credential = hearth_credential_create_email(email, T_PASSWORD);
   t_app_destroy(app);
 
   CHECK_INT(hearth_future_status(created), HEARTH_FUTURE_COMPLETE);
@@ -324,8 +324,8 @@ TEST(a_destroyed_apps_handles_are_rejected, BOTH_LOOPS) {
   CHECK(hearth_auth_current_user(auth) == NULL);
   CHECK(hearth_auth_sign_in_anonymously(auth) == NULL);
   CHECK(hearth_auth_fetch_providers_for_email(auth, "a@example.com") == NULL);
-  CHECK(hearth_auth_sign_in_anonymously_last_result(auth) == NULL);
-  CHECK(hearth_user_get_token_last_result(auth) == NULL);
+  CHECK(hearth_auth_last_result(auth, HEARTH_OP_AUTH_SIGN_IN_ANONYMOUSLY) == NULL);
+  CHECK(hearth_auth_last_result(auth, HEARTH_OP_USER_GET_TOKEN) == NULL);
   CHECK_CODE(hearth_auth_sign_out(auth), HEARTH_ERROR_INVALID_HANDLE);
   CHECK_CODE(hearth_auth_use_emulator(auth, "127.0.0.1", 9099), HEARTH_ERROR_INVALID_HANDLE);
   CHECK_CODE(hearth_auth_set_language_code(auth, "en"), HEARTH_ERROR_INVALID_HANDLE);

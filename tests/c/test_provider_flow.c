@@ -691,14 +691,12 @@ TEST(provider_flows_for_a_signed_out_user_fail_with_no_signed_in_user, BOTH_LOOP
 /* ------------------------------------------------------------------------------------------------
  * Last results
  * ---------------------------------------------------------------------------------------------- */
-typedef hearth_future *(*last_result_fn)(hearth_auth *);
-
 TEST(provider_flows_record_their_last_results, BOTH_LOOPS) {
   flow_app f = flow_app_new(EMULATOR_PAGE);
-  const last_result_fn lasts[] = {hearth_auth_sign_in_with_provider_last_result,
-                                  hearth_user_link_with_provider_last_result,
-                                  hearth_user_reauthenticate_with_provider_last_result};
-  for (size_t i = 0; i < 3; i++) CHECK(lasts[i](f.auth) == NULL);
+  const hearth_operation lasts[] = {HEARTH_OP_AUTH_SIGN_IN_WITH_PROVIDER,
+                                  HEARTH_OP_USER_LINK_WITH_PROVIDER,
+                                  HEARTH_OP_USER_REAUTHENTICATE_WITH_PROVIDER};
+  for (size_t i = 0; i < 3; i++) CHECK(hearth_auth_last_result(f.auth, lasts[i]) == NULL);
   hearth_oauth_provider *provider = provider_for(&twitter);
   const char *email = t_email("last-flow");
   t_browser_sign_in_as(f.browser, identity(email));
@@ -710,7 +708,7 @@ TEST(provider_flows_record_their_last_results, BOTH_LOOPS) {
   ops[1] = t_keep_future(hearth_user_link_with_provider(t_current_user(f.auth), provider));
   CHECK_FAILS_WITH(ops[1], HEARTH_ERROR_PROVIDER_ALREADY_LINKED);
   for (size_t i = 0; i < 3; i++) {
-    hearth_future *last = t_keep_future(lasts[i](f.auth));
+    hearth_future *last = t_keep_future(hearth_auth_last_result(f.auth, lasts[i]));
     if (!last) {
       t_fail(__FILE__, __LINE__, "last result %zu is NULL after its operation ran", i);
       continue;
@@ -720,7 +718,7 @@ TEST(provider_flows_record_their_last_results, BOTH_LOOPS) {
     CHECK((hearth_future_auth_result(last) != NULL) == (hearth_future_auth_result(ops[i]) != NULL));
   }
   hearth_auth *other = hearth_auth_get(t_app());
-  for (size_t i = 0; i < 3; i++) CHECK(lasts[i](other) == NULL);
+  for (size_t i = 0; i < 3; i++) CHECK(hearth_auth_last_result(other, lasts[i]) == NULL);
 }
 
 /* ------------------------------------------------------------------------------------------------

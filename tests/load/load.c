@@ -277,7 +277,7 @@ static void run_step(worker *w, enum step step) {
     case LINK: {
       char email[96];
       snprintf(email, sizeof email, "soak-%d-%d-%ld@example.com", (int)getpid(), w->index, w->cycles);
-      hearth_credential *credential = hearth_email_credential(email, PASSWORD);
+      hearth_credential *credential = hearth_credential_create_email(email, PASSWORD);
       future = hearth_user_link_with_credential(w->user, credential);
       hearth_credential_release(credential);
       break;

@@ -8,7 +8,7 @@ import threading
 from typing import TYPE_CHECKING, Any, Callable, List, Optional, TypeVar
 
 from ._core import LISTENERS, OPEN_URLS, AppCore
-from ._lib import AUTH_STATE_CB, FLOW_OPTIONS_BUFFER_SIZE, ID_TOKEN_CB, OPEN_URL_CB, ProviderFlowOptions, lib
+from ._lib import AUTH_STATE_CB, FLOW_OPTIONS_BUFFER_SIZE, ID_TOKEN_CB, OPEN_URL_CB, Op, ProviderFlowOptions, lib
 from ._support import (
     call_logged,
     check_callable,
@@ -186,8 +186,8 @@ class Auth:
             raise InvalidHandleError(ErrorCode.INVALID_HANDLE, "Hearth rejected the auth handle")
         return Future(ptr, self._core, convert, self._app)
 
-    def _last_result(self, function: Callable[[int], Optional[int]], convert: Callable[[int], R]) -> Optional[Future[R]]:
-        ptr = function(self._ptr())
+    def _last_result(self, operation: Op, convert: Callable[[int], R]) -> Optional[Future[R]]:
+        ptr = lib.hearth_auth_last_result(self._ptr(), operation)
         if not ptr:
             return None
         return Future(ptr, self._core, convert, self._app)
@@ -363,7 +363,7 @@ class Auth:
         :class:`~hearth.WebContextCancelledError` (see :attr:`app_verification_disabled_for_testing`).
         """
         options = phone_options(phone_number, timeout, force_resending_token, multi_factor_session, multi_factor_hint)
-        return self._start(lib.hearth_phone_verify_number, to_phone_verification, options.buffer)
+        return self._start(lib.hearth_auth_verify_phone_number, to_phone_verification, options.buffer)
 
     def verify_phone_number_with_listener(
         self,
@@ -397,7 +397,7 @@ class Auth:
     def verify_phone_number_last_result(self) -> Optional[Future[PhoneVerification]]:
         """The most recent :meth:`Auth.verify_phone_number` future
         (a new reference to that operation), or ``None`` if it never ran."""
-        return self._last_result(lib.hearth_phone_verify_number_last_result, to_phone_verification)
+        return self._last_result(Op.AUTH_VERIFY_PHONE_NUMBER, to_phone_verification)
 
     # ------------------------------------------------------------------------------------------------
     # Provider sign-in on a desktop
@@ -499,7 +499,7 @@ class Auth:
     def sign_in_with_provider_last_result(self) -> Optional[Future[AuthResult]]:
         """The most recent :meth:`Auth.sign_in_with_provider` future
         (a new reference to that operation), or ``None`` if it never ran."""
-        return self._last_result(lib.hearth_auth_sign_in_with_provider_last_result, auth_result_converter(self._app))
+        return self._last_result(Op.AUTH_SIGN_IN_WITH_PROVIDER, auth_result_converter(self._app))
 
     # ------------------------------------------------------------------------------------------------
     # Last results: the most recent future of each operation, or None if it never ran
@@ -507,50 +507,50 @@ class Auth:
     def sign_in_anonymously_last_result(self) -> Optional[Future[AuthResult]]:
         """The most recent :meth:`sign_in_anonymously` future (a new reference to the same
         operation), or ``None`` if it never ran. The other ``*_last_result`` methods work alike."""
-        return self._last_result(lib.hearth_auth_sign_in_anonymously_last_result, auth_result_converter(self._app))
+        return self._last_result(Op.AUTH_SIGN_IN_ANONYMOUSLY, auth_result_converter(self._app))
 
     def create_user_with_email_and_password_last_result(self) -> Optional[Future[AuthResult]]:
         """The most recent :meth:`Auth.create_user_with_email_and_password` future
         (a new reference to that operation), or ``None`` if it never ran."""
         return self._last_result(
-            lib.hearth_auth_create_user_with_email_and_password_last_result, auth_result_converter(self._app)
+            Op.AUTH_CREATE_USER_WITH_EMAIL_AND_PASSWORD, auth_result_converter(self._app)
         )
 
     def sign_in_with_email_and_password_last_result(self) -> Optional[Future[AuthResult]]:
         """The most recent :meth:`Auth.sign_in_with_email_and_password` future
         (a new reference to that operation), or ``None`` if it never ran."""
         return self._last_result(
-            lib.hearth_auth_sign_in_with_email_and_password_last_result, auth_result_converter(self._app)
+            Op.AUTH_SIGN_IN_WITH_EMAIL_AND_PASSWORD, auth_result_converter(self._app)
         )
 
     def sign_in_with_custom_token_last_result(self) -> Optional[Future[AuthResult]]:
         """The most recent :meth:`Auth.sign_in_with_custom_token` future
         (a new reference to that operation), or ``None`` if it never ran."""
         return self._last_result(
-            lib.hearth_auth_sign_in_with_custom_token_last_result, auth_result_converter(self._app)
+            Op.AUTH_SIGN_IN_WITH_CUSTOM_TOKEN, auth_result_converter(self._app)
         )
 
     def sign_in_with_credential_last_result(self) -> Optional[Future[User]]:
         """The most recent :meth:`Auth.sign_in_with_credential` future
         (a new reference to that operation), or ``None`` if it never ran."""
-        return self._last_result(lib.hearth_auth_sign_in_with_credential_last_result, user_converter(self._app))
+        return self._last_result(Op.AUTH_SIGN_IN_WITH_CREDENTIAL, user_converter(self._app))
 
     def sign_in_and_retrieve_data_with_credential_last_result(self) -> Optional[Future[AuthResult]]:
         """The most recent :meth:`Auth.sign_in_and_retrieve_data_with_credential` future
         (a new reference to that operation), or ``None`` if it never ran."""
         return self._last_result(
-            lib.hearth_auth_sign_in_and_retrieve_data_with_credential_last_result, auth_result_converter(self._app)
+            Op.AUTH_SIGN_IN_AND_RETRIEVE_DATA_WITH_CREDENTIAL, auth_result_converter(self._app)
         )
 
     def send_password_reset_email_last_result(self) -> Optional[Future[None]]:
         """The most recent :meth:`Auth.send_password_reset_email` future
         (a new reference to that operation), or ``None`` if it never ran."""
-        return self._last_result(lib.hearth_auth_send_password_reset_email_last_result, to_none)
+        return self._last_result(Op.AUTH_SEND_PASSWORD_RESET_EMAIL, to_none)
 
     def fetch_providers_for_email_last_result(self) -> Optional[Future[List[str]]]:
         """The most recent :meth:`Auth.fetch_providers_for_email` future
         (a new reference to that operation), or ``None`` if it never ran."""
-        return self._last_result(lib.hearth_auth_fetch_providers_for_email_last_result, to_strings)
+        return self._last_result(Op.AUTH_FETCH_PROVIDERS_FOR_EMAIL, to_strings)
 
     # ------------------------------------------------------------------------------------------------
     # Listeners

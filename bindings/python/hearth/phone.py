@@ -196,7 +196,7 @@ def start_with_listener(
     listener.on_verification_failed = _ON_VERIFICATION_FAILED
     listener.on_code_auto_retrieval_timeout = _ON_CODE_AUTO_RETRIEVAL_TIMEOUT
     listener.user_data = key
-    code = lib.hearth_phone_verify_number_with_listener(auth_ptr, options.buffer, ctypes.addressof(listener))
+    code = lib.hearth_auth_verify_phone_number_with_listener(auth_ptr, options.buffer, ctypes.addressof(listener))
     if code != 0:
         # No callback will run.
         PHONE_LISTENERS.pop(key)
