@@ -14,23 +14,57 @@
  * hearth_version, hearth_free, hearth_last_error_message. Types are hearth_<name>, callback types
  * hearth_<purpose>_cb, enum values HEARTH_<ENUM>_<NAME>.
  *
- * Threading contract
- * ------------------
+ * Threads and the loop
+ * --------------------
  * - Every app runs on one libuv loop. Pass your own loop in hearth_app_options.loop (Hearth then creates
  *   no threads; you drive it with uv_run, e.g. uv_run(loop, UV_RUN_NOWAIT) once per frame) or pass NULL
  *   and Hearth runs one loop thread of its own.
  * - Every function may be called from any thread.
- * - Every callback (future completion, listeners) runs on the loop thread, from inside uv_run, and
- *   never inside the Hearth call that registered it. Callbacks may call any Hearth function, including
- *   on the same future, and may destroy the app. While a callback runs, a call from ANOTHER thread that
- *   must guarantee "no callback after this returns" (hearth_future_release, listener removal,
- *   hearth_app_destroy) waits for that callback to return; nothing else waits on callbacks.
+ * - Every callback runs on the loop thread, from inside uv_run, and never inside the Hearth call that
+ *   registered it. Callbacks may call any Hearth function, including on the same future, and may destroy
+ *   the app. While a callback runs, a call from ANOTHER thread that must guarantee "not called after this
+ *   returns" (listener removal, hearth_app_destroy) waits for that callback to return; nothing else waits
+ *   on callbacks.
  * - Idle Hearth handles are unref'd: an idle Hearth never keeps uv_run(UV_RUN_DEFAULT) alive. Calls made
  *   on the loop thread and requests in flight keep the loop alive until they are done. Work posted from
  *   ANOTHER thread (an operation, or hearth_app_destroy) wakes the loop but cannot ref it (libuv's
  *   uv_ref is not thread-safe): it runs during the host's next uv_run while the loop is alive — because
  *   of the host's own ref'd handles (a game engine's loop usually has some), or Hearth's requests in
  *   flight. On a loop that holds nothing else, call Hearth from the loop thread.
+ *
+ * Callbacks and user_data: every registration ends in exactly one final call
+ * ---------------------------------------------------------------------------
+ * Like libuv (a closed handle's requests still get their callback, with UV_ECANCELED), Hearth hands every
+ * user_data it was given with a callback back exactly once, in a final call after which it never uses
+ * that user_data again: free it there. A registering call that fails (returns an error code, 0 or NULL)
+ * keeps nothing: none of its callbacks ever runs.
+ * - hearth_future_add_callback: the callback is its own final call. It runs once the operation
+ *   completes, also when the future reference was released meanwhile.
+ * - hearth_app_post: the posted function is its own final call, with status HEARTH_ERROR_NONE, or
+ *   HEARTH_ERROR_CANCELLED when the app was destroyed before its turn came.
+ * - Callbacks called any number of times — auth-state and ID-token listeners, the phone listener, the
+ *   provider-flow UI delegate — come with a `release` callback (NULL: none wanted), which is the final
+ *   call: it runs after the last call of the others, once the registration ends (the listener was
+ *   removed; the verification ended; the UI delegate was replaced and no flow needs it any more) or the
+ *   app is destroyed.
+ * - Storage callbacks are part of the app's options, not registrations: none starts once
+ *   hearth_app_destroy has been called (a save already running on the loop thread finishes), so their
+ *   user_data is the host's again when the destroy's final calls have run. The log callback belongs to
+ *   the process: hearth_log_set_callback says when it stops.
+ *
+ * Destroying the app (hearth_app_destroy) ends every registration of that app, on its loop thread, in this
+ * order:
+ *   1. every operation still pending completes with HEARTH_ERROR_CANCELLED, in the order they started;
+ *   2. every final call due runs, in the order it became due: completion callbacks (those of the
+ *      operations just cancelled come after any already due), posted functions whose turn had not come
+ *      (with HEARTH_ERROR_CANCELLED), releases of listeners removed earlier. Calls of listeners, of the
+ *      phone listener and of the UI delegate that were due but had not run are dropped;
+ *   3. the release of every registration still in place (listeners, a phone listener whose verification
+ *      has not ended, UI delegates), in the order they were registered.
+ * With Hearth's own loop this happens before hearth_app_destroy returns, or, when it is called from a
+ * Hearth callback, right after that callback returns. With a host loop it happens during the host's
+ * next uv_run (the turn that closes Hearth's handles, which the host runs before uv_loop_close anyway).
+ * After that no callback of the app ever runs.
  *
  * Ownership
  * ---------
@@ -329,14 +363,22 @@ HEARTH_API void hearth_app_options_init(hearth_app_options *options);
  * hearth_app_destroy. */
 HEARTH_API hearth_error hearth_app_create(const hearth_app_options *options, hearth_app **out);
 
-/* Destroys the app: cancels in-flight requests (their futures complete with HEARTH_ERROR_CANCELLED, but
- * no completion callback runs), stops the owned loop thread if any, and returns without waiting on the
- * network. After it returns no callback of this app runs. Futures, users and credentials obtained from
- * the app stay valid (release them as usual). With a host loop, the host must run its loop once more
- * before uv_loop_close (libuv closes handles asynchronously; that turn also frees the app's connections).
- * With Hearth's own loop, its thread frees the connections after this returns, then exits; the process
- * may exit right after this returns (an exit handler waits, up to 2 s, for that thread to finish). May be
- * called from any thread, including from inside a Hearth callback. NULL is a no-op. */
+/* Destroys the app: cancels in-flight requests, ends every registration of the app in the documented
+ * order (see "Callbacks and user_data" at the top of this file: pending futures complete with
+ * HEARTH_ERROR_CANCELLED and their completion callbacks run, posted functions get
+ * HEARTH_ERROR_CANCELLED, release callbacks run), stops the owned loop thread if any, and returns without
+ * waiting on the network.
+ * - Hearth's own loop, called from another thread: when it returns, every final call has run and no
+ *   callback of the app runs any more. Called from a Hearth callback: the final calls run right after
+ *   that callback returns.
+ * - Host loop: the final calls run during the host's next uv_run, which the host must run before
+ *   uv_loop_close anyway (libuv closes handles asynchronously; that turn also frees the app's
+ *   connections). After that turn no callback of the app runs.
+ * The app handle (and its Auth) is invalid as soon as this is called. Futures, users and credentials
+ * obtained from the app stay valid (release them as usual). With Hearth's own loop, its thread frees the
+ * connections after this returns, then exits; the process may exit right after this returns (an exit
+ * handler waits, up to 2 s, for that thread to finish). May be called from any thread, including from
+ * inside a Hearth callback. NULL is a no-op. */
 HEARTH_API void hearth_app_destroy(hearth_app *app);
 
 /* The app's name (borrowed). NULL for an invalid handle. */
@@ -346,10 +388,21 @@ HEARTH_API const char *hearth_app_name(const hearth_app *app);
 HEARTH_API void hearth_app_set_user_data(hearth_app *app, void *user_data);
 HEARTH_API void *hearth_app_get_user_data(const hearth_app *app);
 
-/* Runs `fn(user_data)` on the app's loop thread (on the next loop turn, even when called from the loop
- * thread). Returns 0; HEARTH_ERROR_INVALID_HANDLE for an invalid app; HEARTH_ERROR_INVALID_ARGUMENT for
- * a NULL fn; HEARTH_ERROR_APP_DESTROYED while the app is being destroyed. */
-HEARTH_API hearth_error hearth_app_post(hearth_app *app, void (*fn)(void *user_data), void *user_data);
+/* A function posted with hearth_app_post: status is HEARTH_ERROR_NONE when it runs in its turn, or
+ * HEARTH_ERROR_CANCELLED when the app was destroyed first (then it runs during the destroy; see the top
+ * of this file). It is called exactly once either way. */
+typedef void (*hearth_post_cb)(void *user_data, hearth_error status);
+
+/* The final call of a registration whose other callbacks run any number of times (listeners, the
+ * phone listener, the provider-flow UI delegate): it runs once, on the loop thread, after the last of
+ * them, with the user_data given at registration. See "Callbacks and user_data" at the top. */
+typedef void (*hearth_release_cb)(void *user_data);
+
+/* Runs `fn(user_data, status)` on the app's loop thread, on a later loop turn (even when called from the
+ * loop thread), in the order posted. Returns 0; HEARTH_ERROR_INVALID_HANDLE for an invalid app;
+ * HEARTH_ERROR_INVALID_ARGUMENT for a NULL fn; HEARTH_ERROR_APP_DESTROYED when the app's destroy has
+ * already ended its registrations. On an error fn never runs. */
+HEARTH_API hearth_error hearth_app_post(hearth_app *app, hearth_post_cb fn, void *user_data);
 
 /* 1 if the calling thread is the app's loop thread, else 0. */
 HEARTH_API int hearth_app_is_loop_thread(const hearth_app *app);
@@ -364,6 +417,8 @@ typedef enum hearth_future_state {
   HEARTH_FUTURE_INVALID = 2
 } hearth_future_state;
 
+/* A completion callback: `future` is the reference it was added to, valid until the callback returns
+ * (also when the host released it meanwhile). */
 typedef void (*hearth_completion_cb)(hearth_future *future, void *user_data);
 
 /* HEARTH_FUTURE_COMPLETE, _PENDING, or _INVALID (NULL / released handle). */
@@ -378,12 +433,15 @@ HEARTH_API hearth_error hearth_future_error(const hearth_future *future);
  * as this future handle); "" on success or while pending; NULL for an invalid future. */
 HEARTH_API const char *hearth_future_error_message(const hearth_future *future);
 
-/* Sets this reference's one completion callback (a later call replaces an earlier one; NULL clears it).
- * It runs once, on the loop thread, after the future completes — on the next loop turn if it is already
- * complete — never inside this call. Not called for futures cancelled by hearth_app_destroy. Returns 0,
- * or HEARTH_ERROR_INVALID_HANDLE, or HEARTH_ERROR_APP_DESTROYED. */
-HEARTH_API hearth_error hearth_future_on_completion(hearth_future *future, hearth_completion_cb callback,
-                                                    void *user_data);
+/* Adds a completion callback to this reference. It runs exactly once, on the loop thread, after the
+ * operation completes — on a later loop turn if it is already complete — never inside this call; also
+ * when the reference is released first (see hearth_future_release), and when the app is destroyed first
+ * (the operation then completes with HEARTH_ERROR_CANCELLED). Any number may be added; they run in the
+ * order they were added. Returns 0; HEARTH_ERROR_INVALID_HANDLE for NULL or a released future;
+ * HEARTH_ERROR_INVALID_ARGUMENT for a NULL callback; HEARTH_ERROR_APP_DESTROYED once the destroy of the
+ * future's app has begun. On an error the callback never runs. */
+HEARTH_API hearth_error hearth_future_add_callback(hearth_future *future, hearth_completion_cb callback,
+                                                   void *user_data);
 
 /* Blocks the calling thread until the future completes or `timeout_ms` passes (< 0 = forever).
  * Returns 0 when complete, HEARTH_ERROR_TIMED_OUT, HEARTH_ERROR_WOULD_DEADLOCK (called on the loop
@@ -392,12 +450,13 @@ HEARTH_API hearth_error hearth_future_on_completion(hearth_future *future, heart
 HEARTH_API hearth_error hearth_future_wait(hearth_future *future, int64_t timeout_ms);
 
 /* Releases this reference. The operation itself goes on; other references (e.g. from
- * hearth_auth_last_result) stay valid. After it returns, this reference's completion callback never
- * runs. NULL is a no-op. */
+ * hearth_auth_last_result) stay valid. Completion callbacks added to this reference still run when the
+ * operation completes: they receive this handle, which stays valid until the last of them returns and
+ * is freed then; do not use it anywhere else after this call. NULL is a no-op. */
 HEARTH_API void hearth_future_release(hearth_future *future);
 
-/* A new reference to the same operation (same status, error and results), with a completion slot of
- * its own. Release with hearth_future_release. NULL for an invalid handle (sets the last error). */
+/* A new reference to the same operation (same status, error and results). Release with
+ * hearth_future_release. NULL for an invalid handle (sets the last error). */
 HEARTH_API hearth_future *hearth_future_retain(const hearth_future *future);
 
 /* Typed results. All borrowed (valid as long as this future handle) and NULL when the future is not
@@ -581,23 +640,26 @@ typedef enum hearth_operation {
 } hearth_operation;
 
 /* The most recent future of `operation` on this Auth (user operations count for the Auth of their
- * user), as a new reference with a completion slot of its own; NULL when it never ran. NULL also for an
+ * user), as a new reference; NULL when it never ran. NULL also for an
  * invalid auth handle or an operation outside hearth_operation, which set the last error
  * (HEARTH_ERROR_INVALID_HANDLE, HEARTH_ERROR_INVALID_ARGUMENT). */
 HEARTH_API hearth_future *hearth_auth_last_result(hearth_auth *auth, hearth_operation operation);
 
 /* Listeners. Called on the loop thread; an auth-state listener when the signed-in uid changes, an
  * ID-token listener when the ID token changes (both also once, on the next loop turn, after they are
- * added). add returns a listener id > 0, or 0 on error (which sets the last error). After remove
- * returns, the listener is never called again (unless remove runs inside another callback on the loop
- * thread, where that holds at once too). */
+ * added). add returns a listener id > 0, or 0 on error (which sets the last error: a NULL callback,
+ * an invalid auth, or HEARTH_ERROR_APP_DESTROYED once the app's destroy has begun; then neither
+ * callback runs). `release` (NULL: none) runs once after the listener's last call: after remove, or
+ * when the app is destroyed with the listener still added. After remove returns, the listener is never
+ * called again (unless remove runs inside another callback on the loop thread, where that holds at once
+ * too); its release follows on a later loop turn. */
 typedef void (*hearth_auth_state_cb)(hearth_auth *auth, void *user_data);
 typedef void (*hearth_id_token_cb)(hearth_auth *auth, void *user_data);
 HEARTH_API uint64_t hearth_auth_add_auth_state_listener(hearth_auth *auth, hearth_auth_state_cb callback,
-                                                        void *user_data);
+                                                        hearth_release_cb release, void *user_data);
 HEARTH_API hearth_error hearth_auth_remove_auth_state_listener(hearth_auth *auth, uint64_t listener_id);
 HEARTH_API uint64_t hearth_auth_add_id_token_listener(hearth_auth *auth, hearth_id_token_cb callback,
-                                                      void *user_data);
+                                                      hearth_release_cb release, void *user_data);
 HEARTH_API hearth_error hearth_auth_remove_id_token_listener(hearth_auth *auth, uint64_t listener_id);
 
 /* ---------------------------------------------------------------------------------------------------
@@ -635,7 +697,7 @@ typedef int (*hearth_open_url_cb)(void *user_data, const char *url);
 typedef struct hearth_provider_flow_options {
   uint32_t struct_size;          /* set by hearth_provider_flow_options_init */
   hearth_open_url_cb open_url;   /* required */
-  void *user_data;               /* passed to open_url */
+  void *user_data;               /* passed to open_url and release */
   const char *redirect_uri;      /* NULL: Hearth's loopback receiver. Else a URI of a custom scheme the
                                     host registered (e.g. "com.example.game:/oauth"); the host hands every
                                     URL it is opened with to hearth_auth_handle_url. */
@@ -645,10 +707,16 @@ typedef struct hearth_provider_flow_options {
                                     provider's page), also against the emulator, whose createAuthUri
                                     serves a fake consent page; 0: the emulator's own handler page when
                                     using the emulator */
+  hearth_release_cb release;     /* optional: called with user_data once Hearth no longer uses this UI
+                                    delegate — a later hearth_auth_set_provider_flow_options replaced it
+                                    and no flow started with it still has a page to show, or the app was
+                                    destroyed */
 } hearth_provider_flow_options;
 
 HEARTH_API void hearth_provider_flow_options_init(hearth_provider_flow_options *options);
-/* Sets the UI delegate and redirect target for provider flows (copied). Returns 0 or an error code. */
+/* Sets the UI delegate and redirect target for provider flows (copied); flows already started keep the
+ * delegate they started with until they have shown their page. Returns 0 or an error code (then
+ * `release` never runs). */
 HEARTH_API hearth_error hearth_auth_set_provider_flow_options(hearth_auth *auth,
                                                               const hearth_provider_flow_options *options);
 
@@ -712,15 +780,22 @@ HEARTH_API const char *hearth_future_phone_resend_token(const hearth_future *fut
 
 /* The C++ SDK's PhoneAuthProvider::Listener, as C callbacks (all on the loop thread; user_data passed
  * through). Exactly one of on_code_sent / on_verification_failed runs; on_code_auto_retrieval_timeout
- * runs when timeout_ms has passed after a code was sent (a desktop never reads SMS itself). */
+ * runs when timeout_ms has passed after a code was sent (a desktop never reads SMS itself). `release`
+ * runs once after the last of them (after on_verification_failed or on_code_auto_retrieval_timeout), or
+ * when the app is destroyed first: a verification still pending then ends with on_verification_failed
+ * (HEARTH_ERROR_CANCELLED) before it, a timeout still to come is dropped. Every callback may be NULL. */
 typedef struct hearth_phone_listener {
   uint32_t struct_size; /* sizeof(hearth_phone_listener) */
   void (*on_code_sent)(void *user_data, const char *verification_id, const char *force_resending_token);
   void (*on_verification_failed)(void *user_data, hearth_error error, const char *message);
   void (*on_code_auto_retrieval_timeout)(void *user_data, const char *verification_id);
   void *user_data;
+  hearth_release_cb release; /* added after the first version: a struct_size without it means none */
 } hearth_phone_listener;
-/* The listener form of hearth_auth_verify_phone_number. Returns 0 or an error code (then no callback runs). */
+/* The listener form of hearth_auth_verify_phone_number. Returns 0 or an error code (then no callback
+ * runs, release included): HEARTH_ERROR_INVALID_ARGUMENT for a NULL listener, a struct_size smaller than
+ * the first hearth_phone_listener, or bad options; HEARTH_ERROR_APP_DESTROYED once the app's destroy has
+ * begun. */
 HEARTH_API hearth_error hearth_auth_verify_phone_number_with_listener(hearth_auth *auth,
                                                                      const hearth_phone_auth_options *options,
                                                                      const hearth_phone_listener *listener);

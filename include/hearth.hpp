@@ -24,10 +24,11 @@
  *   with the same uid and fail with kAuthErrorNoSignedInUser when that user is gone. Operations on an
  *   invalid User return an invalid Future (error() == -1), as in the C++ SDK.
  * - A callback given to OnCompletion runs even when every copy of the Future has been destroyed (as the
- *   C++ SDK does through its LastResult references); it is dropped, without running, when the App is
- *   deleted first. Copies of one Future share one callback slot; a Future from *LastResult() has its own.
- * - Futures, Users and Credentials may outlive the App (a Future cancelled by deleting the App completes
- *   with kAuthErrorCancelled).
+ *   C++ SDK does through its LastResult references). Deleting the App completes its pending operations
+ *   with kAuthErrorCancelled, and their callbacks run then: with Hearth's own loop before `delete app`
+ *   returns, with a host loop on its next turn (the C library's rule: every callback registered runs
+ *   once). Copies of one Future share one callback slot; a Future from *LastResult() has its own.
+ * - Futures, Users and Credentials may outlive the App.
  * - Provider sign-in (SignInWithProvider, LinkWithProvider, ReauthenticateWithProvider) works on a
  *   desktop (the C++ SDK's desktop build answers kAuthErrorUnimplemented): set the UI delegate and
  *   redirect target first with Auth::SetProviderFlowOptions.
@@ -56,6 +57,7 @@
 
 #include "hearth.h"
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
@@ -89,6 +91,7 @@ class IdTokenListener;
 namespace detail {
 class ProviderArgument;
 struct FutureAccess;
+struct PhoneListenerState;
 }  // namespace detail
 
 /// Status of a Future, with firebase::FutureStatus's values.
@@ -140,19 +143,12 @@ inline int TakeCLastError(int code) {
   return SetLastError(code, CopyString(hearth_last_error_message()));
 }
 
-inline void* IdToPointer(uint64_t id) { return reinterpret_cast<void*>(static_cast<uintptr_t>(id)); }
-inline uint64_t PointerToId(void* pointer) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(pointer)); }
-
 // What users and futures need of their app after the App object may be gone: the C handles, cleared
 // (under the mutex) before the app is destroyed.
 struct AppCore {
   std::mutex mutex;
   hearth_app* app = nullptr;
   hearth_auth* auth = nullptr;
-  // Every UI delegate given to Auth::SetProviderFlowOptions. A flow keeps the delegate it started with
-  // (its C user_data points here), so none is freed before the app is destroyed, after which no
-  // callback runs.
-  std::vector<std::unique_ptr<std::function<bool(const std::string&)>>> url_delegates;
 };
 using AppCorePtr = std::shared_ptr<AppCore>;
 
@@ -190,9 +186,10 @@ class FutureHandle {
     return result_.get();
   }
 
-  // The completion registration in this reference's slot (0: none). Atomic so that a firing callback
-  // never takes a lock another thread may hold while calling into Hearth.
-  std::atomic<uint64_t> callback_id{0};
+  // Firebase's one callback slot per Future (shared by its copies): OnCompletion bumps the generation,
+  // and a C callback whose generation is no longer current runs nothing of the host's. Atomic, so a
+  // firing callback never takes a lock another thread may hold while calling into Hearth.
+  std::atomic<uint64_t> callback_generation{0};
   // Serializes OnCompletion calls on copies of one Future (never taken by a firing callback).
   std::mutex callback_mutex;
 
@@ -206,81 +203,22 @@ class FutureHandle {
 };
 using FutureHandlePtr = std::shared_ptr<FutureHandle>;
 
-// Completion callbacks waiting for their future. The C callback's user_data is only an id into this
-// table, so a callback that fires after its registration was replaced or dropped finds nothing and
-// touches no freed memory. A registration keeps its future reference alive until it fires, is replaced,
-// or its app is deleted (hearth_app_destroy promises no callback runs after it, so the app's
-// registrations are dropped then; nothing leaks when a callback never fires).
+// One OnCompletion, as the user_data of its C completion callback, which Hearth calls exactly once (when
+// the operation completes; as kAuthErrorCancelled if the App is deleted first), and which deletes it.
+// It keeps the Future's shared reference alive until then, as the C++ SDK keeps a completed Future's
+// callback running after every copy is gone.
 struct PendingCompletion {
   FutureHandlePtr handle;
+  uint64_t generation;
   std::function<void(const FutureHandlePtr&)> invoke;
 };
 
-class CompletionRegistry {
- public:
-  uint64_t Add(PendingCompletion pending) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const uint64_t id = next_id_++;
-    pending_.emplace(id, std::move(pending));
-    return id;
-  }
-
-  bool Take(uint64_t id, PendingCompletion* out) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto it = pending_.find(id);
-    if (it == pending_.end()) return false;
-    *out = std::move(it->second);
-    pending_.erase(it);
-    return true;
-  }
-
-  // Destroys the registration outside the lock: its captures may run arbitrary destructors.
-  void Cancel(uint64_t id) {
-    PendingCompletion doomed;
-    Take(id, &doomed);
-  }
-
-  void DropApp(const AppCore* core) {
-    std::vector<PendingCompletion> doomed;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      for (auto it = pending_.begin(); it != pending_.end();) {
-        if (it->second.handle && it->second.handle->core() == core) {
-          doomed.push_back(std::move(it->second));
-          it = pending_.erase(it);
-        } else {
-          ++it;
-        }
-      }
-    }
-  }
-
-  // Registrations still waiting (diagnostics and tests).
-  size_t PendingCount() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return pending_.size();
-  }
-
- private:
-  std::mutex mutex_;
-  uint64_t next_id_ = 1;
-  std::unordered_map<uint64_t, PendingCompletion> pending_;
-};
-
-// Intentionally never destroyed: a loop thread may still look ids up while static destructors run.
-inline CompletionRegistry& Completions() {
-  static CompletionRegistry* registry = new CompletionRegistry();
-  return *registry;
-}
-
 inline void OnFutureComplete(hearth_future* /*future*/, void* user_data) {
-  const uint64_t id = PointerToId(user_data);
-  PendingCompletion pending;
-  if (!Completions().Take(id, &pending)) return;
-  uint64_t expected = id;
-  pending.handle->callback_id.compare_exchange_strong(expected, 0);
+  std::unique_ptr<PendingCompletion> pending(static_cast<PendingCompletion*>(user_data));
+  // A later OnCompletion replaced this one: only the most recent callback runs.
+  if (pending->handle->callback_generation.load() != pending->generation) return;
   try {
-    pending.invoke(pending.handle);
+    pending->invoke(pending->handle);
   } catch (...) {
     // An exception must not unwind into the C library's loop.
   }
@@ -288,17 +226,19 @@ inline void OnFutureComplete(hearth_future* /*future*/, void* user_data) {
 
 inline void SetCompletion(const FutureHandlePtr& handle, std::function<void(const FutureHandlePtr&)> invoke) {
   if (!handle || !invoke) return;
-  const uint64_t id = Completions().Add(PendingCompletion{handle, std::move(invoke)});
-  uint64_t previous = 0;
-  int rc = 0;
-  {
-    // Held across the C call so that concurrent OnCompletion calls leave the slot and callback_id agreeing.
-    std::lock_guard<std::mutex> lock(handle->callback_mutex);
-    rc = hearth_future_on_completion(handle->future(), &OnFutureComplete, IdToPointer(id));
-    previous = handle->callback_id.exchange(rc == 0 ? id : 0);
+  auto pending = std::make_unique<PendingCompletion>(PendingCompletion{handle, 0, std::move(invoke)});
+  // Held across the C call so that concurrent OnCompletion calls on copies agree on the latest one.
+  std::lock_guard<std::mutex> lock(handle->callback_mutex);
+  const uint64_t previous = handle->callback_generation.load();
+  pending->generation = previous + 1;
+  // Current before Hearth has it: on Hearth's own loop thread it may run before the call returns.
+  handle->callback_generation.store(pending->generation);
+  if (hearth_future_add_callback(handle->future(), &OnFutureComplete, pending.get()) != HEARTH_ERROR_NONE) {
+    // Refused (the App is gone): the earlier callback stays the one that runs.
+    handle->callback_generation.store(previous);
+    return;
   }
-  if (previous != 0) Completions().Cancel(previous);
-  if (rc != 0) Completions().Cancel(id);
+  pending.release();  // Hearth owns it now, until OnFutureComplete
 }
 
 }  // namespace detail
@@ -354,7 +294,8 @@ class FutureBase {
 
   /// Sets the completion callback of this Future and its copies (a later call replaces an earlier one).
   /// It runs once, on the loop thread, after the operation completes (on the next loop turn if it
-  /// already has). Nothing happens for an invalid Future.
+  /// already has), also when the App is deleted first (the operation then completes with
+  /// kAuthErrorCancelled). Nothing happens for an invalid Future, or once its App has been deleted.
   void OnCompletion(CompletionCallback callback, void* user_data) const {
     if (!callback) return;
     detail::SetCompletion(handle_, [callback, user_data](const detail::FutureHandlePtr& handle) {
@@ -702,7 +643,7 @@ inline int StorageErase(void* user_data, const char* key) {
   }
 }
 
-// Live apps by name, for App::GetInstance. Never destroyed, like Completions().
+// Live apps by name, for App::GetInstance. Never destroyed: apps may be deleted during static destruction.
 struct AppDirectory {
   std::mutex mutex;
   std::map<std::string, App*> apps;
@@ -714,9 +655,10 @@ inline AppDirectory& Apps() {
 
 }  // namespace detail
 
-/// One configured app, as firebase::App. Create with App::Create, destroy with delete (which cancels its
-/// in-flight operations, deletes its Auth and returns without waiting on the network). With a host loop,
-/// run the loop once more after deleting the app, before uv_loop_close.
+/// One configured app, as firebase::App. Create with App::Create, destroy with delete (which deletes its
+/// Auth, cancels its in-flight operations — their OnCompletion callbacks run with kAuthErrorCancelled —
+/// and returns without waiting on the network). With a host loop, run the loop once more after deleting
+/// the app, before uv_loop_close: the cancelled operations' callbacks run then.
 class App {
  public:
   /// Creates an app; nullptr on failure (e.g. no API key, or an app with this name exists), with the
@@ -1255,7 +1197,7 @@ class PhoneAuthProvider {
   /// stops its callbacks (waiting for one running on another thread); deleting the App does too.
   class Listener {
    public:
-    Listener() = default;
+    Listener();
     Listener(const Listener&) = delete;
     Listener& operator=(const Listener&) = delete;
     virtual ~Listener();
@@ -1274,6 +1216,11 @@ class PhoneAuthProvider {
     virtual void OnVerificationFailedWithError(AuthError /*error*/, const std::string& message) {
       OnVerificationFailed(message);
     }
+
+   private:
+    friend class PhoneAuthProvider;
+    // Shared with every verification it listens to: the destructor turns its calls off.
+    std::shared_ptr<detail::PhoneListenerState> state_;
   };
 
   /// Hearth extra: what the Future form of VerifyPhoneNumber completes with.
@@ -1862,6 +1809,10 @@ class AuthStateListener {
   AuthStateListener& operator=(const AuthStateListener&) = delete;
   virtual ~AuthStateListener();
   virtual void OnAuthStateChanged(Auth* auth) = 0;
+
+ private:
+  friend class Auth;
+  std::vector<Auth*> auths_;  // the Auths it is added to (guarded by detail::ListenerGraphMutex())
 };
 
 /// Told when the ID token changes (sign-in, refresh, sign-out; and once after being added).
@@ -1872,6 +1823,10 @@ class IdTokenListener {
   IdTokenListener& operator=(const IdTokenListener&) = delete;
   virtual ~IdTokenListener();
   virtual void OnIdTokenChanged(Auth* auth) = 0;
+
+ private:
+  friend class Auth;
+  std::vector<Auth*> auths_;  // the Auths it is added to (guarded by detail::ListenerGraphMutex())
 };
 
 /// The app's authentication, as firebase::auth::Auth. One per App; deleted with the App (or by delete,
@@ -2037,6 +1992,32 @@ class Auth {
   hearth_auth* const auth_;
   std::mutex phone_auth_provider_mutex_;
   PhoneAuthProvider* phone_auth_provider_ = nullptr;  // guarded by phone_auth_provider_mutex_
+
+  // The listeners added to this Auth, with their C listener ids (guarded by
+  // detail::ListenerGraphMutex()). Exactly one of the two pointers is set.
+  struct ListenerEntry {
+    AuthStateListener* auth_state;
+    IdTokenListener* id_token;
+    uint64_t c_id;
+  };
+  std::vector<ListenerEntry> listeners_;
+  static ListenerEntry MakeEntry(AuthStateListener* listener, uint64_t c_id) { return {listener, nullptr, c_id}; }
+  static ListenerEntry MakeEntry(IdTokenListener* listener, uint64_t c_id) { return {nullptr, listener, c_id}; }
+  static bool Holds(const ListenerEntry& entry, const AuthStateListener* listener) { return entry.auth_state == listener; }
+  static bool Holds(const ListenerEntry& entry, const IdTokenListener* listener) { return entry.id_token == listener; }
+  template <typename L>
+  void AddListener(L* listener);
+  template <typename L>
+  void RemoveListener(L* listener);
+  // Takes `listener` out of this Auth's bookkeeping (under the graph mutex); its C id, or 0.
+  template <typename L>
+  uint64_t ForgetListener(L* listener);
+  static void RemoveCListener(hearth_auth* auth, bool auth_state, uint64_t c_id);
+  // A listener's destructor: removes it from every Auth it was added to.
+  template <typename L>
+  static void RemoveFromEveryAuth(L* listener);
+  friend class AuthStateListener;
+  friend class IdTokenListener;
 };
 
 }  // namespace auth
@@ -2267,279 +2248,102 @@ struct FutureReader<auth::FetchProvidersResult> {
   }
 };
 
-// Listener registrations. As with futures, the C user_data is an id into this table. A call in progress
-// is counted so that removal can wait for it: after Remove* returns (outside the loop thread), the
-// listener is neither called nor running.
-class ListenerRegistry {
- public:
-  enum class Kind { kAuthState, kIdToken };
-
-  struct Registration {
-    Kind kind;
-    void* listener;
-    auth::Auth* auth;
-    hearth_auth* c_auth;
-    hearth_app* c_app;
-    void (*notify)(void* listener, auth::Auth* auth);
-    uint64_t c_id = 0;
-    int calls_in_progress = 0;
-  };
-
-  void Add(Kind kind, void* listener, auth::Auth* auth, hearth_app* c_app,
-           void (*notify)(void* listener, auth::Auth* auth)) {
-    if (!listener || !auth) return;
-    std::shared_ptr<Registration> registration;
-    uint64_t id = 0;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      for (const auto& entry : registrations_) {
-        const Registration& r = *entry.second;
-        if (r.kind == kind && r.listener == listener && r.auth == auth) return;
-      }
-      registration = std::make_shared<Registration>(Registration{kind, listener, auth, auth->c_auth(), c_app, notify});
-      id = next_id_++;
-      registrations_.emplace(id, registration);
-    }
-    // No lock of ours is held while Hearth runs.
-    const uint64_t c_id = kind == Kind::kAuthState
-                              ? hearth_auth_add_auth_state_listener(registration->c_auth, &OnEvent, IdToPointer(id))
-                              : hearth_auth_add_id_token_listener(registration->c_auth, &OnEvent, IdToPointer(id));
-    bool removed_meanwhile = false;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      registration->c_id = c_id;
-      removed_meanwhile = registrations_.count(id) == 0;
-      if (c_id == 0) registrations_.erase(id);
-    }
-    // A Remove that ran during the C call left the C registration to us.
-    if (removed_meanwhile && c_id != 0) RemoveFromHearth(*registration, c_id);
-  }
-
-  // Removes the registrations matching kind (any kind when null), listener and auth (any when null).
-  void Remove(const Kind* kind, const void* listener, const auth::Auth* auth) {
-    std::vector<std::pair<std::shared_ptr<Registration>, uint64_t>> removed;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      for (auto it = registrations_.begin(); it != registrations_.end();) {
-        const Registration& r = *it->second;
-        if ((!kind || r.kind == *kind) && (!listener || r.listener == listener) && (!auth || r.auth == auth)) {
-          removed.emplace_back(it->second, it->second->c_id);  // c_id 0: Add is still in its C call
-          it = registrations_.erase(it);
-        } else {
-          ++it;
-        }
-      }
-    }
-    for (const auto& entry : removed) {
-      const Registration& registration = *entry.first;
-      if (entry.second != 0) RemoveFromHearth(registration, entry.second);
-      // On the loop thread a running call is our caller: waiting for it would deadlock.
-      if (hearth_app_is_loop_thread(registration.c_app) == 1) continue;
-      std::unique_lock<std::mutex> lock(mutex_);
-      idle_.wait(lock, [&registration] { return registration.calls_in_progress == 0; });
-    }
-  }
-
- private:
-  static void OnEvent(hearth_auth* /*auth*/, void* user_data);
-
-  static void RemoveFromHearth(const Registration& registration, uint64_t c_id) {
-    if (registration.kind == Kind::kAuthState) {
-      hearth_auth_remove_auth_state_listener(registration.c_auth, c_id);
-    } else {
-      hearth_auth_remove_id_token_listener(registration.c_auth, c_id);
-    }
-  }
-
-  std::mutex mutex_;
-  std::condition_variable idle_;
-  uint64_t next_id_ = 1;
-  std::unordered_map<uint64_t, std::shared_ptr<Registration>> registrations_;
-
-  friend ListenerRegistry& Listeners();
-};
-
-inline ListenerRegistry& Listeners() {
-  static ListenerRegistry* registry = new ListenerRegistry();
-  return *registry;
+// The bookkeeping of which listener is added to which Auth (Auth::listeners_ and each listener's auths_),
+// so that removing by listener, deleting a listener and deleting an Auth each find the other side, as in
+// the C++ SDK. Never held while Hearth runs: a C removal waits for a running callback, which may itself
+// add or remove listeners.
+inline std::mutex& ListenerGraphMutex() {
+  static std::mutex* mutex = new std::mutex();  // never destroyed: listeners may outlive static destruction
+  return *mutex;
 }
 
-inline void ListenerRegistry::OnEvent(hearth_auth* /*auth*/, void* user_data) {
-  ListenerRegistry& registry = Listeners();
-  std::shared_ptr<Registration> registration;
-  {
-    std::lock_guard<std::mutex> lock(registry.mutex_);
-    auto it = registry.registrations_.find(PointerToId(user_data));
-    if (it == registry.registrations_.end()) return;
-    registration = it->second;
-    ++registration->calls_in_progress;
-  }
+// One listener added to one Auth: the user_data of its C listener. Hearth calls OnListenerEvent until the
+// listener is removed and then, once, ReleaseListenerLink; a removal that returned (off the loop thread)
+// has waited for a running call, so the listener and the Auth are alive whenever it runs.
+struct ListenerLink {
+  void* listener;
+  auth::Auth* auth;
+  void (*notify)(void* listener, auth::Auth* auth);
+};
+
+inline void OnListenerEvent(hearth_auth* /*auth*/, void* user_data) {
+  const ListenerLink* link = static_cast<const ListenerLink*>(user_data);
   try {
-    registration->notify(registration->listener, registration->auth);
+    link->notify(link->listener, link->auth);
   } catch (...) {
     // An exception must not unwind into the C library's loop.
   }
-  {
-    std::lock_guard<std::mutex> lock(registry.mutex_);
-    --registration->calls_in_progress;
-  }
-  registry.idle_.notify_all();
 }
 
-// Phone verification listeners. As for the other registries, the C user_data is an id into this table,
-// so a callback for a destroyed listener, or a failure posted for an App deleted since, finds nothing.
-// A call in progress is counted so that a listener's destructor can wait for it.
-class PhoneListenerRegistry {
- public:
-  using Listener = auth::PhoneAuthProvider::Listener;
+inline void ReleaseListenerLink(void* user_data) { delete static_cast<ListenerLink*>(user_data); }
 
-  uint64_t Add(Listener* listener, const AppCore* core) {
-    auto registration = std::make_shared<Registration>();
-    registration->listener = listener;
-    registration->core = core;
-    std::lock_guard<std::mutex> lock(mutex_);
-    const uint64_t id = next_id_++;
-    registrations_.emplace(id, std::move(registration));
-    return id;
-  }
+// What a PhoneAuthProvider::Listener shares with the verifications it listens to: its pointer, cleared
+// by its destructor, which waits for a call running on another thread (not for one on its own thread:
+// a listener deleting itself from its callback).
+struct PhoneListenerState {
+  std::mutex mutex;
+  std::condition_variable idle;
+  auth::PhoneAuthProvider::Listener* listener = nullptr;
+  int calls_in_progress = 0;
+  std::thread::id calling_thread;
+};
 
-  // Runs `call` with the listener of `id` unless it is gone; `last` ends the registration afterwards.
-  void Invoke(uint64_t id, bool last, const std::function<void(Listener*)>& call) {
-    std::shared_ptr<Registration> registration;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      auto it = registrations_.find(id);
-      if (it == registrations_.end()) return;
-      registration = it->second;
-      ++registration->calls_in_progress;
-      registration->calling_thread = std::this_thread::get_id();
-    }
+// One verification with a listener: the user_data of its C listener, which Hearth releases once, after
+// the verification's last call (ReleasePhoneCall); or, for a verification refused at once, of the
+// hearth_app_post that tells the listener (DeliverPhoneFailure), which deletes it.
+struct PhoneCall {
+  std::shared_ptr<PhoneListenerState> state;
+  int failure = HEARTH_ERROR_NONE;
+  std::string failure_message;
+
+  template <typename F>
+  void Invoke(F&& call) const {
+    std::unique_lock<std::mutex> lock(state->mutex);
+    auth::PhoneAuthProvider::Listener* listener = state->listener;
+    if (!listener) return;
+    ++state->calls_in_progress;
+    state->calling_thread = std::this_thread::get_id();
+    lock.unlock();
     try {
-      call(registration->listener);
+      call(listener);
     } catch (...) {
       // An exception must not unwind into the C library's loop.
     }
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      --registration->calls_in_progress;
-      if (last) registrations_.erase(id);
-    }
-    idle_.notify_all();
+    lock.lock();
+    --state->calls_in_progress;
+    state->idle.notify_all();
   }
-
-  // A failure found during VerifyPhoneNumber, delivered by a task posted to the loop (Deliver).
-  void SetFailure(uint64_t id, int error, std::string message) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto it = registrations_.find(id);
-    if (it == registrations_.end()) return;
-    it->second->failure = error;
-    it->second->failure_message = std::move(message);
-  }
-
-  static void DeliverFailure(void* user_data);
-
-  void Forget(uint64_t id) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    registrations_.erase(id);
-  }
-
-  // The listener is being destroyed: no call after this returns (one running on this very thread, the
-  // listener destroying itself from its callback, is not waited for).
-  void Remove(const Listener* listener) {
-    std::vector<std::shared_ptr<Registration>> removed;
-    std::unique_lock<std::mutex> lock(mutex_);
-    for (auto it = registrations_.begin(); it != registrations_.end();) {
-      if (it->second->listener == listener) {
-        removed.push_back(it->second);
-        it = registrations_.erase(it);
-      } else {
-        ++it;
-      }
-    }
-    const std::thread::id self = std::this_thread::get_id();
-    for (const auto& registration : removed) {
-      idle_.wait(lock, [&registration, self] {
-        return registration->calls_in_progress == 0 || registration->calling_thread == self;
-      });
-    }
-  }
-
-  // The App is gone: none of its callbacks will run.
-  void DropApp(const AppCore* core) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (auto it = registrations_.begin(); it != registrations_.end();) {
-      if (it->second->core == core) {
-        it = registrations_.erase(it);
-      } else {
-        ++it;
-      }
-    }
-  }
-
-  // Registrations still waiting for a callback (diagnostics and tests).
-  size_t PendingCount() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return registrations_.size();
-  }
-
- private:
-  struct Registration {
-    Listener* listener = nullptr;
-    const AppCore* core = nullptr;
-    int calls_in_progress = 0;
-    std::thread::id calling_thread;
-    int failure = HEARTH_ERROR_NONE;
-    std::string failure_message;
-  };
-
-  std::mutex mutex_;
-  std::condition_variable idle_;
-  uint64_t next_id_ = 1;
-  std::unordered_map<uint64_t, std::shared_ptr<Registration>> registrations_;
 };
 
-// Never destroyed, like Completions().
-inline PhoneListenerRegistry& PhoneListeners() {
-  static PhoneListenerRegistry* registry = new PhoneListenerRegistry();
-  return *registry;
-}
+inline void ReleasePhoneCall(void* user_data) { delete static_cast<PhoneCall*>(user_data); }
 
-inline void PhoneListenerRegistry::DeliverFailure(void* user_data) {
-  PhoneListenerRegistry& registry = PhoneListeners();
-  const uint64_t id = PointerToId(user_data);
-  int error = HEARTH_ERROR_FAILURE;
-  std::string message;
-  {
-    std::lock_guard<std::mutex> lock(registry.mutex_);
-    auto it = registry.registrations_.find(id);
-    if (it == registry.registrations_.end()) return;
-    error = it->second->failure;
-    message = it->second->failure_message;
-  }
-  registry.Invoke(id, true, [error, &message](Listener* listener) {
-    listener->OnVerificationFailedWithError(static_cast<auth::AuthError>(error), message);
+inline void DeliverPhoneFailure(void* user_data, hearth_error /*status: told either way*/) {
+  const std::unique_ptr<PhoneCall> call(static_cast<PhoneCall*>(user_data));
+  const auth::AuthError error = static_cast<auth::AuthError>(call->failure);
+  call->Invoke([error, &call](auth::PhoneAuthProvider::Listener* listener) {
+    listener->OnVerificationFailedWithError(error, call->failure_message);
   });
 }
 
 inline void OnPhoneCodeSent(void* user_data, const char* verification_id, const char* force_resending_token) {
   const std::string id = CopyString(verification_id);
   const auth::PhoneAuthProvider::ForceResendingToken token(kAdopt, force_resending_token);
-  PhoneListeners().Invoke(PointerToId(user_data), false,
-                          [&id, &token](PhoneListenerRegistry::Listener* listener) { listener->OnCodeSent(id, token); });
+  static_cast<const PhoneCall*>(user_data)->Invoke(
+      [&id, &token](auth::PhoneAuthProvider::Listener* listener) { listener->OnCodeSent(id, token); });
 }
 
 inline void OnPhoneVerificationFailed(void* user_data, hearth_error error, const char* message) {
   std::string text = CopyString(message);
   if (text.empty()) text = CopyString(hearth_error_message(error));
-  PhoneListeners().Invoke(PointerToId(user_data), true, [error, &text](PhoneListenerRegistry::Listener* listener) {
+  static_cast<const PhoneCall*>(user_data)->Invoke([error, &text](auth::PhoneAuthProvider::Listener* listener) {
     listener->OnVerificationFailedWithError(static_cast<auth::AuthError>(error), text);
   });
 }
 
 inline void OnPhoneCodeAutoRetrievalTimeOut(void* user_data, const char* verification_id) {
   const std::string id = CopyString(verification_id);
-  PhoneListeners().Invoke(PointerToId(user_data), true,
-                          [&id](PhoneListenerRegistry::Listener* listener) { listener->OnCodeAutoRetrievalTimeOut(id); });
+  static_cast<const PhoneCall*>(user_data)->Invoke(
+      [&id](auth::PhoneAuthProvider::Listener* listener) { listener->OnCodeAutoRetrievalTimeOut(id); });
 }
 
 template <>
@@ -2571,12 +2375,31 @@ struct FutureReader<auth::PhoneAuthProvider::VerificationResult> {
   }
 };
 
-inline void NotifyAuthState(void* listener, auth::Auth* auth) {
-  static_cast<auth::AuthStateListener*>(listener)->OnAuthStateChanged(auth);
-}
-inline void NotifyIdToken(void* listener, auth::Auth* auth) {
-  static_cast<auth::IdTokenListener*>(listener)->OnIdTokenChanged(auth);
-}
+// What differs between the two kinds of listener.
+template <typename L>
+struct ListenerKind;
+
+template <>
+struct ListenerKind<auth::AuthStateListener> {
+  static constexpr bool kAuthState = true;
+  static void Notify(void* listener, auth::Auth* auth) {
+    static_cast<auth::AuthStateListener*>(listener)->OnAuthStateChanged(auth);
+  }
+  static uint64_t Add(hearth_auth* auth, ListenerLink* link) {
+    return hearth_auth_add_auth_state_listener(auth, &OnListenerEvent, &ReleaseListenerLink, link);
+  }
+};
+
+template <>
+struct ListenerKind<auth::IdTokenListener> {
+  static constexpr bool kAuthState = false;
+  static void Notify(void* listener, auth::Auth* auth) {
+    static_cast<auth::IdTokenListener*>(listener)->OnIdTokenChanged(auth);
+  }
+  static uint64_t Add(hearth_auth* auth, ListenerLink* link) {
+    return hearth_auth_add_id_token_listener(auth, &OnListenerEvent, &ReleaseListenerLink, link);
+  }
+};
 
 }  // namespace detail
 
@@ -2664,11 +2487,9 @@ inline App::~App() {
     core_->app = nullptr;
     core_->auth = nullptr;
   }
+  // Pending operations complete as cancelled, and every callback still registered gets its final call
+  // (with Hearth's own loop before this returns; with a host loop on the host's next loop turn).
   hearth_app_destroy(app_);
-  // No callback of this app runs any more: completion callbacks and phone listeners still waiting never
-  // will.
-  detail::Completions().DropApp(core_.get());
-  detail::PhoneListeners().DropApp(core_.get());
 }
 
 namespace detail {
@@ -2678,15 +2499,21 @@ inline ProviderArgument::ProviderArgument(const auth::FederatedAuthProvider* pro
   if (provider) provider_ = provider->NewCProvider(&problem_);
 }
 
+// A UI delegate of Auth::SetProviderFlowOptions is the user_data of its C delegate; Hearth releases it
+// (ReleaseOpenUrl) once no flow uses it any more.
+using OpenUrlFunction = std::function<bool(const std::string&)>;
+
 inline int OpenUrl(void* user_data, const char* url) {
   try {
-    const auto& open_url = *static_cast<const std::function<bool(const std::string&)>*>(user_data);
+    const auto& open_url = *static_cast<const OpenUrlFunction*>(user_data);
     return open_url(CopyString(url)) ? 0 : 1;
   } catch (...) {
     // An exception must not unwind into the C library's loop; it cancels the flow.
     return 1;
   }
 }
+
+inline void ReleaseOpenUrl(void* user_data) { delete static_cast<OpenUrlFunction*>(user_data); }
 
 }  // namespace detail
 
@@ -2744,20 +2571,19 @@ inline Future<AuthResult> Auth::SignInWithProvider(FederatedAuthProvider* provid
 inline AuthError Auth::SetProviderFlowOptions(const ProviderFlowOptions& options) {
   hearth_provider_flow_options c_options;
   hearth_provider_flow_options_init(&c_options);
-  std::function<bool(const std::string&)>* delegate = nullptr;
-  if (options.open_url) {
-    auto owned = std::make_unique<std::function<bool(const std::string&)>>(options.open_url);
-    delegate = owned.get();
-    std::lock_guard<std::mutex> lock(core_->mutex);
-    core_->url_delegates.push_back(std::move(owned));
-  }
+  std::unique_ptr<detail::OpenUrlFunction> delegate;
+  if (options.open_url) delegate = std::make_unique<detail::OpenUrlFunction>(options.open_url);
   c_options.open_url = delegate ? &detail::OpenUrl : nullptr;
-  c_options.user_data = delegate;
+  c_options.user_data = delegate.get();
+  c_options.release = delegate ? &detail::ReleaseOpenUrl : nullptr;
   c_options.redirect_uri = options.redirect_uri.empty() ? nullptr : options.redirect_uri.c_str();
   c_options.loopback_port = options.loopback_port;
   c_options.timeout_ms = options.timeout_ms;
   c_options.use_create_auth_uri = options.use_create_auth_uri ? 1 : 0;
-  return Checked(hearth_auth_set_provider_flow_options(auth_, &c_options));
+  const AuthError status = Checked(hearth_auth_set_provider_flow_options(auth_, &c_options));
+  // Taken: Hearth releases the delegate (ReleaseOpenUrl). Refused: it is still ours to free.
+  if (status == kAuthErrorNone) delegate.release();
+  return status;
 }
 
 inline Auth* Auth::GetAuth(App* app, InitResult* init_result_out) {
@@ -2772,7 +2598,17 @@ inline Auth* Auth::GetAuth(App* app, InitResult* init_result_out) {
 }
 
 inline Auth::~Auth() {
-  detail::Listeners().Remove(nullptr, nullptr, this);
+  std::vector<ListenerEntry> removed;
+  {
+    std::lock_guard<std::mutex> lock(detail::ListenerGraphMutex());
+    removed.swap(listeners_);
+    for (const ListenerEntry& entry : removed) {
+      std::vector<Auth*>& auths = entry.auth_state ? entry.auth_state->auths_ : entry.id_token->auths_;
+      auths.erase(std::remove(auths.begin(), auths.end(), this), auths.end());
+    }
+  }
+  // While the app is alive: each removal waits for a call of that listener running on another thread.
+  for (const ListenerEntry& entry : removed) RemoveCListener(auth_, entry.auth_state != nullptr, entry.c_id);
   {
     std::lock_guard<std::mutex> lock(phone_auth_provider_mutex_);
     delete phone_auth_provider_;
@@ -2784,41 +2620,103 @@ inline Auth::~Auth() {
   }
 }
 
-inline void Auth::AddAuthStateListener(AuthStateListener* listener) {
-  detail::Listeners().Add(detail::ListenerRegistry::Kind::kAuthState, listener, this, app_->c_app(),
-                          &detail::NotifyAuthState);
+inline void Auth::RemoveCListener(hearth_auth* auth, bool auth_state, uint64_t c_id) {
+  if (auth_state) {
+    hearth_auth_remove_auth_state_listener(auth, c_id);
+  } else {
+    hearth_auth_remove_id_token_listener(auth, c_id);
+  }
 }
 
-inline void Auth::RemoveAuthStateListener(AuthStateListener* listener) {
+template <typename L>
+inline void Auth::AddListener(L* listener) {
   if (!listener) return;
-  const auto kind = detail::ListenerRegistry::Kind::kAuthState;
-  detail::Listeners().Remove(&kind, listener, this);
+  {
+    std::lock_guard<std::mutex> lock(detail::ListenerGraphMutex());
+    // Adding a listener twice has no effect.
+    if (std::find(listener->auths_.begin(), listener->auths_.end(), this) != listener->auths_.end()) return;
+  }
+  auto link = std::make_unique<detail::ListenerLink>(detail::ListenerLink{listener, this, &detail::ListenerKind<L>::Notify});
+  const uint64_t c_id = detail::ListenerKind<L>::Add(auth_, link.get());
+  if (c_id == 0) {
+    detail::TakeCLastError(hearth_last_error_code());
+    return;
+  }
+  link.release();  // Hearth's now, until ReleaseListenerLink
+  bool twice = false;
+  {
+    std::lock_guard<std::mutex> lock(detail::ListenerGraphMutex());
+    twice = std::find(listener->auths_.begin(), listener->auths_.end(), this) != listener->auths_.end();
+    if (!twice) {
+      listener->auths_.push_back(this);
+      listeners_.push_back(MakeEntry(listener, c_id));
+    }
+  }
+  // Added from two threads at once: one registration is enough.
+  if (twice) RemoveCListener(auth_, detail::ListenerKind<L>::kAuthState, c_id);
 }
 
-inline void Auth::AddIdTokenListener(IdTokenListener* listener) {
-  detail::Listeners().Add(detail::ListenerRegistry::Kind::kIdToken, listener, this, app_->c_app(),
-                          &detail::NotifyIdToken);
+template <typename L>
+inline uint64_t Auth::ForgetListener(L* listener) {
+  uint64_t c_id = 0;
+  for (auto it = listeners_.begin(); it != listeners_.end(); ++it) {
+    if (Holds(*it, listener)) {
+      c_id = it->c_id;
+      listeners_.erase(it);
+      break;
+    }
+  }
+  listener->auths_.erase(std::remove(listener->auths_.begin(), listener->auths_.end(), this), listener->auths_.end());
+  return c_id;
 }
 
-inline void Auth::RemoveIdTokenListener(IdTokenListener* listener) {
+template <typename L>
+inline void Auth::RemoveListener(L* listener) {
   if (!listener) return;
-  const auto kind = detail::ListenerRegistry::Kind::kIdToken;
-  detail::Listeners().Remove(&kind, listener, this);
+  uint64_t c_id = 0;
+  {
+    std::lock_guard<std::mutex> lock(detail::ListenerGraphMutex());
+    c_id = ForgetListener(listener);
+  }
+  if (c_id != 0) RemoveCListener(auth_, detail::ListenerKind<L>::kAuthState, c_id);
 }
 
-inline AuthStateListener::~AuthStateListener() {
-  const auto kind = detail::ListenerRegistry::Kind::kAuthState;
-  detail::Listeners().Remove(&kind, this, nullptr);
+inline void Auth::AddAuthStateListener(AuthStateListener* listener) { AddListener(listener); }
+inline void Auth::RemoveAuthStateListener(AuthStateListener* listener) { RemoveListener(listener); }
+inline void Auth::AddIdTokenListener(IdTokenListener* listener) { AddListener(listener); }
+inline void Auth::RemoveIdTokenListener(IdTokenListener* listener) { RemoveListener(listener); }
+
+template <typename L>
+inline void Auth::RemoveFromEveryAuth(L* listener) {
+  std::vector<std::pair<hearth_auth*, uint64_t>> removed;
+  {
+    std::lock_guard<std::mutex> lock(detail::ListenerGraphMutex());
+    const std::vector<Auth*> auths = listener->auths_;
+    // The C handles, not the Auths: an Auth deleted meanwhile leaves a handle Hearth refuses safely.
+    for (Auth* auth : auths) removed.emplace_back(auth->auth_, auth->ForgetListener(listener));
+  }
+  for (const auto& entry : removed) {
+    if (entry.second != 0) RemoveCListener(entry.first, detail::ListenerKind<L>::kAuthState, entry.second);
+  }
 }
 
-inline IdTokenListener::~IdTokenListener() {
-  const auto kind = detail::ListenerRegistry::Kind::kIdToken;
-  detail::Listeners().Remove(&kind, this, nullptr);
-}
+inline AuthStateListener::~AuthStateListener() { Auth::RemoveFromEveryAuth(this); }
+
+inline IdTokenListener::~IdTokenListener() { Auth::RemoveFromEveryAuth(this); }
 
 // ---- phone numbers ----------------------------------------------------------------------------------
 
-inline PhoneAuthProvider::Listener::~Listener() { detail::PhoneListeners().Remove(this); }
+inline PhoneAuthProvider::Listener::Listener() : state_(std::make_shared<detail::PhoneListenerState>()) {
+  state_->listener = this;
+}
+
+inline PhoneAuthProvider::Listener::~Listener() {
+  std::unique_lock<std::mutex> lock(state_->mutex);
+  state_->listener = nullptr;
+  const std::thread::id self = std::this_thread::get_id();
+  // No call after this returns; one running on this thread is the listener deleting itself.
+  state_->idle.wait(lock, [this, self] { return state_->calls_in_progress == 0 || state_->calling_thread == self; });
+}
 
 inline PhoneAuthProvider& PhoneAuthProvider::GetInstance(Auth* auth) {
   if (!auth) {
@@ -2849,9 +2747,13 @@ inline bool PhoneAuthProvider::ToC(const PhoneAuthOptions& options, hearth_phone
 }
 
 inline AuthError PhoneAuthProvider::VerifyPhoneNumber(const PhoneAuthOptions& options, Listener* listener) {
-  if (!listener || !auth_) return kAuthErrorInvalidArgument;
-  detail::PhoneListenerRegistry& registry = detail::PhoneListeners();
-  const uint64_t id = registry.Add(listener, core_.get());
+  if (!listener || !auth_) {
+    return static_cast<AuthError>(detail::SetLastError(
+        kAuthErrorInvalidArgument, listener ? "PhoneAuthProvider::VerifyPhoneNumber: no Auth (GetInstance(nullptr))."
+                                            : "PhoneAuthProvider::VerifyPhoneNumber: listener is nullptr."));
+  }
+  auto call = std::make_unique<detail::PhoneCall>();
+  call->state = listener->state_;
   hearth_phone_auth_options c_options;
   std::string problem;
   int rc = HEARTH_ERROR_INVALID_ARGUMENT;
@@ -2862,20 +2764,25 @@ inline AuthError PhoneAuthProvider::VerifyPhoneNumber(const PhoneAuthOptions& op
     c_listener.on_code_sent = &detail::OnPhoneCodeSent;
     c_listener.on_verification_failed = &detail::OnPhoneVerificationFailed;
     c_listener.on_code_auto_retrieval_timeout = &detail::OnPhoneCodeAutoRetrievalTimeOut;
-    c_listener.user_data = detail::IdToPointer(id);
+    c_listener.user_data = call.get();
+    c_listener.release = &detail::ReleasePhoneCall;
     rc = hearth_auth_verify_phone_number_with_listener(auth_, &c_options, &c_listener);
-    if (rc == HEARTH_ERROR_NONE) return kAuthErrorNone;
+    if (rc == HEARTH_ERROR_NONE) {
+      call.release();  // Hearth's now, until ReleasePhoneCall
+      return kAuthErrorNone;
+    }
     problem = detail::CopyString(hearth_last_error_message());
   }
   detail::SetLastError(rc, problem);
   // Refused during the call: the listener hears it on the loop thread, like every other outcome.
-  registry.SetFailure(id, rc, problem);
+  call->failure = rc;
+  call->failure_message = problem;
   int posted = HEARTH_ERROR_APP_DESTROYED;
   {
     std::lock_guard<std::mutex> lock(core_->mutex);
-    if (core_->app) posted = hearth_app_post(core_->app, &detail::PhoneListenerRegistry::DeliverFailure, detail::IdToPointer(id));
+    if (core_->app) posted = hearth_app_post(core_->app, &detail::DeliverPhoneFailure, call.get());
   }
-  if (posted != HEARTH_ERROR_NONE) registry.Forget(id);
+  if (posted == HEARTH_ERROR_NONE) call.release();  // DeliverPhoneFailure deletes it
   return static_cast<AuthError>(rc);
 }
 

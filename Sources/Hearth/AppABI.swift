@@ -205,16 +205,20 @@ public func abi_app_get_user_data(_ app: OpaquePointer?) -> UnsafeMutableRawPoin
     HandleRegistry.shared.object(UnsafeRawPointer(app), as: AppHandle.self)?.userData.current
 }
 
+public typealias PostCallback = @convention(c) (UnsafeMutableRawPointer?, hearth_error) -> Void
+
 @_cdecl("hearth_app_post")
-public func abi_app_post(_ app: OpaquePointer?, _ fn: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?,
-                         _ userData: UnsafeMutableRawPointer?) -> Int32 {
+public func abi_app_post(_ app: OpaquePointer?, _ fn: PostCallback?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
     guard let handle = HandleRegistry.shared.object(UnsafeRawPointer(app), as: AppHandle.self) else {
         return LastError.set(.invalidHandle, "hearth_app_post", "app is not a live app (NULL, destroyed or foreign).")
     }
     guard let fn else { return LastError.set(.invalidArgument, "hearth_app_post", "fn is NULL.") }
     let context = HostPointer(userData)
-    guard handle.app.dispatcher.schedule({ fn(context.pointer) }) else {
-        return LastError.set(.appDestroyed, "hearth_app_post", "the app is being destroyed.")
+    let call = CallbackDispatcher.HostCall.cancellable(
+        run: { fn(context.pointer, HEARTH_ERROR_NONE) },
+        cancelled: { fn(context.pointer, HEARTH_ERROR_CANCELLED) })
+    guard handle.app.dispatcher.schedule(call) else {
+        return LastError.set(.appDestroyed, "hearth_app_post", "the app's destroy has already ended its registrations.")
     }
     return 0
 }

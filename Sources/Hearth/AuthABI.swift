@@ -200,8 +200,11 @@ public func abi_auth_last_result(_ a: OpaquePointer?, _ value: hearth_operation)
     return handle.auth.lastResult(op).map(newFutureHandle)
 }
 
-private func addListener(_ a: OpaquePointer?, _ callback: ListenerCallback?, _ userData: UnsafeMutableRawPointer?,
-                         _ function: StaticString, _ add: (Auth, @escaping @Sendable () -> Void) -> UInt64) -> UInt64 {
+public typealias ReleaseCallback = @convention(c) (UnsafeMutableRawPointer?) -> Void
+
+private func addListener(_ a: OpaquePointer?, _ callback: ListenerCallback?, _ release: ReleaseCallback?,
+                         _ userData: UnsafeMutableRawPointer?, _ function: StaticString,
+                         _ add: (Auth, @escaping @Sendable () -> Void, (@Sendable () -> Void)?) -> UInt64?) -> UInt64 {
     guard let handle = authArgument(a, function) else { return 0 }
     guard let callback else {
         LastError.set(.invalidArgument, function, "callback is NULL.")
@@ -209,13 +212,22 @@ private func addListener(_ a: OpaquePointer?, _ callback: ListenerCallback?, _ u
     }
     let context = HostPointer(userData)
     let authPointer = HostPointer(UnsafeMutableRawPointer(a))
-    return add(handle.auth) { callback(authPointer.pointer.map(OpaquePointer.init), context.pointer) }
+    var released: (@Sendable () -> Void)?
+    if let release { released = { release(context.pointer) } }
+    let listener: @Sendable () -> Void = { callback(authPointer.pointer.map(OpaquePointer.init), context.pointer) }
+    guard let id = add(handle.auth, listener, released) else {
+        LastError.set(.appDestroyed, function, "the app is being destroyed.")
+        return 0
+    }
+    return id
 }
 
 @_cdecl("hearth_auth_add_auth_state_listener")
 public func abi_auth_add_auth_state_listener(_ a: OpaquePointer?, _ callback: ListenerCallback?,
-                                             _ userData: UnsafeMutableRawPointer?) -> UInt64 {
-    addListener(a, callback, userData, "hearth_auth_add_auth_state_listener") { $0.addAuthStateListener($1) }
+                                             _ release: ReleaseCallback?, _ userData: UnsafeMutableRawPointer?) -> UInt64 {
+    addListener(a, callback, release, userData, "hearth_auth_add_auth_state_listener") {
+        $0.addAuthStateListener($1, release: $2)
+    }
 }
 
 @_cdecl("hearth_auth_remove_auth_state_listener")
@@ -232,8 +244,10 @@ public func abi_auth_remove_auth_state_listener(_ a: OpaquePointer?, _ id: UInt6
 
 @_cdecl("hearth_auth_add_id_token_listener")
 public func abi_auth_add_id_token_listener(_ a: OpaquePointer?, _ callback: ListenerCallback?,
-                                           _ userData: UnsafeMutableRawPointer?) -> UInt64 {
-    addListener(a, callback, userData, "hearth_auth_add_id_token_listener") { $0.addIdTokenListener($1) }
+                                           _ release: ReleaseCallback?, _ userData: UnsafeMutableRawPointer?) -> UInt64 {
+    addListener(a, callback, release, userData, "hearth_auth_add_id_token_listener") {
+        $0.addIdTokenListener($1, release: $2)
+    }
 }
 
 @_cdecl("hearth_auth_remove_id_token_listener")

@@ -30,22 +30,34 @@ public func abi_future_error_message(_ f: OpaquePointer?) -> UnsafePointer<CChar
     future(f)?.errorMessage()
 }
 
-@_cdecl("hearth_future_on_completion")
-public func abi_future_on_completion(_ f: OpaquePointer?, _ callback: CompletionCallback?,
-                                     _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    guard let handle = future(f) else {
-        return LastError.set(.invalidHandle, "hearth_future_on_completion", "future is not a live future (NULL or released).")
+@_cdecl("hearth_future_add_callback")
+public func abi_future_add_callback(_ f: OpaquePointer?, _ callback: CompletionCallback?,
+                                    _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    let function: StaticString = "hearth_future_add_callback"
+    guard let handle = future(f), handle.callbackAdded() else {
+        return LastError.set(.invalidHandle, function, "future is not a live future (NULL or released).")
     }
     guard let callback else {
-        handle.state.removeCallback(handle: handle.id)
-        return 0
+        if handle.callbackFinished() { retire(f) }
+        return LastError.set(.invalidArgument, function, "callback is NULL.")
     }
     let context = HostPointer(userData)
-    let pointer = f
-    if let error = handle.state.setCallback(handle: handle.id, { callback(pointer, context.pointer) }) {
-        return LastError.set(error, "hearth_future_on_completion", "the future's app has been destroyed.")
+    let pointer = HostPointer(UnsafeMutableRawPointer(f))
+    let error = handle.state.addCallback {
+        callback(pointer.pointer.map(OpaquePointer.init), context.pointer)
+        // The host may have released the handle meanwhile: it lives until its callbacks have returned.
+        if handle.callbackFinished() { retire(OpaquePointer(pointer.pointer)) }
+    }
+    if let error {
+        if handle.callbackFinished() { retire(f) }
+        return LastError.set(error, function, "the future's app is being destroyed.")
     }
     return 0
+}
+
+/// Ends the registration of a released future handle and of the views it lent.
+private func retire(_ f: OpaquePointer?) {
+    HandleRegistry.shared.unregister(UnsafeRawPointer(f), as: FutureHandle.self)?.retire()
 }
 
 @_cdecl("hearth_future_wait")
@@ -65,9 +77,9 @@ public func abi_future_wait(_ f: OpaquePointer?, _ timeoutMs: Int64) -> Int32 {
 
 @_cdecl("hearth_future_release")
 public func abi_future_release(_ f: OpaquePointer?) {
-    guard let handle = HandleRegistry.shared.unregister(UnsafeRawPointer(f), as: FutureHandle.self) else { return }
-    handle.state.removeCallback(handle: handle.id)
-    handle.retire()
+    // With callbacks still to run, the last of them retires the handle.
+    guard let handle = future(f), handle.hostReleased() else { return }
+    retire(f)
 }
 
 @_cdecl("hearth_future_retain")

@@ -6,6 +6,10 @@ import Darwin
 import CHearthHeader
 import HearthCore
 
+/// hearth_phone_listener up to user_data: the first version, without `release`.
+private let minimumPhoneListenerSize = (MemoryLayout<hearth_phone_listener>.offset(of: \hearth_phone_listener.user_data) ?? 0)
+    + MemoryLayout<UnsafeMutableRawPointer?>.size
+
 @_cdecl("hearth_phone_auth_options_init")
 public func abi_phone_auth_options_init(_ options: UnsafeMutablePointer<hearth_phone_auth_options>?) {
     guard let options else { return }
@@ -69,29 +73,34 @@ public func abi_phone_verify_number_with_listener(_ a: OpaquePointer?,
     let function: StaticString = "hearth_auth_verify_phone_number_with_listener"
     guard let handle = authArgument(a, function) else { return AuthErrorCode.invalidHandle.rawValue }
     guard let listener else { return LastError.set(.invalidArgument, function, "listener is NULL.") }
-    guard listener.pointee.struct_size >= UInt32(MemoryLayout<hearth_phone_listener>.size) else {
-        return LastError.set(.invalidArgument, function, "listener.struct_size is \(listener.pointee.struct_size), "
-                             + "smaller than hearth_phone_listener: set it to sizeof(hearth_phone_listener).")
+    let size = Int(UnsafeRawPointer(listener).loadUnaligned(as: UInt32.self))
+    guard size >= minimumPhoneListenerSize else {
+        return LastError.set(.invalidArgument, function, "listener.struct_size is \(size), smaller than the first "
+                             + "hearth_phone_listener (\(minimumPhoneListenerSize) bytes): set it to sizeof(hearth_phone_listener).")
     }
-    let callbacks = listener.pointee
+    let reader = VersionedStruct(pointer: listener, size: size)
     let request: Auth.PhoneVerificationRequest
     do throws(HostString.Problem) {
         request = try verificationRequest(options, for: handle.auth)
     } catch {
         return LastError.set(error, function)
     }
-    let context = HostPointer(callbacks.user_data)
-    let codeSent = callbacks.on_code_sent
-    let failed = callbacks.on_verification_failed
-    let timedOut = callbacks.on_code_auto_retrieval_timeout
-    handle.auth.verifyPhoneNumber(request, listener: PhoneVerificationListener(
+    let context = HostPointer(reader.field(\.user_data, default: nil))
+    let codeSent = reader.field(\.on_code_sent, default: nil)
+    let failed = reader.field(\.on_verification_failed, default: nil)
+    let timedOut = reader.field(\.on_code_auto_retrieval_timeout, default: nil)
+    var released: (@Sendable () -> Void)?
+    if let release = reader.field(\.release, default: nil) { released = { release(context.pointer) } }
+    let refusal = handle.auth.verifyPhoneNumber(request, listener: PhoneVerificationListener(
         codeSent: { id, token in
             id.withCString { idPointer in token.withCString { codeSent?(context.pointer, idPointer, $0) } }
         },
         failed: { error in
             error.message.withCString { failed?(context.pointer, hearth_error(rawValue: error.code.rawValue), $0) }
         },
-        autoRetrievalTimeout: { id in id.withCString { timedOut?(context.pointer, $0) } }))
+        autoRetrievalTimeout: { id in id.withCString { timedOut?(context.pointer, $0) } },
+        release: released))
+    if let refusal { return LastError.set(refusal, function, "the app is being destroyed.") }
     return 0
 }
 

@@ -101,24 +101,36 @@ public func abi_auth_set_provider_flow_options(_ a: OpaquePointer?,
                              : "options.open_url is NULL: a UI delegate is required.")
     }
     let context = HostPointer(reader.field(\.user_data, default: nil))
-    var settings = ProviderFlowSettings { url in url.withCString { openURL(context.pointer, $0) == 0 } }
+    var redirectURI: String?
     do throws(HostString.Problem) {
         if let uri = try HostString.optional(reader.field(\.redirect_uri, default: nil), "options.redirect_uri") {
             guard !uri.isEmpty else {
                 return LastError.set(.invalidArgument, function,
                                      "options.redirect_uri is empty: give a custom-scheme URI, or NULL for the loopback receiver.")
             }
-            settings.redirectURI = uri
+            redirectURI = uri
         }
     } catch {
         return LastError.set(error, function)
     }
-    settings.loopbackPort = reader.field(\.loopback_port, default: 0)
-    settings.alwaysUseCreateAuthUri = reader.field(\.use_create_auth_uri, default: 0) != 0
     let timeout = reader.field(\.timeout_ms, default: 0)
     guard timeout >= 0 else {
         return LastError.set(.invalidArgument, function, "options.timeout_ms is \(timeout); it must be 0 (5 minutes) or positive.")
     }
+    // Made last: from here on the delegate's release runs exactly once, after the last flow using it.
+    let release = reader.field(\.release, default: nil)
+    let registration = release.flatMap { release in
+        HostRegistration(dispatcher: handle.auth.dispatcher, release: { release(context.pointer) })
+    }
+    if release != nil && registration == nil {
+        return LastError.set(.appDestroyed, function, "the app is being destroyed.")
+    }
+    var settings = ProviderFlowSettings { url in
+        withExtendedLifetime(registration) { url.withCString { openURL(context.pointer, $0) == 0 } }
+    }
+    settings.redirectURI = redirectURI
+    settings.loopbackPort = reader.field(\.loopback_port, default: 0)
+    settings.alwaysUseCreateAuthUri = reader.field(\.use_create_auth_uri, default: 0) != 0
     if timeout > 0 { settings.timeoutMs = UInt64(timeout) }
     handle.auth.setProviderFlowSettings(settings)
     return 0

@@ -184,7 +184,8 @@ TYPES.update({
     "hearth_completion_cb": Kind("fx_completion_cb"),
     "hearth_auth_state_cb": Kind("fx_auth_cb"),
     "hearth_id_token_cb": Kind("fx_auth_cb"),
-    "callback:void (*)(void *user_data)": Kind("fx_post_cb"),
+    "hearth_post_cb": Kind("fx_post_cb"),
+    "hearth_release_cb": Kind("fx_release_cb"),
 })
 
 # Valid values by parameter name (the type's own otherwise).
@@ -215,8 +216,9 @@ def length_of(params: List[Param], index: int) -> Optional[int]:
 # NULL means "none / keep / default / clear" here (header comments); such calls must only not crash.
 NULL_OK: Set[Tuple[str, str]] = {
     ("hearth_free", "ptr"),
+    ("hearth_auth_add_auth_state_listener", "release"),         # "(NULL: none)"
+    ("hearth_auth_add_id_token_listener", "release"),
     ("hearth_log_set_callback", "callback"),                    # "a NULL callback turns it off"
-    ("hearth_future_on_completion", "callback"),                # "NULL clears it"
     ("hearth_auth_set_language_code", "language_code"),         # "NULL or "" clears it"
     ("hearth_credential_create_google", "id_token"), ("hearth_credential_create_google", "access_token"),  # "and/or"
     ("hearth_credential_create_oauth", "id_token"), ("hearth_credential_create_oauth", "access_token"),

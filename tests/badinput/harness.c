@@ -408,7 +408,8 @@ void fx_log_cb(void *user_data, hearth_log_level level, const char *message) {
 }
 void fx_completion_cb(hearth_future *future, void *user_data) { (void)future, (void)user_data; }
 void fx_auth_cb(hearth_auth *auth, void *user_data) { (void)auth, (void)user_data; }
-void fx_post_cb(void *user_data) { (void)user_data; }
+void fx_post_cb(void *user_data, hearth_error status) { (void)user_data, (void)status; }
+void fx_release_cb(void *user_data) { (void)user_data; }
 int fx_save_cb(void *user_data, const char *key, const char *data, size_t length) {
   (void)user_data, (void)key, (void)data, (void)length;
   return 0;
@@ -445,7 +446,8 @@ typedef struct {
   sem_t done;
 } loop_call;
 
-static void valid_call_on_loop(void *arg) {
+static void valid_call_on_loop(void *arg, hearth_error status) {
+  (void)status;
   loop_call *call = arg;
   on_loop_thread = true;
   call->function->valid_call();

@@ -108,7 +108,8 @@ char *fx_out_buffer(void);                 /* 128 bytes */
 void fx_log_cb(void *user_data, hearth_log_level level, const char *message);
 void fx_completion_cb(hearth_future *future, void *user_data);
 void fx_auth_cb(hearth_auth *auth, void *user_data);
-void fx_post_cb(void *user_data);
+void fx_post_cb(void *user_data, hearth_error status);
+void fx_release_cb(void *user_data);
 int fx_load_cb(void *user_data, const char *key, hearth_storage_reply *reply);
 int fx_save_cb(void *user_data, const char *key, const char *data, size_t length);
 int fx_erase_cb(void *user_data, const char *key);

@@ -19,7 +19,8 @@ static void listener_never_runs(hearth_auth *auth, void *user_data) {
   t_fail(__FILE__, __LINE__, "a listener on a NULL auth ran");
 }
 
-static void post_never_runs(void *user_data) {
+static void post_never_runs(void *user_data, hearth_error status) {
+  (void)status;
   (void)user_data;
   t_fail(__FILE__, __LINE__, "work posted to a NULL app ran");
 }
@@ -68,8 +69,8 @@ TEST(null_app_and_auth_handles_are_rejected, MODE_NONE) {
   CHECK(hearth_auth_last_result(NULL, HEARTH_OP_USER_SEND_EMAIL_VERIFICATION) == NULL);
   CHECK(hearth_auth_last_result(NULL, HEARTH_OP_USER_SEND_EMAIL_VERIFICATION_BEFORE_UPDATING_EMAIL) == NULL);
   CHECK(hearth_auth_last_result(NULL, HEARTH_OP_USER_DELETE) == NULL);
-  CHECK_INT(hearth_auth_add_auth_state_listener(NULL, listener_never_runs, NULL), 0);
-  CHECK_INT(hearth_auth_add_id_token_listener(NULL, listener_never_runs, NULL), 0);
+  CHECK_INT(hearth_auth_add_auth_state_listener(NULL, listener_never_runs, NULL, NULL), 0);
+  CHECK_INT(hearth_auth_add_id_token_listener(NULL, listener_never_runs, NULL, NULL), 0);
   CHECK_CODE(hearth_auth_remove_auth_state_listener(NULL, 1), HEARTH_ERROR_INVALID_HANDLE);
   CHECK_CODE(hearth_auth_remove_id_token_listener(NULL, 1), HEARTH_ERROR_INVALID_HANDLE);
 }
@@ -78,7 +79,7 @@ TEST(null_future_handles_are_rejected, MODE_NONE) {
   CHECK_INT(hearth_future_status(NULL), HEARTH_FUTURE_INVALID);
   CHECK_CODE(hearth_future_error(NULL), HEARTH_ERROR_INVALID_HANDLE);
   CHECK(hearth_future_error_message(NULL) == NULL);
-  CHECK_CODE(hearth_future_on_completion(NULL, completion_never_runs, NULL), HEARTH_ERROR_INVALID_HANDLE);
+  CHECK_CODE(hearth_future_add_callback(NULL, completion_never_runs, NULL), HEARTH_ERROR_INVALID_HANDLE);
   CHECK_CODE(hearth_future_wait(NULL, 0), HEARTH_ERROR_INVALID_HANDLE);
   CHECK_CODE(hearth_future_wait(NULL, -1), HEARTH_ERROR_INVALID_HANDLE);
   hearth_future_release(NULL);

@@ -161,7 +161,7 @@ TEST(calls_returning_an_error_code_explain_it, BOTH_LOOPS) {
   CHECK_LAST_ERROR(HEARTH_ERROR_INVALID_ARGUMENT, "hearth_totp_code_generate", "out is NULL");
   CHECK(hearth_auth_last_result(auth, (hearth_operation)999) == NULL);
   CHECK_LAST_ERROR(HEARTH_ERROR_INVALID_ARGUMENT, "hearth_auth_last_result", "operation 999");
-  CHECK(hearth_auth_add_id_token_listener(auth, NULL, NULL) == 0);
+  CHECK(hearth_auth_add_id_token_listener(auth, NULL, NULL, NULL) == 0);
   CHECK_LAST_ERROR(HEARTH_ERROR_INVALID_ARGUMENT, "hearth_auth_add_id_token_listener", "callback is NULL");
   hearth_future *pending = t_keep_future(hearth_auth_sign_in_anonymously(auth));
   if (!t_host()) {

@@ -228,7 +228,7 @@ TEST(a_password_sign_in_needing_an_sms_second_factor_finishes_through_the_resolv
   CHECK_CODE(hearth_auth_sign_out(auth), 0);
   state_calls *state = t_alloc(sizeof *state);
   state->app = app;
-  uint64_t listener = hearth_auth_add_auth_state_listener(auth, count_state, state);
+  uint64_t listener = hearth_auth_add_auth_state_listener(auth, count_state, NULL, state);
   REQUIRE(listener != 0);
   REQUIRE_EVENTUALLY(atomic_load(&state->calls) == 1); /* told the current state: signed out */
 

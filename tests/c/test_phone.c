@@ -467,6 +467,9 @@ typedef struct phone_events {
   int again_rc;
   hearth_phone_auth_options again_options;
   hearth_phone_listener again_listener;
+  /* The listener's final call: how many times, and what had happened by then. */
+  atomic_int releases;
+  const char *seq_at_release;
 } phone_events;
 
 static void on_code_sent(void *user_data, const char *verification_id, const char *resend_token) {
@@ -502,6 +505,14 @@ static void on_code_auto_retrieval_timeout(void *user_data, const char *verifica
   T_CB_EXIT();
 }
 
+static void on_phone_listener_release(void *user_data) {
+  phone_events *e = user_data;
+  T_CB_ENTER(e->app);
+  e->seq_at_release = t_seq_text(e->seq);
+  atomic_fetch_add(&e->releases, 1);
+  T_CB_EXIT();
+}
+
 static phone_events *phone_events_new(hearth_app *app) {
   phone_events *e = t_alloc(sizeof *e);
   e->app = app;
@@ -513,7 +524,7 @@ static phone_events *phone_events_new(hearth_app *app) {
 
 static hearth_phone_listener listener_for(phone_events *e) {
   hearth_phone_listener listener = {sizeof(hearth_phone_listener), on_code_sent, on_verification_failed,
-                                    on_code_auto_retrieval_timeout, e};
+                                    on_code_auto_retrieval_timeout, e, on_phone_listener_release};
   return listener;
 }
 
@@ -530,6 +541,9 @@ TEST(the_listener_hears_code_sent_then_the_auto_retrieval_timeout, BOTH_LOOPS) {
   REQUIRE_EVENTUALLY(t_seq_count(e->seq) >= 2);
   t_settle(100);
   CHECK_STR(t_seq_text(e->seq), "code_sent,timeout");
+  /* The release is the listener's final call, after the timeout. */
+  CHECK_INT(atomic_load(&e->releases), 1);
+  CHECK_STR(e->seq_at_release, "code_sent,timeout");
   CHECK_STR(e->timed_out_id, e->verification_id);
   CHECK(e->resend_token != NULL && *e->resend_token);
   CHECK(e->timed_out_at - e->sent_at >= 0.25);
@@ -568,6 +582,11 @@ TEST(the_listener_hears_verification_failed_for_a_bad_number_and_for_a_refusing_
   CHECK_STR(t_seq_text(bad->seq), "failed");
   CHECK_STR(t_seq_text(refused->seq), "failed");
   CHECK_INT(emu_verification_code_count(number), 1);
+  /* Released once, after the failure. */
+  CHECK_INT(atomic_load(&bad->releases), 1);
+  CHECK_STR(bad->seq_at_release, "failed");
+  CHECK_INT(atomic_load(&refused->releases), 1);
+  CHECK_STR(refused->seq_at_release, "failed");
 }
 
 TEST(verifying_from_inside_on_code_sent_calls_the_second_listener_later_never_nested, BOTH_LOOPS) {
@@ -590,7 +609,7 @@ TEST(verifying_from_inside_on_code_sent_calls_the_second_listener_later_never_ne
   CHECK_INT(emu_verification_code_count(number), 1);
 }
 
-TEST(the_auto_retrieval_timeout_never_runs_after_the_app_is_destroyed, BOTH_LOOPS) {
+TEST(destroying_the_app_after_the_code_was_sent_drops_the_timeout_and_releases_the_listener, BOTH_LOOPS) {
   hearth_app *app = t_app();
   phone_events *e = phone_events_new(app);
   hearth_phone_auth_options options = options_for(t_phone_number());
@@ -599,8 +618,28 @@ TEST(the_auto_retrieval_timeout_never_runs_after_the_app_is_destroyed, BOTH_LOOP
   REQUIRE_CODE(hearth_auth_verify_phone_number_with_listener(e->auth, &options, &listener), 0);
   REQUIRE_EVENTUALLY(t_seq_count(e->seq) >= 1);
   t_app_destroy(app);
-  t_settle(400); /* the probe fails the test if a callback of the destroyed app runs */
+  if (!t_host()) CHECK_INT(atomic_load(&e->releases), 1); /* before the destroy returned */
+  t_settle(400); /* the probe fails the test if a callback of the destroyed app runs after its final calls */
   CHECK_STR(t_seq_text(e->seq), "code_sent");
+  CHECK_INT(atomic_load(&e->releases), 1);
+  CHECK_STR(e->seq_at_release, "code_sent");
+}
+
+TEST(destroying_the_app_while_the_code_is_being_sent_fails_the_verification_as_cancelled_then_releases, BOTH_LOOPS) {
+  hearth_app *app = t_unanswered_app(0);
+  phone_events *e = phone_events_new(app);
+  hearth_phone_auth_options options = options_for(t_phone_number());
+  hearth_phone_listener listener = listener_for(e);
+  REQUIRE_CODE(hearth_auth_verify_phone_number_with_listener(e->auth, &options, &listener), 0);
+  t_settle(50); /* the request waits at a server that never answers */
+  CHECK_INT(t_seq_count(e->seq), 0);
+  t_app_destroy(app);
+  REQUIRE_EVENTUALLY(atomic_load(&e->releases) == 1);
+  t_settle(100);
+  CHECK_STR(t_seq_text(e->seq), "failed");
+  CHECK_CODE(e->error, HEARTH_ERROR_CANCELLED);
+  CHECK_STR(e->seq_at_release, "failed");
+  CHECK_INT(atomic_load(&e->releases), 1);
 }
 
 TEST(a_listener_with_only_some_callbacks_is_fine, BOTH_LOOPS) {
@@ -608,13 +647,13 @@ TEST(a_listener_with_only_some_callbacks_is_fine, BOTH_LOOPS) {
   phone_events *e = phone_events_new(app);
   hearth_phone_auth_options options = options_for(t_phone_number());
   options.timeout_ms = 50;
-  hearth_phone_listener listener = {sizeof listener, on_code_sent, NULL, NULL, e};
+  hearth_phone_listener listener = {sizeof listener, on_code_sent, NULL, NULL, e, NULL};
   REQUIRE_CODE(hearth_auth_verify_phone_number_with_listener(e->auth, &options, &listener), 0);
   REQUIRE_EVENTUALLY(t_seq_count(e->seq) >= 1);
   t_settle(150); /* the timeout passes with nobody to tell */
   CHECK_STR(t_seq_text(e->seq), "code_sent");
   hearth_phone_auth_options bad = options_for("12345");
-  hearth_phone_listener silent = {sizeof silent, NULL, NULL, NULL, NULL};
+  hearth_phone_listener silent = {sizeof silent, NULL, NULL, NULL, NULL, NULL};
   CHECK_CODE(hearth_auth_verify_phone_number_with_listener(e->auth, &bad, &silent), 0);
   t_settle(50);
 }
@@ -638,6 +677,11 @@ TEST(the_listener_form_refuses_bad_arguments_without_calling_back, BOTH_LOOPS) {
   CHECK_CODE(hearth_auth_verify_phone_number_with_listener(auth, &bad, &listener), HEARTH_ERROR_INVALID_ARGUMENT);
   t_settle(100);
   CHECK_INT(t_seq_count(e->seq), 0);
+  /* A refused call keeps nothing: not even the release runs. */
+  CHECK_INT(atomic_load(&e->releases), 0);
+  t_app_destroy(app);
+  t_settle(50);
+  CHECK_INT(atomic_load(&e->releases), 0);
 }
 
 /* ------------------------------------------------------------------------------------------------
@@ -852,7 +896,7 @@ TEST(phone_verification_refuses_null_invalid_utf8_and_foreign_arguments, BOTH_LO
   CHECK_FAILS_WITH(t_verify_phone(auth, &bad), HEARTH_ERROR_INVALID_HANDLE);
   CHECK_INT(emu_verification_code_count(options.phone_number), 0);
 
-  hearth_phone_listener listener = {sizeof listener, never_called_code_sent, NULL, NULL, NULL};
+  hearth_phone_listener listener = {sizeof listener, never_called_code_sent, NULL, NULL, NULL, NULL};
   bad = options_for(options.phone_number);
   bad.multi_factor_session = (const hearth_multi_factor_session *)&not_a_handle;
   CHECK_CODE(hearth_auth_verify_phone_number_with_listener(auth, &bad, &listener), HEARTH_ERROR_INVALID_HANDLE);

@@ -512,12 +512,13 @@ TEST(a_second_flow_while_one_is_pending_fails_with_web_context_already_presented
 typedef struct destroyed_flow {
   hearth_app *app;
   atomic_int callbacks;
+  atomic_int error;
 } destroyed_flow;
 
 static void flow_completed(hearth_future *future, void *user_data) {
-  (void)future;
   destroyed_flow *d = user_data;
   T_CB_ENTER(d->app);
+  atomic_store(&d->error, hearth_future_error(future));
   atomic_fetch_add(&d->callbacks, 1);
   T_CB_EXIT();
 }
@@ -528,16 +529,59 @@ TEST(destroying_the_app_during_a_flow_cancels_it, BOTH_LOOPS) {
   d->app = f.app;
   t_browser_plan(f.browser, (t_plan){.action = T_USER_WALKS_AWAY});
   hearth_future *pending = t_keep_future(hearth_auth_sign_in_with_provider(f.auth, provider_for(&apple)));
-  CHECK_CODE(hearth_future_on_completion(pending, flow_completed, d), 0);
+  CHECK_CODE(hearth_future_add_callback(pending, flow_completed, d), 0);
   t_visit shown = wait_until_shown(f.browser);
   double started = t_now();
   t_app_destroy(f.app);
   CHECK(t_now() - started < 1.0);
   CHECK_INT(hearth_future_status(pending), HEARTH_FUTURE_COMPLETE);
   CHECK_CODE(hearth_future_error(pending), HEARTH_ERROR_CANCELLED);
+  /* Its callback runs once, with the cancellation; the UI delegate is released once, after it. */
+  if (!t_host()) CHECK_INT(atomic_load(&d->callbacks), 1);
+  REQUIRE_EVENTUALLY(atomic_load(&d->callbacks) == 1);
   t_settle(100);
-  CHECK_INT(atomic_load(&d->callbacks), 0);
+  CHECK_INT(atomic_load(&d->callbacks), 1);
+  CHECK_CODE(atomic_load(&d->error), HEARTH_ERROR_CANCELLED);
+  CHECK_INT(t_browser_releases(f.browser), 1);
   check_receiver_closed(shown.opened_url);
+}
+
+TEST(a_replaced_ui_delegate_is_released_once_no_flow_uses_it, BOTH_LOOPS) {
+  flow_app f = flow_app_new(EMULATOR_PAGE);
+  t_browser *second = t_browser_new(f.app);
+  t_browser_plan(f.browser, (t_plan){.action = T_USER_WALKS_AWAY});
+  hearth_future *pending = t_keep_future(hearth_auth_sign_in_with_provider(f.auth, provider_for(&twitter)));
+  wait_until_shown(f.browser);
+  /* Still the delegate of the app: not released. */
+  t_settle(50);
+  CHECK_INT(t_browser_releases(f.browser), 0);
+  /* Replaced after its flow showed the page: nothing needs it any more, so it is released (once, on a
+   * later loop turn), while that flow goes on. */
+  hearth_provider_flow_options options;
+  t_browser_options(second, &options);
+  REQUIRE_CODE(hearth_auth_set_provider_flow_options(f.auth, &options), 0);
+  if (t_host()) CHECK_INT(t_browser_releases(f.browser), 0);
+  REQUIRE_EVENTUALLY(t_browser_releases(f.browser) == 1);
+  CHECK_INT(hearth_future_status(pending), HEARTH_FUTURE_PENDING);
+  CHECK_CODE(hearth_auth_cancel_provider_flow(f.auth), 0);
+  CHECK_FAILS_WITH(pending, HEARTH_ERROR_WEB_CONTEXT_CANCELLED);
+  t_settle(50);
+  CHECK_INT(t_browser_releases(f.browser), 1);
+  /* The second one serves the next flow, and is released when the app goes. */
+  t_browser_sign_in_as(second, identity(t_email("second-delegate")));
+  t_await_ok(t_keep_future(hearth_auth_sign_in_with_provider(f.auth, provider_for(&twitter))));
+  CHECK_INT(t_browser_opened(second), 1);
+  CHECK_INT(t_browser_releases(second), 0);
+  /* Options refused by Hearth take nothing: their release never runs. */
+  hearth_provider_flow_options refused;
+  t_browser_options(second, &refused);
+  refused.timeout_ms = -1;
+  CHECK_CODE(hearth_auth_set_provider_flow_options(f.auth, &refused), HEARTH_ERROR_INVALID_ARGUMENT);
+  t_app_destroy(f.app);
+  REQUIRE_EVENTUALLY(t_browser_releases(second) == 1);
+  t_settle(100);
+  CHECK_INT(t_browser_releases(f.browser), 1);
+  CHECK_INT(t_browser_releases(second), 1);
 }
 
 /* ------------------------------------------------------------------------------------------------

@@ -413,6 +413,42 @@ HEARTH_EMULATOR_TEST(testAFlowNeedsFlowOptions) {
   CHECK_EQ(fixture.auth()->SetProviderFlowOptions(bad_redirect), auth::kAuthErrorInvalidArgument);
 }
 
+HEARTH_EMULATOR_TEST(testAReplacedUiDelegateIsFreedOnceNoFlowNeedsItAndTheLastWhenTheAppGoes) {
+  TestApp fixture;
+  auth::Auth* auth = fixture.auth();
+  auto first_capture = std::make_shared<int>(1);
+  auto second_capture = std::make_shared<int>(2);
+  std::weak_ptr<int> first_watch = first_capture, second_watch = second_capture;
+  FakeBrowser browser;
+  ProviderFlowOptions first = FlowOptions(&browser);
+  first.open_url = [first_capture, inner = first.open_url](const std::string& url) { return inner(url); };
+  first_capture.reset();
+  SetFlowOptions(auth, first);
+  first.open_url = nullptr;  // our copy goes; the wrapper keeps its own
+  ProviderFlowOptions second = FlowOptions(&browser);
+  second.open_url = [second_capture, inner = second.open_url](const std::string& url) { return inner(url); };
+  second_capture.reset();
+  CHECK(!first_watch.expired());
+  SetFlowOptions(auth, second);
+  second.open_url = nullptr;
+  // Replaced, with no flow using it: Hearth releases it (on a loop turn) and the wrapper frees it.
+  CHECK(WaitUntil([&] { return first_watch.expired(); }));
+  CHECK(!second_watch.expired());
+  // Refused options are freed by the wrapper at once, never handed to Hearth.
+  auto refused_capture = std::make_shared<int>(3);
+  std::weak_ptr<int> refused_watch = refused_capture;
+  ProviderFlowOptions refused = FlowOptions(&browser);
+  refused.open_url = [refused_capture](const std::string&) { return true; };
+  refused_capture.reset();
+  refused.timeout_ms = -1;
+  CHECK_EQ(auth->SetProviderFlowOptions(refused), auth::kAuthErrorInvalidArgument);
+  refused.open_url = nullptr;
+  CHECK(refused_watch.expired());
+  // The delegate in place is freed when the App goes, before delete returns (Hearth's own loop).
+  fixture.Destroy();
+  CHECK(second_watch.expired());
+}
+
 HEARTH_EMULATOR_TEST(testASecondFlowWhilePendingIsRefusedAndCancelEndsTheFirst) {
   TestApp fixture;
   auth::Auth* auth = fixture.auth();

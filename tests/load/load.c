@@ -154,7 +154,7 @@ static phase_result run_phase(const char *name, int count, hearth_future *(*star
   double t0 = now_s();
   for (int i = 0; i < count; i++) {
     futures[i] = start(auth, i);
-    if (!futures[i] || hearth_future_on_completion(futures[i], on_done, &slots[i]) != 0) {
+    if (!futures[i] || hearth_future_add_callback(futures[i], on_done, &slots[i]) != 0) {
       fprintf(stderr, "load: could not start %s #%d\n", name, i);
       exit(2);
     }
@@ -296,7 +296,7 @@ static void run_step(worker *w, enum step step) {
     }
     }
     w->step = step;
-    if (!future || hearth_future_on_completion(future, on_step, w) != 0) {
+    if (!future || hearth_future_add_callback(future, on_step, w) != 0) {
       fprintf(stderr, "soak: could not start %s\n", step_names[step]);
       exit(2);
     }

@@ -36,6 +36,7 @@ __all__ = [
     "AUTH_STATE_CB",
     "ID_TOKEN_CB",
     "POST_CB",
+    "RELEASE_CB",
     "STORAGE_LOAD_CB",
     "STORAGE_SAVE_CB",
     "STORAGE_ERASE_CB",
@@ -112,8 +113,10 @@ COMPLETION_CB = CFUNCTYPE(None, c_void_p, c_void_p)
 # void (*)(hearth_auth *auth, void *user_data)
 AUTH_STATE_CB = CFUNCTYPE(None, c_void_p, c_void_p)
 ID_TOKEN_CB = CFUNCTYPE(None, c_void_p, c_void_p)
-# void (*)(void *user_data)
-POST_CB = CFUNCTYPE(None, c_void_p)
+# hearth_post_cb: void (*)(void *user_data, hearth_error status)
+POST_CB = CFUNCTYPE(None, c_void_p, c_int)
+# hearth_release_cb: void (*)(void *user_data), the final call of a listener or delegate
+RELEASE_CB = CFUNCTYPE(None, c_void_p)
 # int (*)(void *user_data, const char *key, hearth_storage_reply *reply)
 STORAGE_LOAD_CB = CFUNCTYPE(c_int, c_void_p, c_char_p, c_void_p)
 # int (*)(void *user_data, const char *key, const char *data, size_t length); data is not
@@ -205,6 +208,7 @@ class ProviderFlowOptions(Structure):
         ("loopback_port", c_uint16),
         ("timeout_ms", c_int64),
         ("use_create_auth_uri", c_int),
+        ("release", RELEASE_CB),
     ]
 
 
@@ -230,6 +234,7 @@ class PhoneListener(Structure):
         ("on_verification_failed", PHONE_FAILED_CB),
         ("on_code_auto_retrieval_timeout", PHONE_TIMEOUT_CB),
         ("user_data", c_void_p),
+        ("release", RELEASE_CB),
     ]
 
 
@@ -272,7 +277,7 @@ DECLARATIONS: Dict[str, Tuple[Any, Sequence[Any]]] = {
     "hearth_future_status": (c_int, [_P]),
     "hearth_future_error": (c_int, [_P]),
     "hearth_future_error_message": (c_char_p, [_P]),
-    "hearth_future_on_completion": (c_int, [_P, COMPLETION_CB, c_void_p]),
+    "hearth_future_add_callback": (c_int, [_P, COMPLETION_CB, c_void_p]),
     "hearth_future_wait": (c_int, [_P, c_int64]),
     "hearth_future_release": (None, [_P]),
     "hearth_future_retain": (_P, [_P]),
@@ -321,9 +326,9 @@ DECLARATIONS: Dict[str, Tuple[Any, Sequence[Any]]] = {
     "hearth_auth_fetch_providers_for_email": (_P, [_P, c_char_p]),
     # The operation is a hearth_operation value (Op below).
     "hearth_auth_last_result": (_P, [_P, c_int]),
-    "hearth_auth_add_auth_state_listener": (c_uint64, [_P, AUTH_STATE_CB, c_void_p]),
+    "hearth_auth_add_auth_state_listener": (c_uint64, [_P, AUTH_STATE_CB, RELEASE_CB, c_void_p]),
     "hearth_auth_remove_auth_state_listener": (c_int, [_P, c_uint64]),
-    "hearth_auth_add_id_token_listener": (c_uint64, [_P, ID_TOKEN_CB, c_void_p]),
+    "hearth_auth_add_id_token_listener": (c_uint64, [_P, ID_TOKEN_CB, RELEASE_CB, c_void_p]),
     "hearth_auth_remove_id_token_listener": (c_int, [_P, c_uint64]),
     # Provider sign-in on a desktop
     "hearth_oauth_provider_create": (_P, [c_char_p]),

@@ -8,7 +8,7 @@ import threading
 from typing import TYPE_CHECKING, Any, Callable, List, Optional, TypeVar
 
 from ._core import LISTENERS, OPEN_URLS, AppCore
-from ._lib import AUTH_STATE_CB, FLOW_OPTIONS_BUFFER_SIZE, ID_TOKEN_CB, OPEN_URL_CB, Op, ProviderFlowOptions, lib
+from ._lib import AUTH_STATE_CB, FLOW_OPTIONS_BUFFER_SIZE, ID_TOKEN_CB, OPEN_URL_CB, RELEASE_CB, Op, ProviderFlowOptions, lib
 from ._support import (
     call_logged,
     check_callable,
@@ -90,9 +90,8 @@ class ListenerHandle:
                 return
             self._removed = True
         core = self._auth._core
-        # The registry entry goes first: a call that C had already started finds nothing to run.
-        LISTENERS.pop(self._key)
-        core.untrack_listener(self._key)
+        # The library calls the listener no more once this returns, then releases it (_release_listener
+        # drops the entry). A closed app has released it already.
         if not core.closed:
             remove = (
                 lib.hearth_auth_remove_auth_state_listener
@@ -136,6 +135,16 @@ def _on_id_token(_auth: Optional[int], user_data: Optional[int]) -> None:
     _dispatch(user_data, "ID-token listener")
 
 
+def _release_listener(user_data: Optional[int]) -> None:
+    """The listener's final call (removed, or the app closed): its entry goes."""
+    LISTENERS.pop(user_data)
+
+
+def _release_open_url(user_data: Optional[int]) -> None:
+    """No flow uses this delegate any more (replaced, or the app closed)."""
+    OPEN_URLS.pop(user_data)
+
+
 def _on_open_url(user_data: Optional[int], url: Optional[bytes]) -> int:
     """Hearth asks the host's delegate to show a URL: 0 when shown, 1 to refuse (cancels the flow)."""
     try:
@@ -157,6 +166,8 @@ def _on_open_url(user_data: Optional[int], url: Optional[bytes]) -> int:
 _ON_AUTH_STATE = AUTH_STATE_CB(_on_auth_state)
 _ON_ID_TOKEN = ID_TOKEN_CB(_on_id_token)
 _ON_OPEN_URL = OPEN_URL_CB(_on_open_url)
+_RELEASE_LISTENER = RELEASE_CB(_release_listener)
+_RELEASE_OPEN_URL = RELEASE_CB(_release_open_url)
 
 
 class Auth:
@@ -385,8 +396,9 @@ class Auth:
           sent (a desktop never reads the SMS itself: the user types the code).
 
         They run on Hearth's loop thread and must not block; exceptions they raise are logged. A
-        failure without ``on_verification_failed`` is logged as a warning. Closing the app drops
-        callbacks still to come. ``phone_number``, ``timeout``, ``force_resending_token``,
+        failure without ``on_verification_failed`` is logged as a warning. Closing the app before the
+        code was sent ends the verification with ``on_verification_failed`` (a
+        :class:`~hearth.CancelledError`); a timeout still to come is dropped. ``phone_number``, ``timeout``, ``force_resending_token``,
         ``multi_factor_session`` and ``multi_factor_hint`` mean and are checked as for
         :meth:`verify_phone_number` (a malformed number comes to ``on_verification_failed``).
         """
@@ -450,13 +462,11 @@ class Auth:
         buffer = ctypes.create_string_buffer(FLOW_OPTIONS_BUFFER_SIZE)
         lib.hearth_provider_flow_options_init(buffer)
         options = ProviderFlowOptions.from_buffer(buffer)
+        # An earlier delegate stays until the library releases it: a flow already under way keeps the
+        # settings it started with.
         key = OPEN_URLS.add(open_url)
-        # Earlier delegates stay registered until the app closes: a flow already under way keeps
-        # the settings it started with.
-        if not self._core.track_open_url(key):
-            OPEN_URLS.pop(key)
-            self._core.ensure_open()
         options.open_url = _ON_OPEN_URL
+        options.release = _RELEASE_OPEN_URL
         options.user_data = key
         options.redirect_uri = redirect
         options.loopback_port = loopback_port
@@ -464,8 +474,8 @@ class Auth:
         options.use_create_auth_uri = int(use_create_auth_uri)
         code = lib.hearth_auth_set_provider_flow_options(auth_ptr, buffer)
         if code != 0:
-            OPEN_URLS.pop(key)
-            self._core.untrack_open_url(key)
+            OPEN_URLS.pop(key)  # refused: the library keeps nothing
+            self._core.ensure_open()
             raise_for_code(code)
 
     def sign_in_with_provider(self, provider: OAuthProvider) -> Future[AuthResult]:
@@ -578,18 +588,15 @@ class Auth:
         check_callable(listener, "listener")
         auth_ptr = self._ptr()
         key = LISTENERS.add(_ListenerEntry(self, listener, kind))
-        if not self._core.track_listener(key):
-            LISTENERS.pop(key)
-            raise AppDestroyedError(ErrorCode.APP_DESTROYED, "the app is closed")
         if kind == "auth_state":
-            listener_id = lib.hearth_auth_add_auth_state_listener(auth_ptr, _ON_AUTH_STATE, key)
+            listener_id = lib.hearth_auth_add_auth_state_listener(auth_ptr, _ON_AUTH_STATE, _RELEASE_LISTENER, key)
         else:
-            listener_id = lib.hearth_auth_add_id_token_listener(auth_ptr, _ON_ID_TOKEN, key)
+            listener_id = lib.hearth_auth_add_id_token_listener(auth_ptr, _ON_ID_TOKEN, _RELEASE_LISTENER, key)
         if listener_id == 0:
-            LISTENERS.pop(key)
-            self._core.untrack_listener(key)
+            LISTENERS.pop(key)  # refused: the library keeps nothing
             self._core.ensure_open()
-            raise AuthError(ErrorCode.FAILURE, f"Hearth could not add the {kind} listener")
+            code = lib.hearth_last_error_code()
+            raise_for_code(code or ErrorCode.FAILURE, None if code else f"Hearth could not add the {kind} listener")
         return ListenerHandle(self, kind, key, int(listener_id))
 
     def _remove_listener(self, handle: ListenerHandle, kind: str) -> None:

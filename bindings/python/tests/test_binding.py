@@ -84,9 +84,10 @@ class TestDeclarations:
         assert options.struct_size == ctypes.sizeof(_lib.PhoneAuthOptions)
         assert options.phone_number is None and options.timeout_ms == 0 and options.force_resending_token is None
         assert options.multi_factor_session is None and options.multi_factor_hint is None
-        # hearth_phone_listener: a uint32 size, three function pointers and user_data, naturally aligned.
+        # hearth_phone_listener: a uint32 size, three function pointers, user_data and release, naturally
+        # aligned.
         pointer = ctypes.sizeof(ctypes.c_void_p)
-        assert ctypes.sizeof(_lib.PhoneListener) == pointer + 4 * pointer
+        assert ctypes.sizeof(_lib.PhoneListener) == pointer + 5 * pointer
 
     def test_the_options_struct_fits_the_library(self) -> None:
         buffer = ctypes.create_string_buffer(4096)
