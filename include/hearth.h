@@ -636,7 +636,8 @@ typedef enum hearth_operation {
   HEARTH_OP_USER_MULTI_FACTOR_ENROLL = 25,
   HEARTH_OP_USER_MULTI_FACTOR_UNENROLL = 26,
   HEARTH_OP_TOTP_SECRET_GENERATE = 27,
-  HEARTH_OP_MULTI_FACTOR_RESOLVER_RESOLVE_SIGN_IN = 28
+  HEARTH_OP_MULTI_FACTOR_RESOLVER_RESOLVE_SIGN_IN = 28,
+  HEARTH_OP_AUTH_GET_CREDENTIAL_WITH_PROVIDER = 29
 } hearth_operation;
 
 /* The most recent future of `operation` on this Auth (user operations count for the Auth of their
@@ -728,6 +729,21 @@ HEARTH_API hearth_error hearth_auth_set_provider_flow_options(hearth_auth *auth,
  * HEARTH_ERROR_INVALID_ARGUMENT. */
 HEARTH_API hearth_future *hearth_auth_sign_in_with_provider(hearth_auth *auth,
                                                             const hearth_oauth_provider *provider);
+/* Runs the provider's page and hands back the credential it yields, without signing anybody in (the
+ * Apple SDK's getCredentialWith): sign in, link or reauthenticate with it afterwards
+ * (hearth_auth_sign_in_and_retrieve_data_with_credential, hearth_user_link_with_credential,
+ * hearth_user_reauthenticate_and_retrieve_data, ...), as with any credential. Result:
+ * hearth_future_credential; its provider is the provider's id, and it carries the provider's answer
+ * (which Firebase verifies when the credential is used), not its tokens. Errors and limits as for
+ * hearth_auth_sign_in_with_provider: one provider flow at a time (WEB_CONTEXT_ALREADY_PRESENTED),
+ * WEB_CONTEXT_CANCELLED for a cancel, the timeout, the user cancelling or the UI delegate refusing,
+ * INVALID_PROVIDER_ID, INVALID_ARGUMENT without flow options, CANCELLED when the app is destroyed.
+ * NULL for an invalid auth (sets the last error). */
+HEARTH_API hearth_future *hearth_auth_get_credential_with_provider(hearth_auth *auth,
+                                                                   const hearth_oauth_provider *provider);
+/* The credential of a completed hearth_auth_get_credential_with_provider. Borrowed (valid as long as
+ * this future handle; hearth_credential_retain keeps it longer); NULL otherwise. */
+HEARTH_API const hearth_credential *hearth_future_credential(const hearth_future *future);
 /* Links the provider to the user through its page. Result: auth result; errors as for
  * hearth_user_link_with_credential. */
 HEARTH_API hearth_future *hearth_user_link_with_provider(const hearth_user *user,

@@ -45,8 +45,9 @@
  *   additional_user_info.updated_credential signs in to that account (the SDK's documented recipe).
  * - Extras: App options for the libuv loop, persistence and timeouts; Future::Wait; is_new_user and email
  *   in AdditionalUserInfo; Credential::id_token/access_token/secret; FacebookAuthProvider's Limited
- *   Login, AppleAuthProvider (with the user's name), Nonce; provider flow options, Auth::HandleUrl and
- *   CancelProviderFlow; PhoneAuthProvider::VerifyPhoneNumber as a Future; Hearth's own error codes
+ *   Login, AppleAuthProvider (with the user's name), Nonce; provider flow options, Auth::HandleUrl,
+ *   CancelProviderFlow and GetCredentialWithProvider (the provider's page for a credential only, the
+ *   Apple SDK's getCredentialWith); PhoneAuthProvider::VerifyPhoneNumber as a Future; Hearth's own error codes
  *   (kAuthErrorInvalidArgument and up, from 1000).
  * - Logging: SetLogLevel / GetLogLevel as in firebase/log.h, but nothing is printed until SetLogCallback
  *   installs a std::function (called on the thread that logs; secrets are never in the messages).
@@ -853,7 +854,8 @@ class Credential {
 }  // namespace auth
 
 namespace detail {
-// Adopts a new C credential reference; NULL (an argument Hearth refused) gives an invalid Credential.
+// Adopts a new C credential reference from a constructor; NULL (an argument Hearth refused) gives an
+// invalid Credential and records why (LastErrorMessage).
 inline auth::Credential AdoptCredential(hearth_credential* credential) {
   if (!credential) {
     TakeCLastError(hearth_last_error_code());
@@ -861,9 +863,11 @@ inline auth::Credential AdoptCredential(hearth_credential* credential) {
   }
   return auth::Credential(kAdopt, credential);
 }
-// A new reference to a borrowed C credential (an invalid Credential for NULL).
+// A new reference to a borrowed C credential (an invalid Credential for NULL: a result without one,
+// which is no failure of the caller's).
 inline auth::Credential RetainCredential(const hearth_credential* credential) {
-  return AdoptCredential(credential ? hearth_credential_retain(credential) : nullptr);
+  hearth_credential* copy = credential ? hearth_credential_retain(credential) : nullptr;
+  return copy ? auth::Credential(kAdopt, copy) : auth::Credential();
 }
 }  // namespace detail
 
@@ -1915,6 +1919,17 @@ class Auth {
     return Adopt<AuthResult>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_SIGN_IN_WITH_PROVIDER));
   }
 
+  /// Hearth extra (the Apple SDK's OAuthProvider.getCredentialWith): runs the provider's page like
+  /// SignInWithProvider and completes with the Credential it yields, signing nobody in. Sign in, link or
+  /// reauthenticate with it afterwards (SignInAndRetrieveDataWithCredential, User::LinkWithCredential,
+  /// User::ReauthenticateAndRetrieveData). The Credential's provider() is the provider's id; it carries
+  /// the provider's answer, not its tokens (id_token() and access_token() are ""). Errors as for
+  /// SignInWithProvider.
+  Future<Credential> GetCredentialWithProvider(FederatedAuthProvider* provider);
+  Future<Credential> GetCredentialWithProviderLastResult() const {
+    return Adopt<Credential>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_GET_CREDENTIAL_WITH_PROVIDER));
+  }
+
   /// Hearth extra: the UI delegate and redirect target of provider flows (the C++ SDK has no desktop
   /// flow). Applies to flows started afterwards. Returns kAuthErrorInvalidArgument without open_url, or
   /// for a negative timeout.
@@ -2232,6 +2247,13 @@ struct FutureReader<auth::AuthResult> {
       result->credential = RetainCredential(hearth_auth_result_credential(data));
     }
     return std::shared_ptr<const auth::AuthResult>(std::move(result));
+  }
+};
+
+template <>
+struct FutureReader<auth::Credential> {
+  static std::shared_ptr<const void> Read(const hearth_future* future, const AppCorePtr&) {
+    return std::make_shared<const auth::Credential>(RetainCredential(hearth_future_credential(future)));
   }
 };
 
@@ -2565,6 +2587,12 @@ inline Future<AuthResult> User::ReauthenticateWithProviderLastResult() const {
 inline Future<AuthResult> Auth::SignInWithProvider(FederatedAuthProvider* provider) {
   const detail::ProviderArgument argument(provider);
   return detail::AdoptFuture<AuthResult>(hearth_auth_sign_in_with_provider(auth_, argument.get()), core_,
+                                         argument.problem());
+}
+
+inline Future<Credential> Auth::GetCredentialWithProvider(FederatedAuthProvider* provider) {
+  const detail::ProviderArgument argument(provider);
+  return detail::AdoptFuture<Credential>(hearth_auth_get_credential_with_provider(auth_, argument.get()), core_,
                                          argument.problem());
 }
 

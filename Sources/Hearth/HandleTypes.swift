@@ -206,6 +206,7 @@ final class FutureHandle: @unchecked Sendable {
     private var resolver: UnsafeMutableRawPointer?
     private var session: UnsafeMutableRawPointer?
     private var totpSecret: UnsafeMutableRawPointer?
+    private var credential: UnsafeMutableRawPointer?
 
     init(_ state: FutureState) {
         self.state = state
@@ -333,6 +334,17 @@ final class FutureHandle: @unchecked Sendable {
         }
     }
 
+    /// The credential of a finished credential-only provider flow (borrowed from this handle).
+    func credentialHandle() -> UnsafeMutableRawPointer? {
+        lock.withLock {
+            if let credential { return credential }
+            guard case .credential(let value)? = state.successValue else { return nil }
+            let handle = HandleRegistry.shared.register(CredentialHandle(value, borrowed: true))
+            credential = handle
+            return handle
+        }
+    }
+
     func stringValue() -> UnsafePointer<CChar>? {
         lock.withLock {
             if let string { return string.borrowed }
@@ -371,6 +383,8 @@ final class FutureHandle: @unchecked Sendable {
             }
             HandleRegistry.shared.unregister(session, as: MultiFactorSessionHandle.self)
             HandleRegistry.shared.unregister(totpSecret, as: TOTPSecretHandle.self)
+            HandleRegistry.shared.unregister(credential, as: CredentialHandle.self)
+            credential = nil
             authResult = nil
             user = nil
             resolver = nil

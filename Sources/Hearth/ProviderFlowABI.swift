@@ -146,6 +146,21 @@ public func abi_auth_sign_in_with_provider(_ a: OpaquePointer?, _ p: OpaquePoint
     }
 }
 
+@_cdecl("hearth_auth_get_credential_with_provider")
+public func abi_auth_get_credential_with_provider(_ a: OpaquePointer?, _ p: OpaquePointer?) -> OpaquePointer? {
+    guard let handle = authArgument(a, "hearth_auth_get_credential_with_provider") else { return nil }
+    do {
+        return newFutureHandle(handle.auth.startProviderFlow(try providerArgument(p), purpose: .credential))
+    } catch {
+        return newFutureHandle(handle.auth.rejectedOperation(.getCredentialWithProvider, error.authError))
+    }
+}
+
+@_cdecl("hearth_future_credential")
+public func abi_future_credential(_ f: OpaquePointer?) -> OpaquePointer? {
+    HandleRegistry.shared.object(UnsafeRawPointer(f), as: FutureHandle.self)?.credentialHandle().map(OpaquePointer.init)
+}
+
 @_cdecl("hearth_user_link_with_provider")
 public func abi_user_link_with_provider(_ u: OpaquePointer?, _ p: OpaquePointer?) -> OpaquePointer? {
     userOperation(u, .linkWithProvider, "hearth_user_link_with_provider") { auth, uid throws(HostString.Problem) in

@@ -129,6 +129,10 @@ def handle(ctype: str, valid: str, released: Optional[str] = None, foreign: str 
     return Kind(valid, released=released, foreign=f"({ctype})({foreign})", local=ctype)
 
 
+# The first value past hearth_operation's last (the header's enum grows as operations are added).
+PAST_LAST_OPERATION = 1 + max(int(value) for value in re.findall(
+    r"^\s*HEARTH_OP_\w+\s*=\s*(\d+)", api.HEADER.read_text(encoding="utf-8"), flags=re.M))
+
 TYPES: Dict[str, Kind] = {}
 for const in ("", "const "):
     TYPES.update({
@@ -174,7 +178,8 @@ TYPES.update({
                              ints=("(hearth_log_level)-1", "(hearth_log_level)5", "(hearth_log_level)INT_MAX"),
                              local="hearth_log_level"),
     "hearth_operation": Kind("HEARTH_OP_AUTH_SIGN_IN_ANONYMOUSLY", nullable=False,
-                             ints=("(hearth_operation)-1", "(hearth_operation)29", "(hearth_operation)INT_MAX"),
+                             ints=("(hearth_operation)-1", f"(hearth_operation){PAST_LAST_OPERATION}",
+                                   "(hearth_operation)INT_MAX"),
                              local="hearth_operation"),
     "int64_t": Kind("1000", nullable=False, ints=("INT64_MIN", "-1", "INT64_MAX"), local="int64_t"),
     "uint16_t": Kind("9099", nullable=False, ints=("0",), local="uint16_t"),

@@ -9,6 +9,8 @@ public enum FutureValue: Sendable {
     case phoneVerification(verificationId: String, resendToken: String)
     case multiFactorSession(MultiFactorSession)
     case totpSecret(TOTPSecret)
+    /// A provider's credential, not used yet (the credential-only provider flow).
+    case credential(Credential)
 }
 
 public enum FutureWaitResult: Sendable, Equatable {

@@ -168,6 +168,7 @@ class Op(IntEnum):
     USER_MULTI_FACTOR_UNENROLL = 26
     TOTP_SECRET_GENERATE = 27
     MULTI_FACTOR_RESOLVER_RESOLVE_SIGN_IN = 28
+    AUTH_GET_CREDENTIAL_WITH_PROVIDER = 29
 
 
 #: HEARTH_NONCE_SIZE and HEARTH_SHA256_HEX_SIZE: the buffers hearth_nonce_generate / hearth_nonce_hash fill.
@@ -339,6 +340,8 @@ DECLARATIONS: Dict[str, Tuple[Any, Sequence[Any]]] = {
     "hearth_provider_flow_options_init": (None, [c_void_p]),
     "hearth_auth_set_provider_flow_options": (c_int, [_P, c_void_p]),
     "hearth_auth_sign_in_with_provider": (_P, [_P, _P]),
+    "hearth_auth_get_credential_with_provider": (_P, [_P, _P]),
+    "hearth_future_credential": (_P, [_P]),
     "hearth_user_link_with_provider": (_P, [_P, _P]),
     "hearth_user_reauthenticate_with_provider": (_P, [_P, _P]),
     "hearth_auth_handle_url": (c_int, [_P, c_char_p]),

@@ -135,6 +135,14 @@ def _on_id_token(_auth: Optional[int], user_data: Optional[int]) -> None:
     _dispatch(user_data, "ID-token listener")
 
 
+def _to_credential(handle: int) -> Credential:
+    """The credential of a finished credential-only provider flow, as one of our own."""
+    credential = Credential._from_borrowed(lib.hearth_future_credential(handle))
+    if credential is None:
+        raise InvalidHandleError(ErrorCode.INVALID_HANDLE, "the provider flow finished without a credential")
+    return credential
+
+
 def _release_listener(user_data: Optional[int]) -> None:
     """The listener's final call (removed, or the app closed): its entry goes."""
     LISTENERS.pop(user_data)
@@ -494,6 +502,16 @@ class Auth:
         return self._start(lib.hearth_auth_sign_in_with_provider, auth_result_converter(self._app),
                            provider_ptr(provider))
 
+    def get_credential_with_provider(self, provider: OAuthProvider) -> Future[Credential]:
+        """Runs the provider's page like :meth:`sign_in_with_provider` but signs nobody in: the
+        future's value is the :class:`Credential` the page yields (the Apple SDK's
+        ``getCredentialWith``). Sign in, link or reauthenticate with it afterwards
+        (:meth:`sign_in_with_credential`, :meth:`User.link_with_credential`,
+        :meth:`User.reauthenticate`). Its ``provider`` is the provider's id; it carries the provider's
+        answer, not its tokens (``id_token`` and ``access_token`` are ``None``). Errors as for
+        :meth:`sign_in_with_provider`."""
+        return self._start(lib.hearth_auth_get_credential_with_provider, _to_credential, provider_ptr(provider))
+
     def handle_url(self, url: str) -> bool:
         """For apps with a custom URL scheme (``set_provider_flow(redirect_uri=...)``): offers ``url``,
         a URL the app was opened with. ``True`` when it was the pending flow's redirect (Hearth consumed
@@ -505,6 +523,11 @@ class Auth:
         """Cancels the pending provider flow, if any: its future fails with
         :class:`~hearth.WebContextCancelledError`."""
         raise_for_code(lib.hearth_auth_cancel_provider_flow(self._ptr()))
+
+    def get_credential_with_provider_last_result(self) -> Optional[Future[Credential]]:
+        """The most recent :meth:`Auth.get_credential_with_provider` future
+        (a new reference to that operation), or ``None`` if it never ran."""
+        return self._last_result(Op.AUTH_GET_CREDENTIAL_WITH_PROVIDER, _to_credential)
 
     def sign_in_with_provider_last_result(self) -> Optional[Future[AuthResult]]:
         """The most recent :meth:`Auth.sign_in_with_provider` future
