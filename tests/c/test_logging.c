@@ -508,20 +508,20 @@ TEST(failed_identity_provider_phone_and_second_factor_operations_log_none_of_the
   const char *bad_google = KEEP("unparseable Google ID token", t_printf("not-a-jwt-%s", t_subject("g")));
   const char *google_access = KEEP("Google access token", "ya29.short-access-7");
   check_failed_echoing(t_keep_future(hearth_auth_sign_in_with_credential(
-                           auth, t_keep_credential(hearth_google_credential(bad_google, google_access)))),
+                           auth, t_keep_credential(hearth_credential_create_google(bad_google, google_access)))),
                        HEARTH_ERROR_INVALID_CREDENTIAL, bad_google);
   const char *bad_json = KEEP("broken JSON ID token", t_printf("{\"sub\":\"%s\",", t_subject("json")));
   check_failed_echoing(t_keep_future(hearth_auth_sign_in_with_credential(
-                           auth, t_keep_credential(hearth_oauth_credential("oidc.example", bad_json, NULL)))),
+                           auth, t_keep_credential(hearth_credential_create_oauth("oidc.example", bad_json, NULL)))),
                        HEARTH_ERROR_INVALID_CREDENTIAL, bad_json);
   hearth_user *anonymous = t_sign_in_anonymously(auth);
   const char *bad_link = KEEP("unparseable ID token to link", t_printf("link-%s", t_subject("l")));
   check_failed_echoing(t_keep_future(hearth_user_link_with_credential(
-                           anonymous, t_keep_credential(hearth_google_credential(bad_link, NULL)))),
+                           anonymous, t_keep_credential(hearth_credential_create_google(bad_link, NULL)))),
                        HEARTH_ERROR_INVALID_CREDENTIAL, bad_link);
   const char *bad_reauth = KEEP("unparseable ID token to reauthenticate", t_printf("re-%s", t_subject("r")));
   check_failed_echoing(t_keep_future(hearth_user_reauthenticate(
-                           t_current_user(auth), t_keep_credential(hearth_google_credential(bad_reauth, NULL)))),
+                           t_current_user(auth), t_keep_credential(hearth_credential_create_google(bad_reauth, NULL)))),
                        HEARTH_ERROR_INVALID_CREDENTIAL, bad_reauth);
   const char *bad_custom = KEEP("malformed custom token", t_printf("{\"uid\":\"%s\"", t_subject("c")));
   CHECK_CODE(t_await(t_keep_future(hearth_auth_sign_in_with_custom_token(auth, bad_custom))),
@@ -533,17 +533,17 @@ TEST(failed_identity_provider_phone_and_second_factor_operations_log_none_of_the
   const char *phone_code = KEEP("SMS code", t_strdup(emu_sms_code(phone_id)));
   const char *phone_wrong = KEEP("mistyped SMS code", mistyped(phone_code));
   CHECK_CODE(t_await(t_keep_future(hearth_auth_sign_in_with_credential(
-                 auth, t_keep_credential(hearth_phone_credential(phone_id, phone_wrong))))),
+                 auth, t_keep_credential(hearth_credential_create_phone(phone_id, phone_wrong))))),
              HEARTH_ERROR_INVALID_VERIFICATION_CODE);
   t_await_ok(t_keep_future(hearth_auth_sign_in_with_credential(
-      auth, t_keep_credential(hearth_phone_credential(phone_id, phone_code)))));
+      auth, t_keep_credential(hearth_credential_create_phone(phone_id, phone_code)))));
   CHECK_CODE(hearth_auth_sign_out(auth), 0);
 
   /* An SMS second factor: enrollment with a mistyped code and the right one, then a sign-in that needs
    * it, resolved with a mistyped code and the right one. */
   const char *google = t_idp_claims(t_subject("mfa"), t_email("mfa-log"), true, "Second Factor", NULL);
-  t_await_ok(t_keep_future(hearth_auth_sign_in_with_credential(auth, t_keep_credential(hearth_google_credential(google, NULL)))));
-  hearth_future *session = t_keep_future(hearth_user_multi_factor_session(t_current_user(auth)));
+  t_await_ok(t_keep_future(hearth_auth_sign_in_with_credential(auth, t_keep_credential(hearth_credential_create_google(google, NULL)))));
+  hearth_future *session = t_keep_future(hearth_user_multi_factor_get_session(t_current_user(auth)));
   t_await_ok(session);
   const char *number = t_phone_number();
   hearth_phone_auth_options options;
@@ -557,17 +557,17 @@ TEST(failed_identity_provider_phone_and_second_factor_operations_log_none_of_the
   const char *enroll_wrong = KEEP("mistyped enrollment code", mistyped(enroll_code));
   CHECK_CODE(t_await(t_keep_future(hearth_user_multi_factor_enroll(
                  t_current_user(auth),
-                 t_keep_assertion(hearth_phone_multi_factor_assertion(
-                     t_keep_credential(hearth_phone_credential(enroll_id, enroll_wrong)))),
+                 t_keep_assertion(hearth_multi_factor_assertion_create_phone(
+                     t_keep_credential(hearth_credential_create_phone(enroll_id, enroll_wrong)))),
                  "Phone"))),
              HEARTH_ERROR_INVALID_VERIFICATION_CODE);
   t_await_ok(t_keep_future(hearth_user_multi_factor_enroll(
       t_current_user(auth),
-      t_keep_assertion(hearth_phone_multi_factor_assertion(t_keep_credential(hearth_phone_credential(enroll_id, enroll_code)))),
+      t_keep_assertion(hearth_multi_factor_assertion_create_phone(t_keep_credential(hearth_credential_create_phone(enroll_id, enroll_code)))),
       "Phone")));
   CHECK_CODE(hearth_auth_sign_out(auth), 0);
   hearth_future *stopped = t_keep_future(
-      hearth_auth_sign_in_with_credential(auth, t_keep_credential(hearth_google_credential(google, NULL))));
+      hearth_auth_sign_in_with_credential(auth, t_keep_credential(hearth_credential_create_google(google, NULL))));
   CHECK_CODE(t_await(stopped), HEARTH_ERROR_SECOND_FACTOR_REQUIRED);
   const hearth_multi_factor_resolver *resolver = hearth_future_multi_factor_resolver(stopped);
   REQUIRE(resolver != NULL);
@@ -580,12 +580,12 @@ TEST(failed_identity_provider_phone_and_second_factor_operations_log_none_of_the
   const char *sign_in_code = KEEP("second-factor SMS code", t_strdup(emu_sms_code(sign_in_id)));
   const char *sign_in_wrong = KEEP("mistyped second-factor code", mistyped(sign_in_code));
   CHECK_CODE(t_await(t_keep_future(hearth_multi_factor_resolver_resolve_sign_in(
-                 resolver, t_keep_assertion(hearth_phone_multi_factor_assertion(
-                               t_keep_credential(hearth_phone_credential(sign_in_id, sign_in_wrong))))))),
+                 resolver, t_keep_assertion(hearth_multi_factor_assertion_create_phone(
+                               t_keep_credential(hearth_credential_create_phone(sign_in_id, sign_in_wrong))))))),
              HEARTH_ERROR_INVALID_VERIFICATION_CODE);
   t_await_ok(t_keep_future(hearth_multi_factor_resolver_resolve_sign_in(
-      resolver, t_keep_assertion(hearth_phone_multi_factor_assertion(
-                    t_keep_credential(hearth_phone_credential(sign_in_id, sign_in_code)))))));
+      resolver, t_keep_assertion(hearth_multi_factor_assertion_create_phone(
+                    t_keep_credential(hearth_credential_create_phone(sign_in_id, sign_in_code)))))));
   t_app_destroy(app);
 #undef KEEP
 
