@@ -41,9 +41,19 @@ $(OUT)/demo: examples/c/demo.c include/hearth.h $(LIB) $(SONAME_LINK) | $(OUT)
 demo: build $(OUT)/demo
 	@scripts/with-emulator $(OUT)/demo
 
-test: build
-	$(MAKE) test-swift test-emulator test-c test-cpp test-python test-browser test-abi test-install examples test-docs test-faults test-bad-input test-load test-crash test-fuzz-corpus test-schema test-asan test-tsan test-valgrind
-	@echo "make test: all suites passed"
+TEST_SUITES := test-swift test-emulator test-c test-cpp test-python test-browser test-abi test-install examples \
+	test-docs test-faults test-bad-input test-load test-crash test-fuzz-corpus test-schema test-asan test-tsan \
+	test-valgrind
+
+# Every suite in turn; each one's wall-clock time goes to out/test-times.txt (and is printed at the end).
+test: build | $(OUT)
+	@: > $(OUT)/test-times.txt
+	@for suite in $(TEST_SUITES); do \
+	  started=$$(date +%s); \
+	  $(MAKE) $$suite || { echo "make test: $$suite failed"; exit 1; }; \
+	  echo "$$suite $$(( $$(date +%s) - started )) s" >> $(OUT)/test-times.txt; \
+	done
+	@echo "make test: all suites passed (seconds per suite:" $$(tr '\n' ' ' < $(OUT)/test-times.txt)")"
 
 test-swift:
 	$(SWIFT) build --product hearthPackageTests
