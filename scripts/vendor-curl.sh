@@ -42,14 +42,28 @@ apt-get indextargets --format '$(ORIGIN)|$(REPO_URI)|$(RELEASE)|$(COMPONENT)' 'C
   echo "vendor-curl: no Debian archive in this machine's apt sources to fetch $source_package's source from" >&2
   exit 1; }
 apt-get "${apt_opts[@]}" -qq update
-(cd "$work/src" && apt-get "${apt_opts[@]}" -qq source --download-only "$source_package=$version") || {
-  echo "vendor-curl: Debian's archive no longer has $source_package $version, the installed $dev_package;" \
-       "upgrade it (apt-get update && apt-get install $dev_package) and run make wheel again" >&2
-  exit 1; }
+# The installed version's source; once a newer Debian revision of the same upstream release replaced it
+# in the archive (a security update), that one: same ABI, more fixes.
+available=$(apt-cache "${apt_opts[@]}" showsrc "$source_package" | sed -n 's/^Version: //p' | sort -u)
+if ! grep -qxF "$version" <<<"$available"; then
+  upstream=${version%-*}
+  newer=""
+  while read -r candidate; do
+    [ "${candidate%-*}" = "$upstream" ] && dpkg --compare-versions "$candidate" gt "$version" || continue
+    if [ -z "$newer" ] || dpkg --compare-versions "$candidate" gt "$newer"; then newer=$candidate; fi
+  done <<<"$available"
+  [ -n "$newer" ] || {
+    echo "vendor-curl: Debian's archive has no source of $source_package $upstream as new as the installed" \
+         "$dev_package $version (it has: $(echo $available)); upgrade $dev_package and run make wheel again" >&2
+    exit 1; }
+  echo "vendor-curl: the archive has $newer in place of the installed $version; building that"
+  version=$newer
+fi
+(cd "$work/src" && apt-get "${apt_opts[@]}" -qq source --download-only "$source_package=$version")
 dsc=$(ls "$work/src"/*.dsc)
 # apt checked the files against the archive's signed index; dpkg-source has no keyring to check the
 # .dsc's own signature with, and would only warn.
-dpkg-source --skip-patches -x "$dsc" "$work/curl" >/dev/null 2> >(grep -v 'cannot verify inline signature' >&2)
+dpkg-source --skip-patches -x "$dsc" "$work/curl" >/dev/null 2> >(grep -v -e 'cannot verify inline signature' -e '^gpgv:' >&2)
 cd "$work/curl"
 
 # Debian's patch series, as its OpenSSL flavour is built: every patch except the last two, which turn
