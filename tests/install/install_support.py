@@ -24,6 +24,13 @@ def run(args, **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run([str(a) for a in args], capture_output=True, text=True, **kwargs)
 
 
+def dynamic_entries(binary: Path, tag: str) -> list[str]:
+    """The values of one tag (NEEDED, SONAME, RUNPATH, ...) of an ELF file's dynamic section."""
+    result = run(["readelf", "-d", binary])
+    assert result.returncode == 0, result.stderr
+    return re.findall(rf"\({tag}\)\s+[^\[]*\[(.*)\]", result.stdout)
+
+
 def make(*args) -> subprocess.CompletedProcess:
     """Runs this repository's Makefile (the make that runs the tests, when there is one)."""
     return run([os.environ.get("MAKE", "make"), "--no-print-directory", "-C", ROOT, *args], timeout=1800)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from install_support import (ROOT, VENDORED, VERSION, WHEEL_POLICY, emulator_environment, make,
+from install_support import (ROOT, VENDORED, VERSION, WHEEL_POLICY, dynamic_entries, emulator_environment,
                              policy_system_libraries, readme_quickstart, run, soname)
 
 WHEEL_NAME = re.compile(r"hearth-(?P<version>[^-]+)-py3-none-(?P<platform>\w+)\.whl")
@@ -58,12 +58,6 @@ def venv_python(wheel, tmp_path_factory) -> Path:
                   "--quiet", wheel], env=without_the_source_tree(), cwd=venv, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
     return python
-
-
-def dynamic_entries(binary: Path, tag: str) -> list[str]:
-    result = run(["readelf", "-d", binary])
-    assert result.returncode == 0, result.stderr
-    return re.findall(rf"\({tag}\)\s+[^\[]*\[(.*)\]", result.stdout)
 
 
 # ------------------------------------------------------------------------------------------------
