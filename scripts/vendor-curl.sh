@@ -3,9 +3,9 @@
 # Hearth is compiled against (same version, Debian's security patches applied, same OpenSSL flavour and
 # symbol versions, so libhearth binds to it unchanged), configured for HTTP and HTTPS only, with
 # OpenSSL for TLS and nghttp2 for HTTP/2 (as Debian's libcurl speaks it to Google) and nothing else.
-# Debian's libcurl4 needs ~30 libraries (GnuTLS through librtmp, Kerberos, LDAP, SASL, libssh2,
-# libidn2 and libunistring, libpsl, brotli, zstd, zlib), several of which load plugins or read
-# configuration from the host; this one needs libssl, libcrypto and libnghttp2.
+# Debian's libcurl4 needs 29 libraries besides glibc (GnuTLS through librtmp, Kerberos, LDAP, SASL,
+# libssh2, libidn2 and libunistring, libpsl, brotli, zstd, zlib), several of which can load plugins or
+# read configuration from the host; this one needs libssl, libcrypto and libnghttp2.
 #
 # Usage: scripts/vendor-curl.sh OUTDIR
 # Leaves OUTDIR/lib/libcurl.so.4 (stripped) and OUTDIR/BUILDINFO; does nothing when OUTDIR already
@@ -76,7 +76,7 @@ while read -r patch options; do
   case "$patch" in 90_gnutls.patch|99_nss.patch) continue ;; esac
   patch -s -f ${options:--p1} < "debian/patches/$patch"
 done <<<"$series"
-# Some of those patches touch configure.ac and Makefile.am, as Debian's build does, regenerate.
+# Some of those patches touch configure.ac and Makefile.am: regenerate, as Debian's build does.
 autoreconf -fi >"$work/autoreconf.log" 2>&1 || { tail -20 "$work/autoreconf.log" >&2; exit 1; }
 
 # Debian's compiler and linker hardening flags.
