@@ -29,6 +29,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tls_front import TLSFront
+
 HERE = Path(__file__).resolve().parent
 ROOT_REPO = HERE.parents[1]
 MAKE_PKI = ROOT_REPO / "Tests" / "HearthCoreTests" / "Fixtures" / "make_test_pki.sh"
@@ -142,7 +144,6 @@ def run_scenarios(root: Path, wheel: Path, example: Path, work: Path) -> dict:
         "libcurl": libraries_named(merged, "libcurl*.so*"),
         "libnghttp2": libraries_named(merged, "libnghttp2.so*"),
         "libssl": libraries_named(merged, "libssl.so*"),
-        "ca_bundles": [path for path in (DEBIAN_BUNDLE, RHEL_BUNDLE) if (merged / path).exists()],
         "python": chroot(merged, "python3", "--version").stdout.strip(),
     }}
 
@@ -181,8 +182,6 @@ def run_scenarios(root: Path, wheel: Path, example: Path, work: Path) -> dict:
     (merged / "etc" / "hosts").write_text(
         "127.0.0.1 localhost\n" + "".join(f"127.0.0.1 {host}\n" for host in PRODUCTION_HOSTS))
     host, port = emulator.rsplit(":", 1)
-    sys.path.insert(0, str(HERE))
-    from tls_front import TLSFront
     front = TLSFront(("127.0.0.1", 443), (host, int(port)), str(pki / "valid.pem"), str(pki / "valid.key")).start()
 
     def place_ca(relative, authority):
