@@ -16,17 +16,8 @@ from install_support import (ROOT, VENDORED, emulator_environment, policy_system
                              run, soname)
 
 HERE = Path(__file__).resolve().parent
-# Kept between runs (out/ is not in git): debootstrap takes a minute.
-BARE_ROOT = ROOT / "out" / "bare-root" / "root"
 WHEEL_LIBRARIES = VENDORED | {"libhearth.so"}
 SCENARIOS = ("emulator", "tls-debian", "tls-rhel", "tls-wrong-ca", "tls-no-ca")
-
-
-@pytest.fixture(scope="session")
-def bare_root() -> Path:
-    result = run([sys.executable, HERE / "bare_root.py", "build", BARE_ROOT], timeout=1800)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return BARE_ROOT
 
 
 @pytest.fixture(scope="session")

@@ -105,7 +105,9 @@ def test_pip_without_libuv_and_libcurl_development_files_names_them(unpacked_sdi
     assert not list(tmp_path.glob("*.whl"))
 
 
+@pytest.mark.sdist_build
 def test_pip_builds_the_library_from_the_sdist_and_the_wheel_signs_in(unpacked_sdist, tmp_path):
+    # A full release build of the library (a minute or two): make test-sdist, outside make test.
     environment = {key: value for key, value in os.environ.items() if key != "HEARTH_WHEEL_LIBRARY"}
     result = pip_wheel(unpacked_sdist, tmp_path / "wheels", environment)
     assert result.returncode == 0, result.stdout + result.stderr
