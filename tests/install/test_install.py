@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from install_support import MAJOR, ROOT, VERSION, emulator_environment, make, run
+from install_support import MAJOR, ROOT, VERSION, dynamic_entries, emulator_environment, make, run
 
 DEMO = ROOT / "examples" / "c" / "demo.c"
 CONSUMER = Path(__file__).parent / "consumer"
@@ -23,16 +23,6 @@ def installed_files(root: Path) -> dict[str, str]:
         elif path.is_file():
             found[str(path.relative_to(root))] = "file"
     return found
-
-
-def dynamic_section(binary: Path) -> str:
-    result = run(["readelf", "-d", binary])
-    assert result.returncode == 0, result.stderr
-    return result.stdout
-
-
-def dynamic_entries(binary: Path, tag: str) -> list[str]:
-    return re.findall(rf"\({tag}\)\s+[^\[]*\[(.*)\]", dynamic_section(binary))
 
 
 def pkg_config(prefix: Path, *args) -> str:
