@@ -29,6 +29,7 @@ public enum Operation: Int, CaseIterable, Sendable {
     case multiFactorUnenroll
     case totpGenerateSecret
     case resolveSignIn
+    case updateEmail
 }
 
 /// Futures of one Auth: each operation's most recent future, and every pending one (so that
