@@ -294,12 +294,19 @@ Future<T> LastResult(const std::shared_ptr<AuthData>& data, int fn) {
 // ---- listeners ----------------------------------------------------------------------------------------
 
 // Lets calls through to a Firebase listener until closed; closing waits for a call running on another
-// thread (a call on this thread may close it from inside).
+// thread (a call on this thread may close it from inside). The Firebase SDK calls a listener once
+// inside AddXxxListener; Hearth makes that first call on a later loop turn. The bridge makes the SDK's
+// call itself (Deliver) and drops Hearth's first one, which Hearth schedules apart from the calls for
+// later changes.
 class ListenerGate {
  public:
   template <typename Call>
-  void Run(Call call) {
+  void Run(Call call, bool from_hearth) {
     std::lock_guard<std::recursive_mutex> lock(mutex_);
+    if (from_hearth && !hearth_first_call_seen_) {
+      hearth_first_call_seen_ = true;
+      return;
+    }
     if (open_) call();
   }
   void Close() {
@@ -310,6 +317,7 @@ class ListenerGate {
  private:
   std::recursive_mutex mutex_;
   bool open_ = true;
+  bool hearth_first_call_seen_ = false;
 };
 
 class AuthStateBridge final : public hearth::auth::AuthStateListener,
@@ -326,9 +334,13 @@ class AuthStateBridge final : public hearth::auth::AuthStateListener,
     // other reference.
     std::shared_ptr<AuthStateBridge> keep = weak_from_this().lock();
     if (!keep) return;
-    gate_.Run([this] { listener_->OnAuthStateChanged(auth_); });
+    gate_.Run([this] { listener_->OnAuthStateChanged(auth_); }, /*from_hearth=*/true);
   }
   void Register(hearth::auth::Auth* auth) { auth->AddAuthStateListener(this); }
+  // The call the SDK makes inside AddAuthStateListener, on the caller's thread.
+  void Deliver() {
+    gate_.Run([this] { listener_->OnAuthStateChanged(auth_); }, /*from_hearth=*/false);
+  }
   void Close() { gate_.Close(); }
 
  private:
@@ -348,9 +360,12 @@ class IdTokenBridge final : public hearth::auth::IdTokenListener, public std::en
   void OnIdTokenChanged(hearth::auth::Auth*) override {
     std::shared_ptr<IdTokenBridge> keep = weak_from_this().lock();
     if (!keep) return;
-    gate_.Run([this] { listener_->OnIdTokenChanged(auth_); });
+    gate_.Run([this] { listener_->OnIdTokenChanged(auth_); }, /*from_hearth=*/true);
   }
   void Register(hearth::auth::Auth* auth) { auth->AddIdTokenListener(this); }
+  void Deliver() {
+    gate_.Run([this] { listener_->OnIdTokenChanged(auth_); }, /*from_hearth=*/false);
+  }
   void Close() { gate_.Close(); }
 
  private:
@@ -404,6 +419,7 @@ void AddListener(std::map<std::pair<const firebase::auth::Auth*, const void*>, s
   // A removal racing this call closes the bridge; the reference held here keeps it alive until the
   // Hearth registration is made, and its destructor undoes that registration.
   bridge->Register(HearthAuth(app));
+  bridge->Deliver();
 }
 
 template <typename Bridge, typename Listener>

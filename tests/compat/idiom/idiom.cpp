@@ -328,14 +328,19 @@ void TestTokensAndAuthStateListeners(Auth* auth) {
   IdTokenChangeCounter token_counter;
   auth->AddAuthStateListener(&counter);
   auth->AddIdTokenListener(&token_counter);
-  auth->AddAuthStateListener(&counter);  // again: no effect
-  // Each listener hears once that it was added.
-  EXPECT(WaitFor([&] { return counter.changes() == 1 && token_counter.changes() == 1; }));
-  EXPECT(counter.thread() != std::this_thread::get_id());
+  // Each listener heard, inside its Add call, the state it was added in; adding it again does nothing.
+  EXPECT(counter.changes() == 1 && token_counter.changes() == 1);
+  EXPECT(counter.thread() == std::this_thread::get_id());
+  auth->AddAuthStateListener(&counter);
+  EXPECT(counter.changes() == 1);
+  auth->SignOut();  // signed out already: no change to hear
+  ProcessEvents(200);
+  EXPECT(counter.changes() == 1 && token_counter.changes() == 1);
 
   Future<AuthResult> sign_in = auth->SignInAnonymously();
   WaitForFuture(sign_in, "Auth::SignInAnonymously()");
   EXPECT(WaitFor([&] { return counter.changes() == 2 && token_counter.changes() == 2; }));
+  EXPECT(counter.thread() != std::this_thread::get_id());  // later calls come from the App's loop thread
   const std::string uid = auth->current_user().uid();
   EXPECT(counter.uids().back() == uid);
 
