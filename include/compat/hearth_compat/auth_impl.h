@@ -474,9 +474,13 @@ inline void DetachAuth(const std::shared_ptr<AuthData>& data, const firebase::au
   for (auto& bridge : tokens) bridge->Close();
   states.clear();
   tokens.clear();
+  // The LastResult slots go with the Auth. (Their results hold Users, which hold this AuthData: kept,
+  // they would keep each other alive.)
+  std::map<int, firebase::FutureBase> last_results;
   std::lock_guard<std::mutex> lock(data->mutex);
   data->hearth_app.reset();
   if (data->auth == auth) data->auth = nullptr;
+  last_results.swap(data->last_results);
 }
 
 // USE_AUTH_EMULATOR (any value) and AUTH_EMULATOR_PORT, read when an Auth is created as the SDK does.

@@ -353,3 +353,16 @@ HEARTH_EMULATOR_TEST(testAppsOnAHostLoopProgressOnlyWhenTheHostRunsIt) {
   delete app;
   host.PumpFor(20);
 }
+
+HEARTH_EMULATOR_TEST(testAnAuthsStateIsFreedWithItOnceNothingElseHoldsIt) {
+  CompatApp fixture;
+  const std::weak_ptr<firebase::auth::AuthData> data = hearth::compat::detail::Access::Data(*fixture.auth());
+  // Results (whose Users hold the Auth's state) sit in the LastResult slots the state holds.
+  Future<AuthResult> signed_in = fixture.auth()->SignInAnonymously();
+  REQUIRE(WaitFor(signed_in, "SignInAnonymously"));
+  REQUIRE(signed_in.result()->user.is_valid());
+  REQUIRE(WaitFor(fixture.auth()->current_user().GetToken(false), "GetToken"));
+  signed_in.Release();
+  fixture.DeleteAuth();
+  CHECK(data.expired());
+}
