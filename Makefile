@@ -18,7 +18,7 @@ CFLAGS_T := -std=c11 -Wall -Wextra -Werror -g -Iinclude -pthread
 CXXFLAGS_T := -std=c++17 -Wall -Wextra -Werror -pedantic -g -Iinclude -pthread
 LDFLAGS_T := -L$(RELEASE) -Wl,-rpath,$(abspath $(RELEASE)) -lhearth $(shell pkg-config --libs libuv 2>/dev/null || echo -luv)
 
-.PHONY: deps build demo test test-swift test-emulator test-c test-cpp test-python test-browser test-abi \
+.PHONY: deps build demo test test-swift test-emulator test-c test-cpp test-compat test-python test-browser test-abi \
 	test-install test-sdist install uninstall wheel sdist clean
 
 deps:
@@ -41,7 +41,7 @@ $(OUT)/demo: examples/c/demo.c include/hearth.h $(LIB) $(SONAME_LINK) | $(OUT)
 demo: build $(OUT)/demo
 	@scripts/with-emulator $(OUT)/demo
 
-TEST_SUITES := test-swift test-emulator test-c test-cpp test-python test-browser test-abi test-install examples \
+TEST_SUITES := test-swift test-emulator test-c test-cpp test-compat test-python test-browser test-abi test-install examples \
 	test-docs test-faults test-bad-input test-load test-crash test-fuzz-corpus test-schema test-asan test-tsan \
 	test-valgrind
 
@@ -73,6 +73,28 @@ $(OUT)/cpp_suite: tests/cpp/*.cpp tests/cpp/*.h include/hearth.h include/hearth.
 
 test-cpp: $(OUT)/cpp_suite
 	scripts/with-emulator $(OUT)/cpp_suite
+
+# The Firebase C++ SDK compatibility headers (include/compat): every public declaration of the SDK's
+# headers is probed from the manifest tests/compat/sdk_manifest/ (extracted from the SDK itself, with a
+# self-test that the probe notices gaps); a program written in the SDK's idiom, built against the
+# compatibility headers alone, runs as a desktop Firebase app would (google-services.json, the SDK's
+# emulator variables); and the layer's own suite.
+COMPAT_HEADERS := $(shell find include/compat -name '*.h')
+CXXFLAGS_COMPAT := $(CXXFLAGS_T) -Iinclude/compat
+
+$(OUT)/compat_idiom: tests/compat/idiom/idiom.cpp tests/compat/idiom/emulator_http.h $(COMPAT_HEADERS) include/hearth.h \
+		include/hearth.hpp $(LIB) $(SONAME_LINK) | $(OUT)
+	$(CXX) $(CXXFLAGS_COMPAT) -o $@ tests/compat/idiom/idiom.cpp $(LDFLAGS_T)
+
+$(OUT)/compat_suite: tests/compat/unit/*.cpp tests/compat/unit/*.h tests/cpp/harness.cpp tests/cpp/federated.cpp \
+		tests/cpp/*.h $(COMPAT_HEADERS) include/hearth.h include/hearth.hpp $(LIB) $(SONAME_LINK) | $(OUT)
+	$(CXX) $(CXXFLAGS_COMPAT) -Itests/cpp -o $@ tests/compat/unit/*.cpp tests/cpp/harness.cpp tests/cpp/federated.cpp \
+	  $(LDFLAGS_T)
+
+test-compat: $(OUT)/compat_idiom $(OUT)/compat_suite
+	$(PYTHON) tests/compat/sdk_manifest/probe.py --cxx "$(CXX)" --include include/compat --include include --self-test
+	scripts/with-emulator tests/compat/run_idiom.sh $(OUT)/compat_idiom
+	scripts/with-emulator $(OUT)/compat_suite
 
 test-python:
 	HEARTH_LIBRARY=$(abspath $(LIB)) PYTHONPATH=bindings/python \
