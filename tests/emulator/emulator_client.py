@@ -18,6 +18,7 @@ API_KEY = "fake-api-key"
 IDENTITY = "/identitytoolkit.googleapis.com/v1"
 SECURE_TOKEN = "/securetoken.googleapis.com/v1/token"
 MFA = "/identitytoolkit.googleapis.com/v2/accounts"
+V2_PROJECT = f"/identitytoolkit.googleapis.com/v2/projects/{PROJECT_ID}"
 ADMIN = f"{IDENTITY}/projects/{PROJECT_ID}"
 EMULATOR = f"/emulator/v1/projects/{PROJECT_ID}"
 CUSTOM_TOKEN_AUDIENCE = (
@@ -234,9 +235,11 @@ class Emulator:
         self.ok(self.request("DELETE", f"{EMULATOR}/accounts", key=False))
         self.set_config(signIn={"allowDuplicateEmails": False},
                         emailPrivacyConfig={"enableImprovedEmailPrivacy": False},
-                        recentLoginMaxAgeSeconds=0, smsCodeTtlSeconds=300,
+                        recentLoginMaxAgeSeconds=0, smsCodeTtlSeconds=300, oobCodeTtlSeconds=0,
                         smsRateLimit={"maxSends": 5, "windowSeconds": 60}, testPhoneNumbers={},
                         appVerificationRequired=False)
+        # The v2 project config: a full update resets it (blocking functions off).
+        self.ok(self.request("PATCH", f"{V2_PROJECT}/config", key=False, admin=True, json_body={}))
         self.oob_baseline = {c["oobCode"] for c in self.oob_codes()}
 
 

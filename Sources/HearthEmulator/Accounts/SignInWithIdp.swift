@@ -21,7 +21,8 @@ enum SignInWithIdp {
         var autoCreate: Bool?
     }
 
-    static let operation = Operation("identitytoolkit.accounts.signInWithIdp", body: .json(schema), handler: handle)
+    static let operation = Operation(
+        "identitytoolkit.accounts.signInWithIdp", body: .json(schema), tenantGates: [.enabled], handler: handle)
 
     static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let body = try request.decodeBody(as: Request.self)
@@ -67,7 +68,7 @@ enum SignInWithIdp {
 
         var linkTarget: UserRecord?
         if let idToken = body.idToken, !idToken.isEmpty {
-            linkTarget = try IdTokenVerifier.verify(idToken, in: project, log: env.log).user
+            linkTarget = try request.verifyIdToken(idToken, in: project).user
         }
         let resolution: IdpAccountResolution
         do throws(ApiError) {
@@ -102,9 +103,10 @@ enum SignInWithIdp {
         // The account's own verification speaks for the email they share (both absent included, as
         // in the reference, which then leaves the field out).
         if user.email == profile.email { response.emailVerified = user.emailVerified }
+        response.tenantId = project.tenantId
         // As in the reference, the sign-in is recorded before a disabled account is turned away.
         try require(!user.isDisabled, "USER_DISABLED")
-        if let challenge = SecondFactorChallenge(for: user, signInProvider: providerId, projectId: project.projectId) {
+        if let challenge = SecondFactorChallenge(for: user, signInProvider: providerId, in: project) {
             response.mfaPendingCredential = challenge.mfaPendingCredential
             response.mfaInfo = challenge.mfaInfo
             return Reply(response)
@@ -123,6 +125,7 @@ enum SignInWithIdp {
         _ resolution: IdpAccountResolution, profile: IdpProfile, in project: inout ProjectState, clock: EmulatorClock
     ) throws(ApiError) -> UserRecord {
         let now = String(clock.milliseconds)
+        let tenantId = project.tenantId
         let edits = resolution.edits
         switch resolution.target {
         case .newAccount:
@@ -131,16 +134,18 @@ enum SignInWithIdp {
                     for edit in edits { edit(&record) }
                     record.createdAt = now
                     record.lastLoginAt = now
+                    record.tenantId = tenantId
                 })
             else { throw .internalError("INTERNAL_ERROR : a new account's id was taken") }
             return created
         case .existing(let user):
+            let mfaEnabled = project.features.smsSecondFactorsEnabled
             return project.updateUser(
                 user, upsertProviders: [profile.providerUserInfo], deleteProviders: resolution.deleteProviders
             ) { record in
                 for edit in edits { edit(&record) }
                 // With second factors, the sign-in happens when mfaSignIn:finalize completes it.
-                if record.secondFactors.isEmpty { record.lastLoginAt = now }
+                if record.secondFactors.isEmpty || !mfaEnabled { record.lastLoginAt = now }
             }
         }
     }

@@ -40,6 +40,8 @@ enum SignUp {
     static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let body = try request.decodeBody(as: Request.self)
         let env = request.environment
+        let features = project.features
+        try features.requireEnabled()
         let now = env.clock.milliseconds
         var provider: String?
         // Fields to apply, as closures over the record so create and link share them.
@@ -56,22 +58,19 @@ enum SignUp {
                 changes.append { $0.phoneNumber = phone }
             }
             if body.disabled == true { changes.append { $0.disabled = true } }
-            if let factors = body.mfaInfo, !factors.isEmpty {
-                let enrollments = try AdminMfaEnrollments.enrollments(
-                    from: factors, generatingIds: true, existing: [], now: env.clock.iso8601)
-                changes.append { $0.mfaInfo = enrollments }
-            }
         } else {
             try require(body.localId == nil, "UNEXPECTED_PARAMETER : User ID")
             if nonEmpty(body.idToken) || nonEmpty(body.password) || nonEmpty(body.email) {
                 try require(nonEmpty(body.email), "MISSING_EMAIL")
                 try require(nonEmpty(body.password), "MISSING_PASSWORD")
                 provider = ProviderID.password
+                try require(features.allowsPasswordSignUp, "OPERATION_NOT_ALLOWED")
                 // Linking keeps the profile unless a new display name is given.
                 if let displayName = body.displayName { changes.append { $0.displayName = displayName } }
                 changes.append { $0.emailVerified = false }
             } else {
                 provider = ProviderID.anonymous
+                try require(features.allowsAnonymousUsers, "ADMIN_ONLY_OPERATION")
             }
         }
 
@@ -91,10 +90,16 @@ enum SignUp {
                 $0.validSince = validSince
             }
         }
+        // Second factors given with the account, by any caller, as Firebase's emulator takes them.
+        if let factors = body.mfaInfo {
+            let enrollments = try AdminMfaEnrollments.enrollments(from: factors, generatingIds: true, existing: [])
+            changes.append { $0.mfaInfo = enrollments }
+        }
+        if let tenantId = project.tenantId { changes.append { $0.tenantId = tenantId } }
 
         var linkTarget: UserRecord?
         if let idToken = body.idToken, !idToken.isEmpty {
-            linkTarget = try IdTokenVerifier.verify(idToken, in: project, log: env.log).user
+            linkTarget = try request.verifyIdToken(idToken, in: project).user
         }
         let apply: (inout UserRecord) -> Void = { record in for change in changes { change(&record) } }
 

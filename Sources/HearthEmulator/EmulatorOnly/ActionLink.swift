@@ -16,7 +16,7 @@ enum ActionLink {
         var authEmulator: Body
     }
 
-    static let operation = Operation("emulator.action", access: .open) { project, request throws(ApiError) in
+    static let operation = Operation("emulator.action", access: .open, queryTenant: ["tenantId"]) { project, request throws(ApiError) in
         try handle(&project, request)
     }
 

@@ -22,7 +22,8 @@ enum FinalizeMfaSignIn {
     }
 
     static let operation = Operation(
-        "identitytoolkit.accounts.mfaSignIn.finalize", body: .json(schema), handler: handle)
+        "identitytoolkit.accounts.mfaSignIn.finalize", body: .json(schema), tenantGates: [.enabled, .smsSecondFactors],
+        handler: handle)
 
     static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let body = try request.decodeBody(as: Request.self)

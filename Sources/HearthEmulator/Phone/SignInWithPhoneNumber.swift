@@ -46,7 +46,8 @@ enum SignInWithPhoneNumber {
     }
 
     static let operation = Operation(
-        "identitytoolkit.accounts.signInWithPhoneNumber", body: .json(schema), handler: handle)
+        "identitytoolkit.accounts.signInWithPhoneNumber", body: .json(schema), tenantGates: [.enabled, .projectOnly],
+        handler: handle)
 
     static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let body = try request.decodeBody(as: Request.self)
@@ -74,7 +75,7 @@ enum SignInWithPhoneNumber {
         }
         var linkTarget: UserRecord?
         if let idToken = body.idToken, !idToken.isEmpty {
-            linkTarget = try IdTokenVerifier.verify(idToken, in: project, log: env.log).user
+            linkTarget = try request.verifyIdToken(idToken, in: project).user
         } else if body.operation == "LINK" || body.operation == "UPDATE" {
             throw .badRequest("MISSING_ID_TOKEN")
         }

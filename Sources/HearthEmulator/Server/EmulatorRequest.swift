@@ -74,6 +74,8 @@ struct RequestHeaders: Sendable {
     var accessControlRequestMethod: String?
     var accessControlRequestHeaders: String?
     var accessControlRequestPrivateNetwork: String?
+    var acceptEncoding: String?
+    var host: String?
 
     init() {}
 
@@ -91,6 +93,8 @@ struct RequestHeaders: Sendable {
         case .accessControlRequestMethod: Self.append(value, to: &accessControlRequestMethod)
         case .accessControlRequestHeaders: Self.append(value, to: &accessControlRequestHeaders)
         case .accessControlRequestPrivateNetwork: Self.append(value, to: &accessControlRequestPrivateNetwork)
+        case .acceptEncoding: Self.append(value, to: &acceptEncoding)
+        case .host: Self.append(value, to: &host)
         case nil: break
         }
     }
@@ -101,7 +105,7 @@ struct RequestHeaders: Sendable {
 
     private enum Field: CaseIterable {
         case authorization, apiKey, contentType, locale, origin, accessControlRequestMethod,
-             accessControlRequestHeaders, accessControlRequestPrivateNetwork
+             accessControlRequestHeaders, accessControlRequestPrivateNetwork, acceptEncoding, host
 
         /// Lowercase.
         var name: String {
@@ -114,6 +118,8 @@ struct RequestHeaders: Sendable {
             case .accessControlRequestMethod: "access-control-request-method"
             case .accessControlRequestHeaders: "access-control-request-headers"
             case .accessControlRequestPrivateNetwork: "access-control-request-private-network"
+            case .acceptEncoding: "accept-encoding"
+            case .host: "host"
             }
         }
 

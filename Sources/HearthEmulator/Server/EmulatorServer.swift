@@ -15,6 +15,8 @@ public struct EmulatorConfiguration: Sendable {
     /// How long SMS verification (and TOTP enrollment) sessions can be finished; later they are
     /// SESSION_EXPIRED.
     public var smsCodeTtlSeconds: Int64
+    /// How long email action codes can be used; later they are EXPIRED_OOB_CODE. 0: forever.
+    public var oobCodeTtlSeconds: Int64 = 0
     public var smsRateLimit: SmsRateLimit
     public var testPhoneNumbers: TestPhoneNumbers
     /// SMS to numbers that are not test numbers need a reCAPTCHA token (see `AppVerification`).
@@ -43,10 +45,12 @@ public struct EmulatorConfiguration: Sendable {
 
     /// The settings every project starts with.
     var initialProjectConfig: ProjectConfig {
-        ProjectConfig(
+        var config = ProjectConfig(
             recentLoginMaxAgeSeconds: recentLoginMaxAgeSeconds, smsCodeTtlSeconds: smsCodeTtlSeconds,
             smsRateLimit: smsRateLimit, testPhoneNumbers: testPhoneNumbers,
             appVerificationRequired: appVerificationRequired)
+        config.oobCodeTtlSeconds = oobCodeTtlSeconds
+        return config
     }
 }
 
@@ -150,6 +154,7 @@ public struct EmulatorServer: Sendable {
             let given = configuration.settingsFromCommandLine
             if given.contains("recentLoginMaxAgeSeconds") { settings.recentLoginMaxAgeSeconds = nil }
             if given.contains("smsCodeTtlSeconds") { settings.smsCodeTtlSeconds = nil }
+            if given.contains("oobCodeTtlSeconds") { settings.oobCodeTtlSeconds = nil }
             if given.contains("smsRateLimit") { settings.smsRateLimit = nil }
             if given.contains("testPhoneNumbers") { settings.testPhoneNumbers = nil }
             if given.contains("appVerificationRequired") { settings.appVerificationRequired = nil }
