@@ -189,6 +189,15 @@ class Emulator:
     def refresh(self, refresh_token: str) -> requests.Response:
         return self.post(SECURE_TOKEN, {"grant_type": "refresh_token", "refresh_token": refresh_token})
 
+    def v2_admin(self, method: str, path: str, body: Any = None, *, project: str = PROJECT_ID,
+                 **kwargs) -> requests.Response:
+        """The v2 admin API (`/identitytoolkit.googleapis.com/v2/projects/<project><path>`) as the admin."""
+        return self.request(method, f"/identitytoolkit.googleapis.com/v2/projects/{project}{path}", key=False,
+                            admin=True, json_body=body, **kwargs)
+
+    def create_tenant(self, project: str = PROJECT_ID, **settings) -> dict:
+        return self.ok(self.v2_admin("POST", "/tenants", settings, project=project))
+
     def mfa(self, method: str, body: Any = None, **kwargs) -> requests.Response:
         """POST /identitytoolkit.googleapis.com/v2/accounts/<method> (mfaEnrollment:start, ...)."""
         return self.post(f"{MFA}/{method}", body, **kwargs)

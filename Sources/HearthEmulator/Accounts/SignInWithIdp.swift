@@ -139,7 +139,7 @@ enum SignInWithIdp {
             else { throw .internalError("INTERNAL_ERROR : a new account's id was taken") }
             return created
         case .existing(let user):
-            let mfaEnabled = project.features.smsSecondFactorsEnabled
+            let mfaEnabled = project.features.secondFactorsEnabled
             return project.updateUser(
                 user, upsertProviders: [profile.providerUserInfo], deleteProviders: resolution.deleteProviders
             ) { record in

@@ -5,7 +5,9 @@ enum SignUp {
         "captchaChallenge": .string, "captchaResponse": .string, "clientType": .enumeration(ClientType.names),
         "disabled": .bool, "displayName": .string, "email": .string, "emailVerified": .bool,
         "idToken": .string, "instanceId": .string, "localId": .string,
-        "mfaInfo": .array(.message(RequestSchema(["displayName": .string, "phoneInfo": .string]))),
+        // The description has only displayName and phoneInfo here; like Firebase's emulator, the other
+        // fields of an enrollment are taken too (and the id ignored).
+        "mfaInfo": .array(.message(AdminMfaEnrollments.schema)),
         "password": .string, "phoneNumber": .string, "photoUrl": .string,
         "recaptchaVersion": .enumeration(ClientType.recaptchaVersions), "targetProjectId": .string,
         "tenantId": .string, "returnSecureToken": .bool,

@@ -49,9 +49,9 @@ struct SecondFactorChallenge: Sendable, Equatable {
     var mfaInfo: [MfaHint]
 
     /// nil when the sign-in completes with tokens: the account has no second factor, or the tenant
-    /// has second factors turned off (`mfaConfig`), which the reference then skips.
+    /// has second factors turned off (`mfaConfig.state`), which the reference then skips.
     init?(for user: UserRecord, signInProvider: String, in project: borrowing ProjectState) {
-        guard !user.secondFactors.isEmpty, project.features.smsSecondFactorsEnabled else { return nil }
+        guard !user.secondFactors.isEmpty, project.features.secondFactorsEnabled else { return nil }
         mfaPendingCredential = MfaPendingCredential(
             localId: user.localId, signInProvider: signInProvider, projectId: project.projectId,
             tenantId: project.tenantId

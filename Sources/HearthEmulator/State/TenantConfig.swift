@@ -64,6 +64,7 @@ struct TenantConfig: Sendable, Equatable {
             allowsPasswordSignUp: resource["allowPasswordSignup"]?.boolValue == true,
             allowsEmailLinkSignIn: resource["enableEmailLinkSignin"]?.boolValue == true,
             allowsAnonymousUsers: resource["enableAnonymousUser"]?.boolValue == true,
+            secondFactorsEnabled: state == "ENABLED" || state == "MANDATORY",
             smsSecondFactorsEnabled: (state == "ENABLED" || state == "MANDATORY")
                 && providers.contains(.string(MfaProvider.phoneSms)))
     }
@@ -81,8 +82,9 @@ struct ProjectFeatures: Sendable, Equatable {
     var allowsPasswordSignUp = true
     var allowsEmailLinkSignIn = true
     var allowsAnonymousUsers = true
-    /// `mfaConfig` ENABLED (or MANDATORY) with PHONE_SMS: second factors are asked for at sign-in
-    /// and the v2 MFA endpoints work.
+    /// `mfaConfig` ENABLED (or MANDATORY): an account's second factors are asked for at sign-in.
+    var secondFactorsEnabled = true
+    /// That and PHONE_SMS among the providers: the v2 MFA endpoints work.
     var smsSecondFactorsEnabled = true
 
     static let project = ProjectFeatures()
