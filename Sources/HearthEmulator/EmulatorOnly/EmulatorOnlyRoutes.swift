@@ -4,7 +4,7 @@ enum EmulatorOnlyRoutes {
 
     static let routes: [Route] = [
         Route(.get, "/", Readiness.operation),
-        Route(.get, "/emulator/action", ActionLink.operation),
+        Route(.get, ActionLink.path, ActionLink.operation),
         Route(.get, OpenAPIDocument.path, OpenAPIDocument.operation),
         Route(.get, AuthIframePage.path, AuthIframePage.operation),
         Route(.delete, "\(project)/accounts", DeleteAllAccounts.operation),

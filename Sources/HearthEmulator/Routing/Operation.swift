@@ -168,9 +168,12 @@ struct OperationRequest: Sendable {
     var locale: String? = nil
     /// The `Host` the request was sent to.
     var host: String? = nil
+    /// The `Accept` header.
+    var accept: String? = nil
 
     init(caller: Caller, body: JSONObject, query: QueryParameters, pathParameters: [String: String],
-         environment: EmulatorEnvironment, scope: ProjectScope, locale: String? = nil, host: String? = nil) {
+         environment: EmulatorEnvironment, scope: ProjectScope, locale: String? = nil, host: String? = nil,
+         accept: String? = nil) {
         self.caller = caller
         self.body = body
         self.query = query
@@ -179,7 +182,11 @@ struct OperationRequest: Sendable {
         self.scope = scope
         self.locale = locale
         self.host = host
+        self.accept = accept
     }
+
+    /// The client asked for HTML, as browsers do; API clients ask for JSON or anything.
+    var prefersHTML: Bool { accept?.lowercased().contains("text/html") == true }
 
     /// `http://host[:port]` as the client reached the emulator (its `Host`), else where it listens.
     var origin: String {

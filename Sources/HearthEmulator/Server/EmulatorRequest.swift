@@ -76,6 +76,7 @@ struct RequestHeaders: Sendable {
     var accessControlRequestPrivateNetwork: String?
     var acceptEncoding: String?
     var host: String?
+    var accept: String?
 
     init() {}
 
@@ -95,6 +96,7 @@ struct RequestHeaders: Sendable {
         case .accessControlRequestPrivateNetwork: Self.append(value, to: &accessControlRequestPrivateNetwork)
         case .acceptEncoding: Self.append(value, to: &acceptEncoding)
         case .host: Self.append(value, to: &host)
+        case .accept: Self.append(value, to: &accept)
         case nil: break
         }
     }
@@ -105,7 +107,7 @@ struct RequestHeaders: Sendable {
 
     private enum Field: CaseIterable {
         case authorization, apiKey, contentType, locale, origin, accessControlRequestMethod,
-             accessControlRequestHeaders, accessControlRequestPrivateNetwork, acceptEncoding, host
+             accessControlRequestHeaders, accessControlRequestPrivateNetwork, acceptEncoding, host, accept
 
         /// Lowercase.
         var name: String {
@@ -120,6 +122,7 @@ struct RequestHeaders: Sendable {
             case .accessControlRequestPrivateNetwork: "access-control-request-private-network"
             case .acceptEncoding: "accept-encoding"
             case .host: "host"
+            case .accept: "accept"
             }
         }
 

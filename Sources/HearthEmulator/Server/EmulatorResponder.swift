@@ -64,7 +64,8 @@ struct EmulatorResponder: Sendable {
             access: operation.access, defaultProjectId: environment.defaultProjectId, log: environment.log)
         let operationRequest = OperationRequest(
             caller: caller, body: body, query: query, pathParameters: parameters, environment: environment,
-            scope: scope, locale: request.headers.locale.flatMap(SmsText.languageTag), host: request.headers.host)
+            scope: scope, locale: request.headers.locale.flatMap(SmsText.languageTag), host: request.headers.host,
+            accept: request.headers.accept)
         return try operation.reply(to: operationRequest, in: state)
     }
 }
