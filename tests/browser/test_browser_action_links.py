@@ -141,7 +141,7 @@ document.getElementById('complete').addEventListener('click', function () {
 def app_url(emulator_url):
     AppPages.emulator_url = emulator_url
     server = ThreadingHTTPServer(("127.0.0.1", 0), AppPages)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
     server.server_close()

@@ -261,7 +261,7 @@ def assert_error(response: requests.Response, message: str, status: int = 400) -
     assert error["message"] == message, error
     if status != 401:  # 401 items say "Invalid Credentials", as Google's do
         assert error["errors"][0]["message"] == message
-    assert error["errors"][0].get("domain") == "global" or status in (404, 501)
+    assert error["errors"][0].get("domain") == "global" or status in (404, 500, 501)
     return error
 
 

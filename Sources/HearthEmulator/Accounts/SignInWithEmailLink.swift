@@ -61,24 +61,52 @@ enum SignInWithEmailLink {
             record.emailLinkSignin = true
             if let tenantId { record.tenantId = tenantId }
         }
-        let user: UserRecord
+        let env = request.environment
+        let context = BlockingFunctionCall.Context(signInMethod: ProviderID.emailLinkSignInMethod)
+        // Blocking functions see a sign-in only when no second factor is still to come.
+        let secondFactorsAsked = project.features.secondFactorsEnabled
+        var user: UserRecord
         let isNewUser: Bool
+        var extraClaims: JSONObject?
         if let existing = linkTarget ?? owner {
             try require(!existing.isDisabled, "USER_DISABLED")
             if let linkTarget, let owner { try require(linkTarget.localId == owner.localId, "EMAIL_EXISTS") }
-            user = project.updateUser(existing, apply)
+            var planned = existing
+            apply(&planned)
+            var beforeSignIn = BlockingFunctionCall.Outcome()
+            if !(secondFactorsAsked && !existing.secondFactors.isEmpty) {
+                beforeSignIn = try BlockingFunctionCall.run(
+                    .beforeSignIn, for: planned, context: context, in: project, environment: env)
+                extraClaims = beforeSignIn.extraClaims
+            }
+            user = project.updateUser(existing) { record in apply(&record); beforeSignIn.apply(to: &record) }
             isNewUser = false
         } else {
+            let localId = project.generateLocalId()
             let createdAt = String(clock.milliseconds)
-            guard let created = project.createUser(localId: project.generateLocalId(), { record in
+            var planned = UserRecord(localId: localId)
+            planned.createdAt = createdAt
+            apply(&planned)
+            let beforeCreate = try BlockingFunctionCall.run(
+                .beforeCreate, for: planned, context: context, in: project, environment: env)
+            guard let created = project.createUser(localId: localId, { record in
                 record.createdAt = createdAt
                 apply(&record)
+                beforeCreate.apply(to: &record)
             }) else { throw .internalError("INTERNAL_ERROR : a new account's id was taken") }
             user = created
+            if !user.isDisabled && !(secondFactorsAsked && !user.secondFactors.isEmpty) {
+                let beforeSignIn = try BlockingFunctionCall.run(
+                    .beforeSignIn, for: user, context: context, in: project, environment: env)
+                user = project.updateUser(user) { beforeSignIn.apply(to: &$0) }
+                extraClaims = beforeSignIn.extraClaims
+            }
             isNewUser = true
         }
 
         var response = Response(email: email, localId: user.localId, isNewUser: isNewUser)
+        // Disabled by a blocking function: the changes stay, the sign-in is refused.
+        try require(!user.isDisabled, "USER_DISABLED")
         if let challenge = SecondFactorChallenge(for: user, signInProvider: ProviderID.password, in: project) {
             response.mfaPendingCredential = challenge.mfaPendingCredential
             response.mfaInfo = challenge.mfaInfo
@@ -86,7 +114,9 @@ enum SignInWithEmailLink {
         }
         let signedInAt = String(clock.milliseconds)
         let signedIn = project.updateUser(user) { $0.lastLoginAt = signedInAt }
-        let tokens = TokenIssuer.issue(for: signedIn, signInProvider: ProviderID.password, in: &project, clock: clock)
+        let tokens = TokenIssuer.issue(
+            for: signedIn, signInProvider: ProviderID.password, extraClaims: extraClaims ?? JSONObject(), in: &project,
+            clock: clock)
         response.idToken = tokens.idToken
         response.refreshToken = tokens.refreshToken
         response.expiresIn = tokens.expiresIn

@@ -47,7 +47,7 @@ enum SignInWithPassword {
 
     /// What the locked part of a sign-in leaves to do.
     private enum Outcome {
-        case signedIn(UserRecord, projectId: String, tenantId: String?)
+        case signedIn(UserRecord, projectId: String, tenantId: String?, extraClaims: JSONObject?)
         case secondFactorNeeded(Response)
     }
 
@@ -86,18 +86,26 @@ enum SignInWithPassword {
                     localId: user.localId, email: canonical, mfaPendingCredential: challenge.mfaPendingCredential,
                     mfaInfo: challenge.mfaInfo))
             }
+            let blocking = try BlockingFunctionCall.run(
+                .beforeSignIn, for: user, context: .init(signInMethod: ProviderID.password), in: project,
+                environment: request.environment)
             let signedIn = project.updateUser(user) { user in
+                blocking.apply(to: &user)
                 user.lastLoginAt = String(clock.milliseconds)
                 TokenIssuer.stampRefresh(&user, clock: clock)
             }
-            return .signedIn(signedIn, projectId: project.projectId, tenantId: project.tenantId)
+            // A blocking function may have disabled the account; the sign-in is recorded first, as in the reference.
+            try require(!signedIn.isDisabled, "USER_DISABLED")
+            return .signedIn(signedIn, projectId: project.projectId, tenantId: project.tenantId,
+                             extraClaims: blocking.extraClaims)
         }
         switch outcome {
         case .secondFactorNeeded(let response):
             return Reply(response)
-        case .signedIn(let user, let projectId, let tenantId):
+        case .signedIn(let user, let projectId, let tenantId, let extraClaims):
             let tokens = TokenIssuer.tokens(
-                for: user, projectId: projectId, tenantId: tenantId, signInProvider: ProviderID.password, clock: clock)
+                for: user, projectId: projectId, tenantId: tenantId, signInProvider: ProviderID.password,
+                extraClaims: extraClaims ?? JSONObject(), clock: clock)
             return Reply(SignedIn(
                 localId: user.localId, email: canonical,
                 idToken: tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: tokens.expiresIn))

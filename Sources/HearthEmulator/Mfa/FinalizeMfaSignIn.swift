@@ -68,12 +68,20 @@ enum FinalizeMfaSignIn {
             throw .badRequest("INVALID_ARGUMENT : MFA provider not supported!")
         }
 
-        try require(!user.isDisabled, "USER_DISABLED")
+        let beforeSignIn = try BlockingFunctionCall.run(
+            .beforeSignIn, for: user,
+            context: .init(signInMethod: signInProvider, signInSecondFactor: SecondFactor(enrollment).provider),
+            in: project, environment: env)
         let signedInAt = String(now)
-        let signedIn = project.updateUser(user) { $0.lastLoginAt = signedInAt }
+        let signedIn = project.updateUser(user) { record in
+            beforeSignIn.apply(to: &record)
+            record.lastLoginAt = signedInAt
+        }
+        // Disabled before or by a blocking function: the sign-in is recorded first, as in the reference.
+        try require(!signedIn.isDisabled, "USER_DISABLED")
         let tokens = TokenIssuer.issue(
-            for: signedIn, signInProvider: signInProvider, secondFactor: SecondFactor(enrollment), in: &project,
-            clock: env.clock)
+            for: signedIn, signInProvider: signInProvider, extraClaims: beforeSignIn.extraClaims ?? JSONObject(),
+            secondFactor: SecondFactor(enrollment), in: &project, clock: env.clock)
         return Reply(MfaSchemas.Tokens(idToken: tokens.idToken, refreshToken: tokens.refreshToken))
     }
 }
