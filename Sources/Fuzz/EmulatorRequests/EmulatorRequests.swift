@@ -12,10 +12,15 @@ private let routes: [Route] = EmulatorRoutes.implemented
 
 private let projectId = "demo-fuzz"
 
+// Blocking functions a request configures answer at once, without a network: a change of the
+// display name, so their answers are applied too.
 nonisolated(unsafe) private let environment = EmulatorEnvironment(
     defaultProjectId: projectId, clock: EmulatorClock(),
     log: .discarding,
-    baseURL: { "http://127.0.0.1:9099" })
+    baseURL: { "http://127.0.0.1:9099" },
+    functions: FunctionTransport { _, _ in
+        .answer(status: 200, body: Array(#"{"userRecord":{"updateMask":"displayName","displayName":"fuzz"}}"#.utf8))
+    })
 
 /// The route's path with every capture filled in, and the parameters the router would capture.
 private func pathParameters(_ route: Route) -> [String: String] {

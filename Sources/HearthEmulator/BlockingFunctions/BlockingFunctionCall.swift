@@ -1,8 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Synchronization
 
 /// Calls a blocking function (`blockingFunctions.triggers` of the project's `Config`), as Firebase's
 /// emulator does, and turns its answer into account changes:
@@ -14,8 +10,9 @@ import Synchronization
 /// - a function that cannot be reached, or answers something other than JSON, fails the request
 ///   with 500 BLOCKING_FUNCTION_ERROR_RESPONSE; one answering an HTTP error, with 400.
 ///
-/// The call is made while the request holds its project (as the handler runs), so a function that
-/// calls back into the same project of this emulator waits until the call times out (60 s).
+/// The call (`EmulatorEnvironment.functions`) is made while the request holds its project (as the
+/// handler runs), so a function that calls back into the same project of this emulator waits until
+/// the call times out (60 s).
 struct BlockingFunctionCall {
     typealias Event = BlockingFunctionsConfig.Event
 
@@ -62,8 +59,14 @@ struct BlockingFunctionCall {
         let body = JSONCoding.encode(JSONValue.object(JSONObject([
             ("data", .object(JSONObject([("jwt", .string(jwt))]))),
         ])))
-        let answer = try post(body, to: url)
-        return try outcome(of: answer, event: event, url: url)
+        switch environment.functions.post(url, body) {
+        case .answer(let status, let answer):
+            return try outcome(of: Answer(status: status, body: Data(answer)), event: event, url: url)
+        case .timedOut:
+            throw .internalError("BLOCKING_FUNCTION_ERROR_RESPONSE : ((Deadline exceeded making request to \(url).))")
+        case .unreachable:
+            throw .internalError("BLOCKING_FUNCTION_ERROR_RESPONSE : ((Failed to make request to \(url).))")
+        }
     }
 
     // MARK: The request
@@ -142,45 +145,6 @@ struct BlockingFunctionCall {
     private struct Answer: Sendable {
         var status: Int
         var body: Data
-    }
-
-    private enum Failure: Error {
-        case timedOut
-        case unreachable
-    }
-
-    /// Waits for the answer on this thread: handlers are synchronous.
-    private static func post(_ body: [UInt8], to url: String) throws(ApiError) -> Answer {
-        guard let target = URL(string: url) else {
-            throw .internalError("BLOCKING_FUNCTION_ERROR_RESPONSE : ((Failed to make request to \(url).))")
-        }
-        var request = URLRequest(url: target, timeoutInterval: timeoutSeconds)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(body)
-        let result = Mutex<Result<Answer, Failure>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        URLSession.shared.dataTask(with: request) { data, response, error in
-            let outcome: Result<Answer, Failure>
-            if let response = response as? HTTPURLResponse, error == nil {
-                outcome = .success(Answer(status: response.statusCode, body: data ?? Data()))
-            } else if (error as? URLError)?.code == .timedOut {
-                outcome = .failure(.timedOut)
-            } else {
-                outcome = .failure(.unreachable)
-            }
-            result.withLock { $0 = outcome }
-            done.signal()
-        }.resume()
-        done.wait()
-        switch result.withLock({ $0 }) {
-        case .success(let answer)?:
-            return answer
-        case .failure(.timedOut)?:
-            throw .internalError("BLOCKING_FUNCTION_ERROR_RESPONSE : ((Deadline exceeded making request to \(url).))")
-        case .failure(.unreachable)?, nil:
-            throw .internalError("BLOCKING_FUNCTION_ERROR_RESPONSE : ((Failed to make request to \(url).))")
-        }
     }
 
     // MARK: The answer

@@ -226,4 +226,6 @@ struct EmulatorEnvironment: Sendable {
     var log: EmulatorLog
     /// `http://host:port` where the emulator listens, for action links.
     var baseURL: @Sendable () -> String
+    /// How blocking functions are called.
+    var functions: FunctionTransport = .http()
 }

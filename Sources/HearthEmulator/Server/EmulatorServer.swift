@@ -189,6 +189,24 @@ public struct EmulatorServer: Sendable {
                 + lines.joined(separator: "\n") + more)
         }
         environment.log.info("Imported \(users.count) accounts into project \(projectId) from \(authDirectory)")
+
+        for (tenantId, tenantUsers) in contents.tenantUsers {
+            let path = "\(authDirectory)/\(ExportDirectory.tenantAccountsFileName(tenantId))"
+            let tenantFailures: [AccountImport.Failure]
+            do throws(ApiError) {
+                tenantFailures = try state.tenant(tenantId, of: projectId).write { project throws(ApiError) in
+                    try AccountImport.load(tenantUsers, into: &project, clock: clock)
+                }
+            } catch {
+                throw ExportDirectory.Failure(description: "\(path): \(error.message)")
+            }
+            if let failure = tenantFailures.first {
+                throw ExportDirectory.Failure(description:
+                    "\(path): \(tenantFailures.count) of \(tenantUsers.count) accounts cannot be imported:\n"
+                    + "  users[\(failure.index)]\(failure.localId.map { " (localId \"\($0)\")" } ?? ""): \(failure.message)")
+            }
+            environment.log.info("Imported \(tenantUsers.count) accounts into tenant \(tenantId) of project \(projectId)")
+        }
     }
 
     private func export(_ state: EmulatorState, to directory: String, log: EmulatorLog) throws(ExportDirectory.Failure) {
@@ -198,8 +216,14 @@ public struct EmulatorServer: Sendable {
         }
         guard let snapshot else { return }
         let (users, config) = snapshot
-        try ExportDirectory.write(users: users, config: config, to: directory)
-        log.info("Exported \(users.count) accounts of project \(projectId) to \(directory)")
+        let family = state.family(projectId)
+        let tenants = family.tenantConfigs(after: nil).map { tenant in
+            (tenantId: tenant.tenantId, users: state.tenant(tenant.tenantId, of: projectId).read { $0.usersSortedByLocalId() })
+        }
+        try ExportDirectory.write(users: users, tenants: tenants, config: config, to: directory)
+        log.info("Exported \(users.count) accounts of project \(projectId)"
+                 + (tenants.isEmpty ? "" : " and \(tenants.map(\.users.count).reduce(0, +)) of its \(tenants.count) tenants")
+                 + " to \(directory)")
     }
 
     /// IPv6 literals need brackets in URLs.
