@@ -42,7 +42,7 @@ demo: build $(OUT)/demo
 	@scripts/with-emulator $(OUT)/demo
 
 test: build
-	$(MAKE) test-swift test-emulator test-c test-cpp test-python test-browser test-abi test-install examples test-docs test-faults test-bad-input test-load test-crash test-fuzz-corpus test-schema test-asan test-valgrind
+	$(MAKE) test-swift test-emulator test-c test-cpp test-python test-browser test-abi test-install examples test-docs test-faults test-bad-input test-load test-crash test-fuzz-corpus test-schema test-asan test-tsan test-valgrind
 	@echo "make test: all suites passed"
 
 test-swift:
@@ -248,7 +248,7 @@ test-schema: $(EMULATOR)
 # Sanitizers and leak checks (tests/sanitizers/run.sh): libhearth and the C suite under AddressSanitizer
 # with LeakSanitizer (+ the Swift unit tests), ThreadSanitizer, and valgrind memcheck on the normal build.
 # Each passes only with zero reports and zero leaks.
-.PHONY: test-asan test-asan-c test-asan-swift test-tsan test-valgrind
+.PHONY: test-asan test-asan-c test-asan-swift test-tsan test-tsan-c test-tsan-swift test-valgrind
 test-asan: test-asan-c test-asan-swift
 
 test-asan-c:
@@ -257,8 +257,14 @@ test-asan-c:
 test-asan-swift:
 	SWIFT=$(SWIFT) tests/sanitizers/run.sh asan-swift
 
-test-tsan:
+# The C suite and the shutdown storm, then the Swift tests that run a loop thread: zero reports.
+test-tsan: test-tsan-c test-tsan-swift
+
+test-tsan-c:
 	SWIFT=$(SWIFT) tests/sanitizers/run.sh tsan
+
+test-tsan-swift:
+	SWIFT=$(SWIFT) tests/sanitizers/run.sh tsan-swift
 
 test-valgrind: $(OUT)/c_suite
 	tests/sanitizers/run.sh valgrind $(abspath $(OUT)/c_suite)

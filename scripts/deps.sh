@@ -21,6 +21,14 @@ apt_install -- libuv1-dev libcurl4-openssl-dev zlib1g-dev pkg-config cmake
 # The wheel test (tests/install) installs the wheel into a fresh virtualenv: Debian's python3 needs
 # python3-venv (ensurepip) for `python3 -m venv`.
 python3 -c "import ensurepip" 2>/dev/null || apt_install -- python3-venv
+# The transport test of curl's threaded resolver needs a name for 127.0.0.1 other than "localhost",
+# which curl answers itself without resolving (Tests/HearthCoreTests/TransportCurlTests.swift). Most
+# machines have one (the host name); where /etc/hosts has none, one is added.
+if ! awk '$1 == "127.0.0.1" { for (i = 2; i <= NF && $i !~ /^#/; i++) if ($i != "localhost" && $i !~ /\.localhost$/) found = 1 }
+          END { exit !found }' /etc/hosts 2>/dev/null; then
+  echo "deps: adding 127.0.0.1 hearth-resolver-test to /etc/hosts"
+  echo "127.0.0.1 hearth-resolver-test # Hearth's tests: a loopback name that needs a resolver" | $SUDO tee -a /etc/hosts >/dev/null
+fi
 # The TLS tests make their certificates at test time with the openssl command.
 apt_install -- openssl
 # The browser suite (tests/browser) drives Debian's Chromium through its chromedriver. Without

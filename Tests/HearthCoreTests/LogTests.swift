@@ -34,6 +34,54 @@ final class LogRedactionTests: XCTestCase {
         XCTAssertEqual(LogRedaction.scrub("refresh=\(refreshToken)"), "refresh=<redacted>")
         XCTAssertEqual(LogRedaction.scrub("Ünïcode stays: ✓"), "Ünïcode stays: ✓")
     }
+
+    func testTheValuesOfSecretsGoWhateverTheirLength() {
+        XCTAssertEqual(LogRedaction.scrub(#"{"email":"a@b.c","password":"hunter2","returnSecureToken":true}"#),
+                       #"{"email":"a@b.c","password":"<redacted>","returnSecureToken":true}"#)
+        XCTAssertEqual(LogRedaction.scrub(#"{"sessionInfo": "s1", "code" : "123456"}"#),
+                       #"{"sessionInfo": "<redacted>", "code" : "<redacted>"}"#)
+        XCTAssertEqual(LogRedaction.scrub("id_token=abc&access_token=ya29.x&providerId=google.com"),
+                       "id_token=<redacted>&access_token=<redacted>&providerId=google.com")
+        XCTAssertEqual(LogRedaction.scrub("oauth_token_secret=s3cr3t; oauthAccessToken: short"),
+                       "oauth_token_secret=<redacted>; oauthAccessToken: <redacted>")
+        XCTAssertEqual(LogRedaction.scrub(#"{"refreshToken":"with \"escaped\" quotes","uid":"u1"}"#),
+                       #"{"refreshToken":"<redacted>","uid":"u1"}"#)
+        XCTAssertEqual(LogRedaction.scrub(#"{"idToken":"truncated"#), #"{"idToken":"<redacted>"#)
+        let line = "POST http://h/v1/accounts:signUp?key=<redacted>: HTTP 200 in 3 ms"
+        XCTAssertEqual(LogRedaction.scrub(line), line)
+    }
+
+    func testAnIdentityProvidersTokenEchoedInAServersErrorTextGoes() {
+        // hearth-emulator's and Firebase's emulator's words for an id_token they cannot parse.
+        XCTAssertEqual(
+            LogRedaction.scrub("INVALID_IDP_RESPONSE : Unable to parse id_token: not-a-jwt-42 ((Auth Emulator only accepts strict JSON or JWTs as fake id_tokens.))"),
+            "INVALID_IDP_RESPONSE : Unable to parse id_token: <redacted> ((Auth Emulator only accepts strict JSON or JWTs as fake id_tokens.))")
+        XCTAssertEqual(LogRedaction.scrub(#"Unable to parse id_token: {"sub":"abc","email":"a@b.c"} ((x))"#),
+                       "Unable to parse id_token: <redacted> ((x))")
+    }
+
+    func testAStandardBase64TokenGoesWholeNotPieceByPiece() {
+        // 48 random bytes in standard base64: `+` and `/` cut it into pieces shorter than a uid.
+        let token = "q7+Lm2/Xc9Pw+Tz4Rb8/Vn1Kd6Ey+Hs3Jf0Ua5/Gi7Wo2Qp9+Yt4Ze6Ar1Nb8Cx3Ml5Dv0Ok"
+        XCTAssertEqual(LogRedaction.scrub("sent \(token) to the server"), "sent <redacted> to the server")
+        XCTAssertEqual(LogRedaction.scrub("padded q7Lm2XcPwTz4Rb8Vn1Kd6EyHs3Jf0Ua5GiWo2Qp9YtZe6Ar1N=="),
+                       "padded <redacted>")
+        // Paths and prose with slashes stay.
+        let path = "POST http://127.0.0.1:9099/identitytoolkit.googleapis.com/v1/projects/demo-hearth/accounts:lookup"
+        XCTAssertEqual(LogRedaction.scrub(path), path)
+        XCTAssertEqual(LogRedaction.scrub("read/write and input/output/everything/else/in/a/long/sentence"),
+                       "read/write and input/output/everything/else/in/a/long/sentence")
+    }
+
+    func testWordsThatOnlyLookLikeNamesOfSecretsStay() {
+        XCTAssertEqual(LogRedaction.scrub("the token expired; a code was sent"), "the token expired; a code was sent")
+        XCTAssertEqual(LogRedaction.scrub("INVALID_CODE"), "INVALID_CODE")
+        XCTAssertEqual(LogRedaction.scrub("barcode: 5"), "barcode: 5")
+        // Error names longer than a uid are names, not tokens; a base32 secret of the same length is not.
+        XCTAssertEqual(LogRedaction.scrub("HEARTH_ERROR_INVALID_VERIFICATION_CODE (INVALID_CODE)"),
+                       "HEARTH_ERROR_INVALID_VERIFICATION_CODE (INVALID_CODE)")
+        XCTAssertEqual(LogRedaction.scrub("secret JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXPJB"), "secret <redacted>")
+    }
 }
 
 final class LogTests: XCTestCase {

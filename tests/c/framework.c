@@ -1,6 +1,8 @@
 /* framework.c — registration, the runner, assertions, per-test memory and the callback probe. */
 #include "test.h"
 
+#include "../common/time_scale.h"
+
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
@@ -308,6 +310,14 @@ double t_now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+const char *t_instrumentation(void) { return hearth_test_instrumentation(); }
+
+double t_time_scale(void) {
+  static double scale;
+  if (scale <= 0) scale = hearth_test_time_scale();
+  return scale;
+}
+
 void t_sleep_ms(int ms) {
   struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
   while (nanosleep(&ts, &ts) != 0) {
@@ -569,6 +579,9 @@ int main(int argc, char **argv) {
   int signals[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL};
   for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) sigaction(signals[i], &action, NULL);
   signal(SIGPIPE, SIG_IGN);
+
+  if (t_instrumentation() || t_time_scale() != 1)
+    printf("note  time limits x%g (%s)\n", t_time_scale(), t_instrumentation() ? t_instrumentation() : "HEARTH_TEST_TIME_SCALE");
 
   pthread_t dog;
   pthread_create(&dog, NULL, watchdog, NULL);

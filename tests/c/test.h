@@ -181,6 +181,12 @@ void t_settle(int ms); /* turns for `ms` milliseconds: lets anything that would 
 void t_sleep_ms(int ms);
 double t_now(void);    /* monotonic seconds */
 
+/* Time limits that guard product promises hold on the plain build and scale under ASan, TSan and
+ * valgrind (tests/common/time_scale.h says why and by how much). */
+const char *t_instrumentation(void); /* "asan", "tsan", "valgrind", or NULL on the plain build */
+double t_time_scale(void);           /* 1 on the plain build */
+#define T_LIMIT(seconds) ((seconds) * t_time_scale())
+
 #define T_WAIT_SECONDS 20.0
 /* Turns until `cond` holds or T_WAIT_SECONDS pass; check `cond` afterwards. */
 #define WAIT_UNTIL(cond)                                                                             \

@@ -474,6 +474,137 @@ TEST(a_whole_session_at_debug_logs_no_token_password_code_secret_or_key, MODE_OW
 }
 
 /* ------------------------------------------------------------------------------------------------
+ * Failures of operations that carry credentials, at the most verbose level
+ * ---------------------------------------------------------------------------------------------- */
+
+/* A code one digit off `code`. */
+static const char *mistyped(const char *code) {
+  char *wrong = t_strdup(code);
+  size_t last = strlen(wrong) - 1;
+  wrong[last] = wrong[last] == '9' ? '0' : (char)(wrong[last] + 1);
+  return wrong;
+}
+
+/* Fails the test unless the future failed with `code` and its message holds `echoed`: the scenario
+ * (a server that repeats what it was sent) really happened. */
+static void check_failed_echoing(hearth_future *f, int code, const char *echoed) {
+  CHECK_CODE(t_await(f), code);
+  const char *message = hearth_future_error_message(f);
+  if (!message || !strstr(message, echoed))
+    t_fail(__FILE__, __LINE__, "the server's message does not repeat \"%s\": %s", echoed, message ? message : "(NULL)");
+}
+
+TEST(failed_identity_provider_phone_and_second_factor_operations_log_none_of_their_secrets, MODE_OWNED) {
+  log_recorder *r = listen_at(HEARTH_LOG_DEBUG);
+  hearth_app *app = t_app();
+  hearth_auth *auth = hearth_auth_get(app);
+  const char *secrets[32];
+  const char *what[32];
+  int count = 0;
+#define KEEP(name, value) (what[count] = (name), secrets[count++] = (value))
+
+  /* Identity providers: tokens the server cannot parse come back in its error text. Short ones, which
+   * the length rule alone would let through. */
+  const char *bad_google = KEEP("unparseable Google ID token", t_printf("not-a-jwt-%s", t_subject("g")));
+  const char *google_access = KEEP("Google access token", "ya29.short-access-7");
+  check_failed_echoing(t_keep_future(hearth_auth_sign_in_with_credential(
+                           auth, t_keep_credential(hearth_google_credential(bad_google, google_access)))),
+                       HEARTH_ERROR_INVALID_CREDENTIAL, bad_google);
+  const char *bad_json = KEEP("broken JSON ID token", t_printf("{\"sub\":\"%s\",", t_subject("json")));
+  check_failed_echoing(t_keep_future(hearth_auth_sign_in_with_credential(
+                           auth, t_keep_credential(hearth_oauth_credential("oidc.example", bad_json, NULL)))),
+                       HEARTH_ERROR_INVALID_CREDENTIAL, bad_json);
+  hearth_user *anonymous = t_sign_in_anonymously(auth);
+  const char *bad_link = KEEP("unparseable ID token to link", t_printf("link-%s", t_subject("l")));
+  check_failed_echoing(t_keep_future(hearth_user_link_with_credential(
+                           anonymous, t_keep_credential(hearth_google_credential(bad_link, NULL)))),
+                       HEARTH_ERROR_INVALID_CREDENTIAL, bad_link);
+  const char *bad_reauth = KEEP("unparseable ID token to reauthenticate", t_printf("re-%s", t_subject("r")));
+  check_failed_echoing(t_keep_future(hearth_user_reauthenticate(
+                           t_current_user(auth), t_keep_credential(hearth_google_credential(bad_reauth, NULL)))),
+                       HEARTH_ERROR_INVALID_CREDENTIAL, bad_reauth);
+  const char *bad_custom = KEEP("malformed custom token", t_printf("{\"uid\":\"%s\"", t_subject("c")));
+  CHECK_CODE(t_await(t_keep_future(hearth_auth_sign_in_with_custom_token(auth, bad_custom))),
+             HEARTH_ERROR_INVALID_CUSTOM_TOKEN);
+  CHECK_CODE(hearth_auth_sign_out(auth), 0);
+
+  /* Phone: a mistyped code, then the right one. */
+  const char *phone_id = KEEP("phone verification id", t_send_code(auth, t_phone_number()));
+  const char *phone_code = KEEP("SMS code", t_strdup(emu_sms_code(phone_id)));
+  const char *phone_wrong = KEEP("mistyped SMS code", mistyped(phone_code));
+  CHECK_CODE(t_await(t_keep_future(hearth_auth_sign_in_with_credential(
+                 auth, t_keep_credential(hearth_phone_credential(phone_id, phone_wrong))))),
+             HEARTH_ERROR_INVALID_VERIFICATION_CODE);
+  t_await_ok(t_keep_future(hearth_auth_sign_in_with_credential(
+      auth, t_keep_credential(hearth_phone_credential(phone_id, phone_code)))));
+  CHECK_CODE(hearth_auth_sign_out(auth), 0);
+
+  /* An SMS second factor: enrollment with a mistyped code and the right one, then a sign-in that needs
+   * it, resolved with a mistyped code and the right one. */
+  const char *google = t_idp_claims(t_subject("mfa"), t_email("mfa-log"), true, "Second Factor", NULL);
+  t_await_ok(t_keep_future(hearth_auth_sign_in_with_credential(auth, t_keep_credential(hearth_google_credential(google, NULL)))));
+  hearth_future *session = t_keep_future(hearth_user_multi_factor_session(t_current_user(auth)));
+  t_await_ok(session);
+  const char *number = t_phone_number();
+  hearth_phone_auth_options options;
+  hearth_phone_auth_options_init(&options);
+  options.phone_number = number;
+  options.multi_factor_session = hearth_future_multi_factor_session(session);
+  hearth_future *sent = t_verify_phone(auth, &options);
+  t_await_ok(sent);
+  const char *enroll_id = KEEP("enrollment session info", t_strdup(hearth_future_string(sent)));
+  const char *enroll_code = KEEP("enrollment SMS code", t_strdup(emu_sms_code(enroll_id)));
+  const char *enroll_wrong = KEEP("mistyped enrollment code", mistyped(enroll_code));
+  CHECK_CODE(t_await(t_keep_future(hearth_user_multi_factor_enroll(
+                 t_current_user(auth),
+                 t_keep_assertion(hearth_phone_multi_factor_assertion(
+                     t_keep_credential(hearth_phone_credential(enroll_id, enroll_wrong)))),
+                 "Phone"))),
+             HEARTH_ERROR_INVALID_VERIFICATION_CODE);
+  t_await_ok(t_keep_future(hearth_user_multi_factor_enroll(
+      t_current_user(auth),
+      t_keep_assertion(hearth_phone_multi_factor_assertion(t_keep_credential(hearth_phone_credential(enroll_id, enroll_code)))),
+      "Phone")));
+  CHECK_CODE(hearth_auth_sign_out(auth), 0);
+  hearth_future *stopped = t_keep_future(
+      hearth_auth_sign_in_with_credential(auth, t_keep_credential(hearth_google_credential(google, NULL))));
+  CHECK_CODE(t_await(stopped), HEARTH_ERROR_SECOND_FACTOR_REQUIRED);
+  const hearth_multi_factor_resolver *resolver = hearth_future_multi_factor_resolver(stopped);
+  REQUIRE(resolver != NULL);
+  hearth_phone_auth_options_init(&options);
+  options.multi_factor_session = hearth_multi_factor_resolver_session(resolver);
+  options.multi_factor_hint = hearth_multi_factor_resolver_hint_at(resolver, 0);
+  sent = t_verify_phone(auth, &options);
+  t_await_ok(sent);
+  const char *sign_in_id = KEEP("second-factor session info", t_strdup(hearth_future_string(sent)));
+  const char *sign_in_code = KEEP("second-factor SMS code", t_strdup(emu_sms_code(sign_in_id)));
+  const char *sign_in_wrong = KEEP("mistyped second-factor code", mistyped(sign_in_code));
+  CHECK_CODE(t_await(t_keep_future(hearth_multi_factor_resolver_resolve_sign_in(
+                 resolver, t_keep_assertion(hearth_phone_multi_factor_assertion(
+                               t_keep_credential(hearth_phone_credential(sign_in_id, sign_in_wrong))))))),
+             HEARTH_ERROR_INVALID_VERIFICATION_CODE);
+  t_await_ok(t_keep_future(hearth_multi_factor_resolver_resolve_sign_in(
+      resolver, t_keep_assertion(hearth_phone_multi_factor_assertion(
+                    t_keep_credential(hearth_phone_credential(sign_in_id, sign_in_code)))))));
+  t_app_destroy(app);
+#undef KEEP
+
+  REQUIRE(recorded(r) > 20);
+  for (int i = 0; i < count; i++) {
+    if (strlen(secrets[i]) <= 8) check_code_never_logged(r, secrets[i], what[i], __FILE__, __LINE__);
+    else check_never_logged(r, secrets[i], what[i], __FILE__, __LINE__);
+  }
+  /* What the log does say: which operation failed, and how. */
+  CHECK_LOGGED(r, HEARTH_LOG_WARNING, "signInWithCredential failed: HEARTH_ERROR_INVALID_CREDENTIAL (INVALID_IDP_RESPONSE)");
+  CHECK_LOGGED(r, HEARTH_LOG_WARNING, "linkWithCredential failed: HEARTH_ERROR_INVALID_CREDENTIAL (INVALID_IDP_RESPONSE)");
+  CHECK_LOGGED(r, HEARTH_LOG_WARNING,
+               "multiFactorEnroll failed: HEARTH_ERROR_INVALID_VERIFICATION_CODE (INVALID_CODE)");
+  CHECK_LOGGED(r, HEARTH_LOG_WARNING, "resolveSignIn failed: HEARTH_ERROR_INVALID_VERIFICATION_CODE (INVALID_CODE)");
+  CHECK_LOGGED(r, HEARTH_LOG_DEBUG,
+               "accounts:signInWithIdp?key=<redacted>: HTTP 400, HEARTH_ERROR_INVALID_CREDENTIAL (INVALID_IDP_RESPONSE)");
+}
+
+/* ------------------------------------------------------------------------------------------------
  * Levels
  * ---------------------------------------------------------------------------------------------- */
 

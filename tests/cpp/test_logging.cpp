@@ -1,7 +1,9 @@
 // hearth::SetLogLevel / GetLogLevel / SetLogCallback: nothing printed by default, levels, what the messages
 // say and never say (passwords, tokens, codes, the API key), and the std::function's lifetime across
 // threads. The C contract underneath is tests/c/test_logging.c.
+#include "federated.h"
 #include "harness.h"
+#include "phone.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -215,6 +217,142 @@ HEARTH_EMULATOR_TEST(testLogMessagesNeverContainPasswordsTokensCodesOrTheApiKey)
   CHECK_NEVER_LOGGED(log, reset_code, "password reset code");
   // The redaction is visible where the secrets would have been.
   CHECK_LOGGED(log, hearth::kLogLevelDebug, "securetoken.googleapis.com/v1/token?key=<redacted>");
+}
+
+// ------------------------------------------------------------------------------------------------
+// Failures of operations that carry credentials, at the most verbose level
+// ------------------------------------------------------------------------------------------------
+
+namespace {
+
+// The future failed with `error` and its message repeats `echoed`: the server really echoed it.
+void CheckFailedEchoing(const hearth::FutureBase& future, int error, const std::string& echoed, const char* what) {
+  WaitForCompletion(future, what, error);
+  const char* message = future.error_message();
+  if (!message || std::string(message).find(echoed) == std::string::npos) {
+    RecordFailure(__FILE__, __LINE__, std::string(what) + ": the server's message does not repeat \"" + echoed +
+                                          "\": " + (message ? message : "(null)"));
+  }
+}
+
+// A code one digit off.
+std::string Mistyped(std::string code) {
+  char& last = code.back();
+  last = last == '9' ? '0' : static_cast<char>(last + 1);
+  return code;
+}
+
+// A short code only counts where it would stand as a value: quoted, after '=', or as a word.
+void CheckCodeNeverLogged(const Recorder& recorder, const std::string& code, const char* what, int line) {
+  CheckNeverLogged(recorder, code + "\"", what, line);
+  CheckNeverLogged(recorder, "=" + code, what, line);
+  CheckNeverLogged(recorder, " " + code, what, line);
+}
+
+}  // namespace
+
+HEARTH_EMULATOR_TEST(testFailedIdentityProviderPhoneAndSecondFactorOperationsLogNoneOfTheirSecrets) {
+  namespace auth = hearth::auth;
+  Listening listening(hearth::kLogLevelDebug);
+  const Recorder& log = listening.recorder();
+  TestApp fixture;
+  auth::Auth* a = fixture.auth();
+  std::vector<std::pair<std::string, const char*>> secrets;
+
+  // Tokens the server cannot parse come back in its error text; short ones, which the length rule
+  // alone would let through.
+  const std::string bad_google = "not-a-jwt-" + NewSubject("g");
+  const std::string access = "ya29.short-access-7";
+  secrets.emplace_back(bad_google, "unparseable Google ID token");
+  secrets.emplace_back(access, "Google access token");
+  CheckFailedEchoing(a->SignInWithCredential(auth::GoogleAuthProvider::GetCredential(bad_google.c_str(), access.c_str())),
+                     auth::kAuthErrorInvalidCredential, bad_google, "sign-in with a bad Google token");
+  const std::string bad_json = "{\"sub\":\"" + NewSubject("json") + "\",";
+  secrets.emplace_back(bad_json, "broken JSON ID token");
+  CheckFailedEchoing(
+      a->SignInWithCredential(auth::OAuthProvider::GetCredential("oidc.example", bad_json.c_str(), nullptr)),
+      auth::kAuthErrorInvalidCredential, bad_json, "sign-in with broken JSON");
+  const auth::User anonymous = SignInAnonymously(a);
+  const std::string bad_link = "link-" + NewSubject("l");
+  secrets.emplace_back(bad_link, "unparseable ID token to link");
+  CheckFailedEchoing(anonymous.LinkWithCredential(auth::GoogleAuthProvider::GetCredential(bad_link.c_str(), nullptr)),
+                     auth::kAuthErrorInvalidCredential, bad_link, "link with a bad Google token");
+  const std::string bad_reauth = "re-" + NewSubject("r");
+  secrets.emplace_back(bad_reauth, "unparseable ID token to reauthenticate");
+  CheckFailedEchoing(anonymous.Reauthenticate(auth::GoogleAuthProvider::GetCredential(bad_reauth.c_str(), nullptr)),
+                     auth::kAuthErrorInvalidCredential, bad_reauth, "reauthenticate with a bad Google token");
+  a->SignOut();
+
+  // Phone: a mistyped code, then the right one.
+  std::vector<std::pair<std::string, const char*>> codes;
+  const std::string phone_id = VerifyNumber(a, NewPhoneNumber()).verification_id;
+  secrets.emplace_back(phone_id, "phone verification id");
+  const std::string phone_code = CodeFor(phone_id);
+  codes.emplace_back(phone_code, "SMS code");
+  codes.emplace_back(Mistyped(phone_code), "mistyped SMS code");
+  auth::PhoneAuthProvider& phone = auth::PhoneAuthProvider::GetInstance(a);
+  WaitForCompletion(a->SignInWithCredential(phone.GetCredential(phone_id.c_str(), codes.back().first.c_str())),
+                    "mistyped SMS code", auth::kAuthErrorInvalidVerificationCode);
+  REQUIRE(WaitForCompletion(a->SignInWithCredential(phone.GetCredential(phone_id.c_str(), phone_code.c_str())),
+                            "SMS code"));
+  a->SignOut();
+
+  // An SMS second factor: enrolled after a mistyped code, then a sign-in resolved after another.
+  FakeIdentity google_identity;
+  google_identity.sub = NewSubject("mfa");
+  google_identity.email = NewEmail("mfa-log");
+  google_identity.email_verified = 1;
+  const std::string google = google_identity.Json();
+  const auth::Credential google_credential = auth::GoogleAuthProvider::GetCredential(google.c_str(), nullptr);
+  const hearth::Future<auth::User> signed_in = a->SignInWithCredential(google_credential);
+  REQUIRE(WaitForCompletion(signed_in, "Google sign-in"));
+  const hearth::Future<auth::MultiFactorSession> session = signed_in.result()->multi_factor().GetSession();
+  REQUIRE(WaitForCompletion(session, "GetSession"));
+  auth::PhoneAuthOptions options;
+  options.phone_number = NewPhoneNumber();
+  options.multi_factor_session = *session.result();
+  const std::string enroll_id = VerifyNumber(a, options).verification_id;
+  secrets.emplace_back(enroll_id, "enrollment session info");
+  const std::string enroll_code = CodeFor(enroll_id);
+  codes.emplace_back(enroll_code, "enrollment SMS code");
+  codes.emplace_back(Mistyped(enroll_code), "mistyped enrollment code");
+  const auth::User user = a->current_user();
+  WaitForCompletion(user.multi_factor().Enroll(auth::PhoneMultiFactorGenerator::GetAssertion(phone.GetCredential(
+                                                   enroll_id.c_str(), codes.back().first.c_str())),
+                                               "Phone"),
+                    "mistyped enrollment code", auth::kAuthErrorInvalidVerificationCode);
+  REQUIRE(WaitForCompletion(user.multi_factor().Enroll(auth::PhoneMultiFactorGenerator::GetAssertion(
+                                                           phone.GetCredential(enroll_id.c_str(), enroll_code.c_str())),
+                                                       "Phone"),
+                            "enrollment"));
+  a->SignOut();
+  const hearth::Future<auth::AuthResult> stopped = a->SignInAndRetrieveDataWithCredential(google_credential);
+  REQUIRE(WaitForCompletion(stopped, "first factor", auth::kAuthErrorSecondFactorRequired));
+  const auth::MultiFactorResolver resolver = auth::MultiFactorResolver::FromFuture(stopped);
+  REQUIRE(resolver.is_valid());
+  auth::PhoneAuthOptions second;
+  second.multi_factor_session = resolver.session();
+  second.multi_factor_hint = resolver.hints().at(0);
+  const std::string sign_in_id = VerifyNumber(a, second).verification_id;
+  secrets.emplace_back(sign_in_id, "second-factor session info");
+  const std::string sign_in_code = CodeFor(sign_in_id);
+  codes.emplace_back(sign_in_code, "second-factor SMS code");
+  codes.emplace_back(Mistyped(sign_in_code), "mistyped second-factor code");
+  WaitForCompletion(resolver.ResolveSignIn(auth::PhoneMultiFactorGenerator::GetAssertion(
+                        phone.GetCredential(sign_in_id.c_str(), codes.back().first.c_str()))),
+                    "mistyped second-factor code", auth::kAuthErrorInvalidVerificationCode);
+  REQUIRE(WaitForCompletion(resolver.ResolveSignIn(auth::PhoneMultiFactorGenerator::GetAssertion(
+                                phone.GetCredential(sign_in_id.c_str(), sign_in_code.c_str()))),
+                            "second factor"));
+  fixture.Destroy();
+
+  REQUIRE(log.Count() > 20);
+  for (const auto& secret : secrets) CHECK_NEVER_LOGGED(log, secret.first, secret.second);
+  for (const auto& code : codes) CheckCodeNeverLogged(log, code.first, code.second, __LINE__);
+  CHECK_LOGGED(log, hearth::kLogLevelWarning,
+               "signInWithCredential failed: HEARTH_ERROR_INVALID_CREDENTIAL (INVALID_IDP_RESPONSE)");
+  CHECK_LOGGED(log, hearth::kLogLevelWarning,
+               "resolveSignIn failed: HEARTH_ERROR_INVALID_VERIFICATION_CODE (INVALID_CODE)");
 }
 
 // ------------------------------------------------------------------------------------------------

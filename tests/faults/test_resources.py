@@ -91,8 +91,9 @@ def test_faulted_requests_leak_no_descriptors_threads_or_memory(proxy: FaultProx
     assert total == 25 * (2 * len(FAULTS) + 1) + 3
     assert failed == {"NETWORK_REQUEST_FAILED": 25 * (2 * 3 + 1) + 3, "FAILURE": 25 * 2 * 2,
                       "TOO_MANY_REQUESTS": 25 * 2}
-    # The in-process proxy's own sockets come and go too, so fewer is fine; more is a leak.
+    # The in-process proxy's own sockets and threads come and go too (and the warm-up app's loop thread
+    # may still have been on its way out when the baseline was taken), so fewer is fine; more is a leak.
     wait_for(lambda: open_fds() <= fds, 5, f"descriptors to return to {fds} (now {open_fds()})")
-    wait_for(lambda: thread_count() == threads, 5, f"threads to return to {threads} (now {thread_count()})")
+    wait_for(lambda: thread_count() <= threads, 5, f"threads to return to {threads} (now {thread_count()})")
     growth = rss_kib() - rss
     assert growth < 4096, f"RSS grew by {growth} KiB over {total} failed operations"

@@ -31,6 +31,25 @@ public enum Operation: Int, CaseIterable, Sendable {
     case resolveSignIn
 }
 
+extension Operation {
+    /// Whether the request carries a credential: an identity provider's tokens, a custom token, a
+    /// refresh token, or a phone or second-factor code or session.
+    var carriesCredential: Bool {
+        switch self {
+        case .signInWithCustomToken, .signInWithCredential, .signInAndRetrieveDataWithCredential,
+             .linkWithCredential, .reauthenticate, .reauthenticateAndRetrieveData, .signInWithProvider,
+             .linkWithProvider, .reauthenticateWithProvider, .verifyPhoneNumber, .updatePhoneNumberCredential,
+             .multiFactorSession, .multiFactorEnroll, .totpGenerateSecret, .resolveSignIn, .getToken:
+            return true
+        case .signInAnonymously, .createUserWithEmailAndPassword, .signInWithEmailAndPassword,
+             .sendPasswordResetEmail, .fetchProvidersForEmail, .reload, .updateUserProfile, .updatePassword,
+             .sendEmailVerification, .sendEmailVerificationBeforeUpdatingEmail, .deleteUser, .unlink,
+             .multiFactorUnenroll:
+            return false
+        }
+    }
+}
+
 /// Futures of one Auth: each operation's most recent future, and every pending one (so that
 /// destroying the app can complete them as cancelled).
 final class OperationTracker: @unchecked Sendable {
@@ -70,9 +89,14 @@ final class OperationTracker: @unchecked Sendable {
         case .success:
             Log.info("\(logLabel)\(operation) succeeded")
         case .failure(let error):
-            // The message is the server's detail or Hearth's own sentence: no tokens, passwords or codes.
             let verb = refused ? "refused" : "failed"
-            Log.warning("\(logLabel)\(operation) \(verb): \(error.code.name): \(error.message)")
+            if operation.carriesCredential, let serverCode = error.serverCode {
+                // The server's text may echo what it was sent (an IdP's id_token, a code): the code only;
+                // the host reads the text from the future.
+                Log.warning("\(logLabel)\(operation) \(verb): \(error.code.name) (\(serverCode))")
+            } else {
+                Log.warning("\(logLabel)\(operation) \(verb): \(error.code.name): \(error.message)")
+            }
         }
     }
 

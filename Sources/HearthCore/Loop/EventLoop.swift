@@ -197,17 +197,19 @@ public final class EventLoop: @unchecked Sendable {
         uv_run(uvLoop, UV_RUN_NOWAIT)
         let closed = uv_loop_close(uvLoop) == 0
         let releasesRemain = !deferredReleases.isEmpty
-        var adoptSelf = false
+        // Releases left: the destroy waiting for `threadFinished` must return now, not join. The thread
+        // is adopted before that destroy can return: a host that exits right after it would otherwise
+        // run the exit handlers before the thread is known to them (TSan's thread-leak report showed it).
+        let adoptSelf = lock.withLock { () -> Bool in
+            guard releasesRemain && !threadReleased else { return false }
+            threadReleased = true
+            return true
+        }
+        if adoptSelf { adoptForExit() }
         lock.broadcast {
             loopClosed = closed
             threadFinished = true
-            // Releases left: the destroy waiting for `threadFinished` must return now, not join.
-            if releasesRemain && !threadReleased {
-                threadReleased = true
-                adoptSelf = true
-            }
         }
-        if adoptSelf { adoptForExit() }
         // Whoever waited for the shutdown has been let go (see `afterShutdown`).
         runDeferredReleases()
         if threadAdoptedForExit { LoopThreadsAtExit.finishing() }

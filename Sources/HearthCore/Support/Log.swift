@@ -106,53 +106,6 @@ final class ThreadFlag: @unchecked Sendable {
     }
 }
 
-/// Keeps secrets out of log messages. Call sites never put passwords, tokens or codes into messages;
-/// this is the net under them: URLs lose their query values, and long opaque runs (ID and refresh
-/// tokens, OOB codes, session infos, API keys) are replaced.
-public enum LogRedaction {
-    public static let placeholder = "<redacted>"
-    /// Shorter runs stay readable: Firebase uids are 28 characters.
-    static let longestReadableRun = 31
-
-    /// `url` with every query value and the fragment replaced: "…/accounts:signUp?key=<redacted>".
-    public static func url(_ url: String) -> String {
-        var base = Substring(url)
-        if let hash = base.firstIndex(of: "#") { base = base[..<hash] }
-        guard let mark = base.firstIndex(of: "?") else { return String(base) }
-        let names = base[base.index(after: mark)...].split(separator: "&", omittingEmptySubsequences: true).map {
-            pair in pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
-        }
-        return String(base[...mark]) + names.map { "\($0)=\(placeholder)" }.joined(separator: "&")
-    }
-
-    /// `text` with every run of more than `longestReadableRun` token characters ([A-Za-z0-9_-]) replaced.
-    public static func scrub(_ text: String) -> String {
-        var output = ""
-        var run = ""
-        func flush() {
-            output += run.utf8.count > longestReadableRun ? placeholder : run
-            run = ""
-        }
-        for scalar in text.unicodeScalars {
-            if isTokenCharacter(scalar) {
-                run.unicodeScalars.append(scalar)
-            } else {
-                flush()
-                output.unicodeScalars.append(scalar)
-            }
-        }
-        flush()
-        return output
-    }
-
-    private static func isTokenCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2D, 0x5F: return true
-        default: return false
-        }
-    }
-}
-
 extension Log {
     /// Milliseconds on the monotonic clock, for durations in messages.
     public static func monotonicMs() -> Int64 {

@@ -203,3 +203,104 @@ def test_nothing_secret_that_went_over_the_wire_reaches_the_log_at_debug(
     # Six-digit codes also occur as numbers (durations): look for them where a value would stand.
     for code in codes:
         assert not [m for m in messages if re.search(rf'(["= ]){code}(\b|")', m)], code
+
+
+def test_failed_identity_provider_phone_and_second_factor_operations_log_none_of_their_secrets(
+        make_app, emulator: Emulator, recording_proxy: RecordingProxy, caplog: pytest.LogCaptureFixture) -> None:
+    """Credentials a server refused, at the most verbose level: identity providers' tokens that come
+    back in the server's error text (short ones, which the length rule alone would let through),
+    mistyped phone and second-factor codes, and the sessions they belong to. Every credential read
+    back from the wire and every value handed to Hearth is looked for in the log."""
+    caplog.set_level(logging.DEBUG, logger="hearth")
+    hearth.log.forward_to_logging(level=logging.DEBUG)
+    auth = make_app().auth
+    auth.use_emulator("127.0.0.1", recording_proxy.port)
+    handed: Set[str] = set()
+    codes: List[str] = []
+
+    def refused_echoing(future: "hearth.Future[Any]", error: type, echoed: str) -> None:
+        with pytest.raises(error) as refused:
+            future.result(TIMEOUT)
+        assert echoed in str(refused.value), "the server's message does not repeat what it was sent"
+
+    bad_google = f"not-a-jwt-{uuid.uuid4().hex[:8]}"
+    handed |= {bad_google, "ya29.short-access-7"}
+    refused_echoing(auth.sign_in_with_credential(
+        hearth.GoogleAuthProvider.credential(id_token=bad_google, access_token="ya29.short-access-7")),
+        hearth.InvalidCredentialError, bad_google)
+    bad_json = '{"sub":"%s",' % uuid.uuid4().hex[:8]
+    handed.add(bad_json)
+    refused_echoing(auth.sign_in_with_credential(hearth.OAuthProvider.credential("oidc.example", id_token=bad_json)),
+                    hearth.InvalidCredentialError, bad_json)
+    anonymous = auth.sign_in_anonymously().result(TIMEOUT).user
+    bad_link = f"link-{uuid.uuid4().hex[:8]}"
+    handed.add(bad_link)
+    refused_echoing(anonymous.link_with_credential(hearth.GoogleAuthProvider.credential(id_token=bad_link)),
+                    hearth.InvalidCredentialError, bad_link)
+    bad_reauth = f"re-{uuid.uuid4().hex[:8]}"
+    handed.add(bad_reauth)
+    refused_echoing(anonymous.reauthenticate(hearth.GoogleAuthProvider.credential(id_token=bad_reauth)),
+                    hearth.InvalidCredentialError, bad_reauth)
+    bad_custom = '{"uid":"%s"' % uuid.uuid4().hex[:8]
+    handed.add(bad_custom)
+    with pytest.raises(hearth.InvalidCustomTokenError):
+        auth.sign_in_with_custom_token(bad_custom).result(TIMEOUT)
+    auth.sign_out()
+
+    def mistyped(code: str) -> str:
+        return f"{(int(code) + 1) % 10 ** len(code):0{len(code)}d}"
+
+    # Phone: a mistyped code, then the right one.
+    verification = auth.verify_phone_number(unique_phone_number()).result(TIMEOUT)
+    codes.append(str(emulator.verification_code(verification.verification_id)["code"]))
+    codes.append(mistyped(codes[-1]))
+    with pytest.raises(hearth.InvalidVerificationCodeError):
+        auth.sign_in_with_credential(
+            hearth.PhoneAuthProvider.credential(verification.verification_id, codes[-1])).result(TIMEOUT)
+    auth.sign_in_with_credential(
+        hearth.PhoneAuthProvider.credential(verification.verification_id, codes[-2])).result(TIMEOUT)
+    auth.sign_out()
+
+    # An SMS second factor: enrolled after a mistyped code, then a sign-in resolved after another.
+    google = hearth.GoogleAuthProvider.credential(
+        id_token=claims(sub=f"mfa-{uuid.uuid4().hex}", email=unique_email("mfa-log"), email_verified=True))
+    user = auth.sign_in_with_credential(google).result(TIMEOUT)
+    session = user.multi_factor.get_session().result(TIMEOUT)
+    enrollment = auth.verify_phone_number(unique_phone_number(), multi_factor_session=session).result(TIMEOUT)
+    codes.append(str(emulator.verification_code(enrollment.verification_id)["code"]))
+    codes.append(mistyped(codes[-1]))
+    with pytest.raises(hearth.InvalidVerificationCodeError):
+        user.multi_factor.enroll(hearth.PhoneMultiFactorGenerator.assertion(
+            hearth.PhoneAuthProvider.credential(enrollment.verification_id, codes[-1])), "Phone").result(TIMEOUT)
+    user.multi_factor.enroll(hearth.PhoneMultiFactorGenerator.assertion(
+        hearth.PhoneAuthProvider.credential(enrollment.verification_id, codes[-2])), "Phone").result(TIMEOUT)
+    auth.sign_out()
+    with pytest.raises(hearth.SecondFactorRequiredError) as stopped:
+        auth.sign_in_with_credential(google).result(TIMEOUT)
+    resolver = stopped.value.resolver
+    second = auth.verify_phone_number(multi_factor_session=resolver.session,
+                                      multi_factor_hint=resolver.hints[0]).result(TIMEOUT)
+    codes.append(str(emulator.verification_code(second.verification_id)["code"]))
+    codes.append(mistyped(codes[-1]))
+    with pytest.raises(hearth.InvalidVerificationCodeError):
+        resolver.resolve_sign_in(hearth.PhoneMultiFactorGenerator.assertion(
+            hearth.PhoneAuthProvider.credential(second.verification_id, codes[-1]))).result(TIMEOUT)
+    resolver.resolve_sign_in(hearth.PhoneMultiFactorGenerator.assertion(
+        hearth.PhoneAuthProvider.credential(second.verification_id, codes[-2]))).result(TIMEOUT)
+    auth.sign_out()
+
+    messages = [record.getMessage() for record in hearth_records(caplog)]
+    on_the_wire = wire_secrets(recording_proxy)
+    assert len(messages) > 20
+    assert {"sessionInfo", "mfaPendingCredential", "code", "postBody"} <= {
+        field for request in recording_proxy.requests for field in SECRET_FIELDS
+        if f'"{field}"'.encode() in request.body}
+    leaked = [(secret_value[:24], message) for secret_value in sorted(on_the_wire | handed)
+              for message in messages if secret_value in message and len(secret_value) >= 8]
+    assert leaked == []
+    for code in codes:
+        assert not [m for m in messages if re.search(rf'(["= ]){code}(\b|")', m)], code
+    warnings = messages_at(caplog, logging.WARNING)
+    assert any("signInWithCredential failed: HEARTH_ERROR_INVALID_CREDENTIAL (INVALID_IDP_RESPONSE)" in m
+               for m in warnings)
+    assert any("resolveSignIn failed: HEARTH_ERROR_INVALID_VERIFICATION_CODE (INVALID_CODE)" in m for m in warnings)
