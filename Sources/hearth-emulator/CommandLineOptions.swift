@@ -2,13 +2,13 @@ import HearthEmulator
 
 /// `hearth-emulator [--host HOST] [--port PORT] [--project PROJECT_ID] [--recent-login-seconds N]
 /// [--sms-code-ttl-seconds N] [--oob-code-ttl-seconds N] [--sms-rate-limit COUNT/SECONDS] [--test-phone-number NUMBER=CODE]...
-/// [--require-app-verification] [--import DIR] [--export-on-exit [DIR]] [--help]`
+/// [--require-app-verification] [--no-gzip] [--import DIR] [--export-on-exit [DIR]] [--help]`
 struct CommandLineOptions {
     static let usage = """
         usage: hearth-emulator [--host HOST] [--port PORT] [--project PROJECT_ID] [--recent-login-seconds N]
                                [--sms-code-ttl-seconds N] [--oob-code-ttl-seconds N] [--sms-rate-limit COUNT/SECONDS]
                                [--test-phone-number NUMBER=CODE]... [--require-app-verification]
-                               [--import DIR] [--export-on-exit [DIR]]
+                               [--no-gzip] [--import DIR] [--export-on-exit [DIR]]
 
         A local server with the Firebase Auth Emulator's REST API.
 
@@ -40,6 +40,9 @@ struct CommandLineOptions {
                                fake reCAPTCHA page /emulator/auth/handler?authType=verifyApp (else
                                MISSING_APP_CREDENTIAL / INVALID_APP_CREDENTIAL); off by default, like
                                Firebase's emulator
+          --no-gzip            answer uncompressed even to clients that accept gzip, as Firebase's
+                               emulator does (by default answers are gzipped when the client's
+                               Accept-Encoding allows it, as Google's servers do)
           --import DIR         load a Firebase emulator export into PROJECT_ID before listening:
                                DIR/firebase-export-metadata.json (its auth.path, if present), else
                                DIR/auth_export (else DIR itself) with accounts.json (the users, loaded
@@ -81,7 +84,7 @@ struct CommandLineOptions {
         "--sms-rate-limit",
         "--test-phone-number", "--import",
     ]
-    private static let switches: Set<String> = ["--require-app-verification"]
+    private static let switches: Set<String> = ["--require-app-verification", "--no-gzip"]
     /// Options whose value may be left out (as with firebase-tools' `--export-on-exit`).
     private static let optionallyValued: Set<String> = ["--export-on-exit"]
     /// The `config.json` name of the setting each option sets.
@@ -99,6 +102,10 @@ struct CommandLineOptions {
         var exportToImportDirectory = false
         while let argument = remaining.popFirst() {
             if argument == "-h" || argument == "--help" { return .help }
+            if argument == "--no-gzip" {
+                configuration.compressesAnswers = false
+                continue
+            }
             if switches.contains(argument) {
                 configuration.appVerificationRequired = true
                 configuration.settingsFromCommandLine.insert(settingNames[argument] ?? argument)

@@ -7,6 +7,8 @@ struct EmulatorResponder: Sendable {
     let routes: RouteTable
     let state: EmulatorState
     let environment: EmulatorEnvironment
+    /// gzip answers for clients that ask (`ResponseCompression`).
+    var compressesAnswers = true
 
     func respond(to request: EmulatorRequest) -> EmulatorResponse {
         if request.method == .options {
@@ -23,7 +25,7 @@ struct EmulatorResponder: Sendable {
                 body: JSONCoding.encode(error.envelope))
         }
         CORSPolicy.apply(to: &response.headers, for: request.headers)
-        if let acceptEncoding = request.headers.acceptEncoding {
+        if compressesAnswers, let acceptEncoding = request.headers.acceptEncoding {
             ResponseCompression.compress(&response, accepting: acceptEncoding)
         }
         environment.log.debug("\(request.method) \(request.path) -> \(response.status.code)")

@@ -17,6 +17,8 @@ public struct EmulatorConfiguration: Sendable {
     public var smsCodeTtlSeconds: Int64
     /// How long email action codes can be used; later they are EXPIRED_OOB_CODE. 0: forever.
     public var oobCodeTtlSeconds: Int64 = 0
+    /// gzip answers for clients that ask, as Google's servers do (off: plain answers, as Firebase's emulator).
+    public var compressesAnswers = true
     public var smsRateLimit: SmsRateLimit
     public var testPhoneNumbers: TestPhoneNumbers
     /// SMS to numbers that are not test numbers need a reCAPTCHA token (see `AppVerification`).
@@ -91,7 +93,9 @@ public struct EmulatorServer: Sendable {
         if let directory = configuration.importDirectory {
             try load(directory, into: state, environment: environment)
         }
-        let responder = EmulatorResponder(routes: EmulatorRoutes.table, state: state, environment: environment)
+        let responder = EmulatorResponder(
+            routes: EmulatorRoutes.table, state: state, environment: environment,
+            compressesAnswers: configuration.compressesAnswers)
 
         let group = MultiThreadedEventLoopGroup(numberOfThreads: Self.eventLoopThreads)
         let stopRequested = group.next().makePromise(of: Void.self)
@@ -121,6 +125,8 @@ public struct EmulatorServer: Sendable {
                 .bind(host: configuration.host, port: configuration.port)
                 .get()
         } catch {
+            // Nothing will wait for a stop: a promise left unfulfilled traps (in debug builds) when freed.
+            stopRequested.succeed()
             try? await group.shutdownGracefully()
             throw error
         }
