@@ -67,7 +67,7 @@ enum FinalizeMfaEnrollment {
         case (_?, _?):
             throw .badRequest("INVALID_ARGUMENT : ((Give phoneVerificationInfo or totpVerificationInfo, not both.))")
         case (nil, nil):
-            throw .badRequest("INVALID_ARGUMENT : ((Missing phoneVerificationInfo or totpVerificationInfo.))")
+            throw .badRequest("INVALID_ARGUMENT : ((Missing phoneVerificationInfo.))")
         }
 
         let added = enrollment

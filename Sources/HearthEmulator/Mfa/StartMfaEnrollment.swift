@@ -62,7 +62,7 @@ enum StartMfaEnrollment {
         case (_?, _?):
             throw .badRequest("INVALID_ARGUMENT : ((Give phoneEnrollmentInfo or totpEnrollmentInfo, not both.))")
         case (nil, nil):
-            throw .badRequest("INVALID_ARGUMENT : ((Missing phoneEnrollmentInfo or totpEnrollmentInfo.))")
+            throw .badRequest("INVALID_ARGUMENT : ((Missing phoneEnrollmentInfo.))")
         }
     }
 
