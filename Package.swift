@@ -49,6 +49,8 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CLibUV", pkgConfig: "libuv", providers: [.apt(["libuv1-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // hearth-emulator's gzip answers.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Typed wrappers for curl's variadic functions, which Swift cannot call (no logic), and the
         // JSON code's byte scans, in C for SSE2 (Swift's SIMD types compile to per-lane code there).
         // DWARF 4: valgrind 3.19 (make test-valgrind) gives up on a library with two DWARF 5 units.
@@ -71,7 +73,7 @@ let package = Package(
                     "-Xlinker", "-soname=libhearth.so.0",
                 ])]),
         .target(name: "HearthEmulator", dependencies: [
-            "HearthCrypto", "CHearthHeader",
+            "HearthCrypto", "CHearthHeader", "CZlib",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -81,3 +83,27 @@ let package = Package(
                     exclude: ["Fixtures/http_test_server.py", "Fixtures/make_test_pki.sh"]),
     ] + fuzzTargets
 )
+
+// HEARTH_LIBRARY_ONLY=1, the Python sdist's build (bindings/python): the hearth library and the
+// targets it is made of, nothing else, so an sdist carries only their sources and, as long as the
+// library uses no other package, nothing (SwiftNIO) is resolved.
+if Context.environment["HEARTH_LIBRARY_ONLY"] == "1" {
+    var needed: Set<String> = []
+    var pending = ["Hearth"]
+    var usesPackages = false
+    while let name = pending.popLast() {
+        guard needed.insert(name).inserted, let target = package.targets.first(where: { $0.name == name }) else {
+            continue
+        }
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): pending.append(name)
+            case .productItem: usesPackages = true
+            @unknown default: usesPackages = true
+            }
+        }
+    }
+    package.targets.removeAll { !needed.contains($0.name) }
+    package.products.removeAll { $0.name != "hearth" }
+    if !usesPackages { package.dependencies.removeAll() }
+}

@@ -637,7 +637,8 @@ typedef enum hearth_operation {
   HEARTH_OP_USER_MULTI_FACTOR_UNENROLL = 26,
   HEARTH_OP_TOTP_SECRET_GENERATE = 27,
   HEARTH_OP_MULTI_FACTOR_RESOLVER_RESOLVE_SIGN_IN = 28,
-  HEARTH_OP_AUTH_GET_CREDENTIAL_WITH_PROVIDER = 29
+  HEARTH_OP_AUTH_GET_CREDENTIAL_WITH_PROVIDER = 29,
+  HEARTH_OP_USER_UPDATE_EMAIL = 30
 } hearth_operation;
 
 /* The most recent future of `operation` on this Auth (user operations count for the Auth of their
@@ -984,6 +985,11 @@ HEARTH_API hearth_future *hearth_user_update_user_profile(const hearth_user *use
                                                           const char *photo_url);
 /* Result: none. May fail with HEARTH_ERROR_REQUIRES_RECENT_LOGIN. */
 HEARTH_API hearth_future *hearth_user_update_password(const hearth_user *user, const char *password);
+/* Sets the email without verifying the new address first (the Firebase SDKs' deprecated updateEmail;
+ * prefer hearth_user_send_email_verification_before_updating_email). The new address starts
+ * unverified. Result: none. Errors: MISSING_EMAIL (""), INVALID_EMAIL, EMAIL_ALREADY_IN_USE,
+ * REQUIRES_RECENT_LOGIN, OPERATION_NOT_ALLOWED (projects with email enumeration protection). */
+HEARTH_API hearth_future *hearth_user_update_email(const hearth_user *user, const char *email);
 /* Result: none. */
 HEARTH_API hearth_future *hearth_user_send_email_verification(const hearth_user *user);
 /* Result: none. */

@@ -134,6 +134,13 @@ public func abi_user_update_password(_ u: OpaquePointer?, _ password: UnsafePoin
     }
 }
 
+@_cdecl("hearth_user_update_email")
+public func abi_user_update_email(_ u: OpaquePointer?, _ email: UnsafePointer<CChar>?) -> OpaquePointer? {
+    userOperation(u, .updateEmail, "hearth_user_update_email") { auth, uid throws(HostString.Problem) in
+        auth.updateEmail(uid: uid, email: try HostString.required(email, "email"))
+    }
+}
+
 @_cdecl("hearth_user_send_email_verification")
 public func abi_user_send_email_verification(_ u: OpaquePointer?) -> OpaquePointer? {
     userOperation(u, .sendEmailVerification,

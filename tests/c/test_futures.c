@@ -558,6 +558,7 @@ TEST(every_operation_records_its_last_result, BOTH_LOOPS) {
       HEARTH_OP_USER_RELOAD,
       HEARTH_OP_USER_UPDATE_USER_PROFILE,
       HEARTH_OP_USER_UPDATE_PASSWORD,
+      HEARTH_OP_USER_UPDATE_EMAIL,
       HEARTH_OP_USER_SEND_EMAIL_VERIFICATION,
       HEARTH_OP_USER_SEND_EMAIL_VERIFICATION_BEFORE_UPDATING_EMAIL,
       HEARTH_OP_USER_DELETE,
@@ -569,7 +570,7 @@ TEST(every_operation_records_its_last_result, BOTH_LOOPS) {
 
   const char *email = t_email("last");
   hearth_credential *credential = hearth_credential_create_email(email, T_PASSWORD);
-  hearth_future *ops[15];
+  hearth_future *ops[16];
   ops[0] = hearth_auth_sign_in_anonymously(auth);
   t_await(ops[0]);
   ops[1] = hearth_auth_create_user_with_email_and_password(auth, email, T_PASSWORD);
@@ -596,12 +597,15 @@ TEST(every_operation_records_its_last_result, BOTH_LOOPS) {
   t_await(ops[10]);
   ops[11] = hearth_user_update_password(user, T_PASSWORD "-2");
   t_await(ops[11]);
-  ops[12] = hearth_user_send_email_verification(user);
+  ops[12] = hearth_user_update_email(user, t_email("last-changed"));
   t_await(ops[12]);
-  ops[13] = hearth_user_send_email_verification_before_updating_email(user, t_email("last-new"));
+  user = t_current_user(auth);
+  ops[13] = hearth_user_send_email_verification(user);
   t_await(ops[13]);
-  ops[14] = hearth_user_delete(user);
+  ops[14] = hearth_user_send_email_verification_before_updating_email(user, t_email("last-new"));
   t_await(ops[14]);
+  ops[15] = hearth_user_delete(user);
+  t_await(ops[15]);
 
   for (size_t i = 0; i < count; i++) {
     hearth_future *op = t_keep_future(ops[i]);

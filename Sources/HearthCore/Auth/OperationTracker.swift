@@ -30,6 +30,7 @@ public enum Operation: Int, CaseIterable, Sendable {
     case totpGenerateSecret
     case resolveSignIn
     case getCredentialWithProvider
+    case updateEmail
 }
 
 extension Operation {
@@ -40,12 +41,13 @@ extension Operation {
         case .signInWithCustomToken, .signInWithCredential, .signInAndRetrieveDataWithCredential,
              .linkWithCredential, .reauthenticate, .reauthenticateAndRetrieveData, .signInWithProvider,
              .linkWithProvider, .reauthenticateWithProvider, .getCredentialWithProvider, .verifyPhoneNumber,
-             .updatePhoneNumberCredential, .multiFactorSession, .multiFactorEnroll, .totpGenerateSecret, .resolveSignIn, .getToken:
+             .updatePhoneNumberCredential, .multiFactorSession, .multiFactorEnroll, .totpGenerateSecret,
+             .resolveSignIn, .getToken:
             return true
         case .signInAnonymously, .createUserWithEmailAndPassword, .signInWithEmailAndPassword,
              .sendPasswordResetEmail, .fetchProvidersForEmail, .reload, .updateUserProfile, .updatePassword,
-             .sendEmailVerification, .sendEmailVerificationBeforeUpdatingEmail, .deleteUser, .unlink,
-             .multiFactorUnenroll:
+             .updateEmail, .sendEmailVerification, .sendEmailVerificationBeforeUpdatingEmail, .deleteUser,
+             .unlink, .multiFactorUnenroll:
             return false
         }
     }

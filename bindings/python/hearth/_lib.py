@@ -169,6 +169,7 @@ class Op(IntEnum):
     TOTP_SECRET_GENERATE = 27
     MULTI_FACTOR_RESOLVER_RESOLVE_SIGN_IN = 28
     AUTH_GET_CREDENTIAL_WITH_PROVIDER = 29
+    USER_UPDATE_EMAIL = 30
 
 
 #: HEARTH_NONCE_SIZE and HEARTH_SHA256_HEX_SIZE: the buffers hearth_nonce_generate / hearth_nonce_hash fill.
@@ -380,6 +381,7 @@ DECLARATIONS: Dict[str, Tuple[Any, Sequence[Any]]] = {
     "hearth_user_reload": (_P, [_P]),
     "hearth_user_update_user_profile": (_P, [_P, c_char_p, c_char_p]),
     "hearth_user_update_password": (_P, [_P, c_char_p]),
+    "hearth_user_update_email": (_P, [_P, c_char_p]),
     "hearth_user_send_email_verification": (_P, [_P]),
     "hearth_user_send_email_verification_before_updating_email": (_P, [_P, c_char_p]),
     "hearth_user_delete": (_P, [_P]),
