@@ -45,15 +45,15 @@ TEST_SUITES := test-swift test-emulator test-c test-cpp test-compat test-python 
 	test-docs test-faults test-bad-input test-load test-crash test-fuzz-corpus test-schema test-asan test-tsan \
 	test-valgrind
 
-# Every suite in turn; each one's wall-clock time goes to out/test-times.txt (and is printed at the end).
+# Every suite in turn; each one's wall-clock and CPU time (user + system, its processes and their children)
+# go to out/test-times.txt, printed at the end.
 test: build | $(OUT)
 	@: > $(OUT)/test-times.txt
 	@for suite in $(TEST_SUITES); do \
-	  started=$$(date +%s); \
-	  $(MAKE) $$suite || { echo "make test: $$suite failed"; exit 1; }; \
-	  echo "$$suite $$(( $$(date +%s) - started )) s" >> $(OUT)/test-times.txt; \
+	  TIMEFORMAT="$$suite %0R s wall, %0U + %0S s CPU"; \
+	  { time $(MAKE) $$suite 2>&3 || { echo "make test: $$suite failed"; exit 1; }; } 3>&2 2>> $(OUT)/test-times.txt; \
 	done
-	@echo "make test: all suites passed (seconds per suite:" $$(tr '\n' ' ' < $(OUT)/test-times.txt)")"
+	@echo "make test: all suites passed"; cat $(OUT)/test-times.txt
 
 test-swift:
 	$(SWIFT) build --product hearthPackageTests
