@@ -88,6 +88,8 @@ public struct EmulatorServer: Sendable {
             try load(directory, into: state, environment: environment)
         }
         let responder = EmulatorResponder(routes: EmulatorRoutes.table, state: state, environment: environment)
+        let console = Console(responder: responder, state: state, environment: environment,
+                              access: ConsoleAccess(host: configuration.host))
 
         let group = MultiThreadedEventLoopGroup(numberOfThreads: Self.eventLoopThreads)
         let stopRequested = group.next().makePromise(of: Void.self)
@@ -111,7 +113,7 @@ public struct EmulatorServer: Sendable {
                         // NIO's decoder; answers are written as wire bytes by the connection handler.
                         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(
                             HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: Self.requestLimits)))
-                        try channel.pipeline.syncOperations.addHandler(HTTPConnectionHandler(responder: responder))
+                        try channel.pipeline.syncOperations.addHandler(HTTPConnectionHandler(responder: responder, console: console))
                     }
                 }
                 .bind(host: configuration.host, port: configuration.port)
