@@ -41,25 +41,24 @@ enum AccountSearch {
             let limit = try number(query["limit"], name: "limit", default: defaultLimit, range: 1...maximumLimit)
             // The dictionary is copied out (a reference count) and searched after the lock is released.
             let users = try scope.project(in: state).read { $0.users }
-            return ConsoleResponse.json(search(Array(users.values), query: query["q"] ?? "", offset: offset, limit: limit))
+            return ConsoleResponse.json(search(users, query: query["q"] ?? "", offset: offset, limit: limit))
         } catch {
             return ConsoleResponse.error(error)
         }
     }
 
-    static func search(_ users: [UserRecord], query: String, offset: Int, limit: Int) -> Page {
+    /// Sorts keys, not accounts: an account is a large value, and only a page of them is answered.
+    static func search(_ users: [String: UserRecord], query: String, offset: Int, limit: Int) -> Page {
         let matcher = Matcher(query)
-        var matching = matcher.matchesEverything ? users : users.filter(matcher.matches)
-        let matched = matching.count
-        matching.sort(by: newestFirst)
-        let rows = matching.dropFirst(offset).prefix(limit).map(row)
-        return Page(total: users.count, matched: matched, offset: offset, limit: limit, users: Array(rows))
-    }
-
-    /// Created later first; accounts created in the same millisecond by uid.
-    private static func newestFirst(_ a: UserRecord, _ b: UserRecord) -> Bool {
-        let (left, right) = (a.createdAt.flatMap { Int64($0) } ?? 0, b.createdAt.flatMap { Int64($0) } ?? 0)
-        return left != right ? left > right : a.localId < b.localId
+        var keys: [(createdAt: Int64, localId: String)] = []
+        keys.reserveCapacity(matcher.matchesEverything ? users.count : 64)
+        for (localId, user) in users where matcher.matchesEverything || matcher.matches(user) {
+            keys.append((user.createdAt.flatMap { Int64($0) } ?? 0, localId))
+        }
+        // Created later first; accounts created in the same millisecond by uid.
+        keys.sort { $0.createdAt != $1.createdAt ? $0.createdAt > $1.createdAt : $0.localId < $1.localId }
+        let rows = keys.dropFirst(offset).prefix(limit).compactMap { users[$0.localId].map(row) }
+        return Page(total: users.count, matched: keys.count, offset: offset, limit: limit, users: rows)
     }
 
     private static func row(_ user: UserRecord) -> Row {
@@ -77,27 +76,58 @@ enum AccountSearch {
         return number
     }
 
+    /// Case-insensitive substring search without allocating per account for ASCII text (uids,
+    /// emails and phone numbers nearly always are); other text is lowercased first.
     struct Matcher {
         private let text: String
+        private let needle: [UInt8]
+        private let needleIsASCII: Bool
         /// The query's digits when it reads as (part of) a phone number.
-        private let digits: String?
+        private let digits: [UInt8]?
 
         init(_ query: String) {
             text = query.trimmingCharacters(in: .whitespaces).lowercased()
-            let phoneLike = !text.isEmpty && text.allSatisfy { $0.isNumber || " +-().".contains($0) }
-            let digits = text.filter(\.isNumber)
+            needle = Array(text.utf8)
+            needleIsASCII = needle.allSatisfy { $0 < 0x80 }
+            let phoneLike = !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isNumber || " +-().".contains($0)) }
+            let digits = needle.filter { (0x30...0x39).contains($0) }
             self.digits = phoneLike && !digits.isEmpty ? digits : nil
         }
 
         var matchesEverything: Bool { text.isEmpty }
 
         func matches(_ user: UserRecord) -> Bool {
-            if user.localId.lowercased().contains(text) { return true }
-            if let email = user.email, email.lowercased().contains(text) { return true }
-            if let name = user.displayName, name.lowercased().contains(text) { return true }
-            if let phone = user.phoneNumber {
-                if phone.contains(text) { return true }
-                if let digits, phone.filter(\.isNumber).contains(digits) { return true }
+            if contains(user.localId) || user.email.map(contains) == true || user.displayName.map(contains) == true {
+                return true
+            }
+            guard let phone = user.phoneNumber else { return false }
+            if contains(phone) { return true }
+            guard let digits else { return false }
+            return Self.find(digits, in: phone.utf8.filter { (0x30...0x39).contains($0) }, foldingCase: false)
+        }
+
+        private func contains(_ field: String) -> Bool {
+            if needleIsASCII, let found = field.utf8.withContiguousStorageIfAvailable({ bytes -> Bool? in
+                bytes.contains { $0 >= 0x80 } ? nil : Self.find(needle, in: bytes, foldingCase: true)
+            }), let found {
+                return found
+            }
+            return field.lowercased().contains(text)
+        }
+
+        private static func find<Haystack: Collection<UInt8>>(_ needle: [UInt8], in haystack: Haystack, foldingCase: Bool) -> Bool
+        where Haystack.Index == Int {
+            guard needle.count <= haystack.count else { return false }
+            let start = haystack.startIndex
+            for offset in 0...(haystack.count - needle.count) {
+                var index = 0
+                while index < needle.count {
+                    var byte = haystack[start + offset + index]
+                    if foldingCase && byte >= 0x41 && byte <= 0x5A { byte |= 0x20 }
+                    if byte != needle[index] { break }
+                    index += 1
+                }
+                if index == needle.count { return true }
             }
             return false
         }

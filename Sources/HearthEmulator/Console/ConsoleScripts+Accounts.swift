@@ -244,16 +244,16 @@ export function userView(main, uid) {
     render(user);
   }
 
-  // Runs an accounts:update (or another change) and shows the account as it is afterwards.
+  // Runs an accounts:update (or another change), shows the account as it is afterwards, then says so.
   async function change(description, request) {
     try {
       await request();
-      toast(description);
     } catch (error) {
       toast(error.message, 'error');
       throw error;
     }
     await show();
+    toast(description);
   }
 
   const update = (body) => rest('POST', adminPath('/accounts:update'), { localId: uid, ...body });

@@ -192,11 +192,13 @@ export function tenantsView(main) {
   async function patch(tenant, mask, body, message) {
     try {
       await rest('PATCH', tenantsPath(`/${encodeURIComponent(tenant.tenantId)}?updateMask=${encodeURIComponent(mask)}`), body);
-      toast(message);
     } catch (error) {
       toast(error.message, 'error');
+      await show();
+      return;
     }
     await show();
+    toast(message);
   }
 
   function render(tenants) {
@@ -230,11 +232,12 @@ export function tenantsView(main) {
                 confirmButton('Delete', `Delete tenant ${tenant.tenantId} and its accounts?`, async () => {
                   try {
                     await rest('DELETE', tenantsPath(`/${encodeURIComponent(tenant.tenantId)}`));
-                    toast(`Tenant ${tenant.tenantId} deleted`);
                   } catch (error) {
                     toast(error.message, 'error');
+                    return;
                   }
                   await show();
+                  toast(`Tenant ${tenant.tenantId} deleted`);
                 }, { class: 'danger delete-tenant' })));
           }) : h('tr', { class: 'empty' }, h('td', { colspan: SWITCHES.length + 4 }, 'No tenants yet.'))))),
       h('form', { class: 'panel', id: 'create-tenant', onsubmit: async (event) => {
@@ -243,8 +246,8 @@ export function tenantsView(main) {
         for (const [key, input] of toggles) body[key] = input.checked;
         try {
           const created = await rest('POST', tenantsPath(), body);
-          toast(`Tenant ${created.tenantId} created`);
           await show();
+          toast(`Tenant ${created.tenantId} created`);
         } catch (error) {
           replace(status, errorBox(error));
         }

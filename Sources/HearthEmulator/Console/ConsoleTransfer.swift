@@ -79,7 +79,13 @@ struct ConsoleTransfer {
             guard let authDirectory = contents.authDirectory else {
                 throw .badRequest("The export has no auth data (its firebase-export-metadata.json lists none).")
             }
-            let accountsFile = directory.relative("\(authDirectory)/\(ExportDirectory.accountsFileName)")
+            let accountsPath = "\(authDirectory)/\(ExportDirectory.accountsFileName)"
+            let accountsFile = directory.relative(accountsPath)
+            // An export always has one, even of a project without accounts; without it, a stray
+            // file would wipe the project.
+            guard FileManager.default.fileExists(atPath: accountsPath) else {
+                throw .badRequest("The export has no \(accountsFile): choose the export's folder, its zip, or its files.")
+            }
             let clock = environment.clock
             try scope.project(in: state).write { project throws(ApiError) in
                 var replaced = project
@@ -111,10 +117,15 @@ struct ConsoleTransfer {
             environment.log.info("Console: imported \(contents.users.count) accounts into project \(scope.projectId)")
             return ConsoleResponse.json(Imported(
                 accounts: contents.users.count, settings: contents.settings != nil,
-                notes: contents.notes.map(directory.relative)))
+                notes: contents.notes.map { Self.consoleWording(directory.relative($0)) }))
         } catch {
             return ConsoleResponse.error(error)
         }
+    }
+
+    /// `ExportDirectory`'s notes speak of a start from the command line.
+    private static func consoleWording(_ note: String) -> String {
+        note.replacingOccurrences(of: "; keeping the command line's settings", with: ": the settings stay as they were")
     }
 
     /// An export is a project's, tenants included; a tenant alone has no export directory of its own.
