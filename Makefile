@@ -77,6 +77,13 @@ test-browser: $(OUT)/provider_client
 	HEARTH_PROVIDER_CLIENT=$(abspath $(OUT)/provider_client) \
 	  scripts/with-emulator $(PYTHON) -m pytest -q -p no:cacheprovider tests/browser
 
+# The console's screenshots (tests/browser/test_console.py) into docs/emulator-ui/, for
+# docs/emulator-ui.md; commit them when the console's look changes.
+.PHONY: console-screenshots
+console-screenshots:
+	HEARTH_CONSOLE_SCREENSHOTS=$(abspath docs/emulator-ui) \
+	  scripts/with-emulator $(PYTHON) -m pytest -q -p no:cacheprovider tests/browser/test_console.py
+
 # Exports, soname, version, strict header builds and options structs versioned by struct_size.
 test-abi: $(LIB) $(SONAME_LINK)
 	HEARTH_LIBRARY=$(abspath $(LIB)) scripts/with-emulator $(PYTHON) -m pytest -q -p no:cacheprovider tests/abi

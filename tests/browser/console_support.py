@@ -21,7 +21,8 @@ DEFAULT_PROJECT = os.environ.get("HEARTH_PROJECT", "demo-hearth")
 WAIT = 15
 # Every screenshot lands here; `make console-screenshots` also copies them into docs/emulator-ui/.
 SCREENSHOTS = ROOT / "out" / "browser" / "console"
-SCREENSHOT_SIZE = (1200, 760)
+SCREENSHOT_WIDTH = 1200
+SCREENSHOT_MAX_HEIGHT = 800
 
 # Collects the page's uncaught errors from before its first script runs (the CSP does not apply to
 # what DevTools evaluates), so every test can insist the page ran without one.
@@ -119,16 +120,20 @@ class ConsolePage:
         return self.browser.execute_script("return window.__pageErrors || []")
 
     def screenshot(self, name: str) -> Path:
-        """A full-width shot of the page as it is, at one size, for docs/emulator-ui.md."""
+        """The page at a desktop width, as tall as its content (up to SCREENSHOT_MAX_HEIGHT), for
+        docs/emulator-ui.md."""
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        previous = self.browser.get_window_size()
-        self.browser.set_window_size(*SCREENSHOT_SIZE)
+        metrics = {"width": SCREENSHOT_WIDTH, "height": 800, "deviceScaleFactor": 1, "mobile": False}
+        self.browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
         try:
-            time.sleep(0.3)  # the resize's relayout and the toast's fade
+            height = self.browser.execute_script("return document.documentElement.scrollHeight")
+            metrics["height"] = min(SCREENSHOT_MAX_HEIGHT, max(600, height))
+            self.browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+            time.sleep(0.2)  # the relayout
             path = SCREENSHOTS / f"{name}.png"
-            self.browser.save_screenshot(str(path))
+            assert self.browser.save_screenshot(str(path)), f"could not save {path}"
         finally:
-            self.browser.set_window_size(previous["width"], previous["height"])
+            self.browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         target = os.environ.get("HEARTH_CONSOLE_SCREENSHOTS")
         if target:
             Path(target).mkdir(parents=True, exist_ok=True)
