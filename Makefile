@@ -18,8 +18,8 @@ CFLAGS_T := -std=c11 -Wall -Wextra -Werror -g -Iinclude -pthread
 CXXFLAGS_T := -std=c++17 -Wall -Wextra -Werror -pedantic -g -Iinclude -pthread
 LDFLAGS_T := -L$(RELEASE) -Wl,-rpath,$(abspath $(RELEASE)) -lhearth $(shell pkg-config --libs libuv 2>/dev/null || echo -luv)
 
-.PHONY: deps build demo test test-swift test-emulator test-c test-cpp test-python test-browser test-abi \
-	test-install install uninstall wheel clean
+.PHONY: deps build demo test test-swift test-emulator test-c test-cpp test-compat test-python test-browser test-abi \
+	test-install test-sdist install uninstall wheel sdist clean
 
 deps:
 	@scripts/deps.sh
@@ -41,9 +41,19 @@ $(OUT)/demo: examples/c/demo.c include/hearth.h $(LIB) $(SONAME_LINK) | $(OUT)
 demo: build $(OUT)/demo
 	@scripts/with-emulator $(OUT)/demo
 
-test: build
-	$(MAKE) test-swift test-emulator test-c test-cpp test-python test-browser test-abi test-install examples test-docs test-faults test-bad-input test-load test-crash test-fuzz-corpus test-schema test-asan test-tsan test-valgrind
-	@echo "make test: all suites passed"
+TEST_SUITES := test-swift test-emulator test-c test-cpp test-compat test-python test-browser test-abi test-install examples \
+	test-docs test-faults test-bad-input test-load test-crash test-fuzz-corpus test-schema test-asan test-tsan \
+	test-valgrind
+
+# Every suite in turn; each one's wall-clock time goes to out/test-times.txt (and is printed at the end).
+test: build | $(OUT)
+	@: > $(OUT)/test-times.txt
+	@for suite in $(TEST_SUITES); do \
+	  started=$$(date +%s); \
+	  $(MAKE) $$suite || { echo "make test: $$suite failed"; exit 1; }; \
+	  echo "$$suite $$(( $$(date +%s) - started )) s" >> $(OUT)/test-times.txt; \
+	done
+	@echo "make test: all suites passed (seconds per suite:" $$(tr '\n' ' ' < $(OUT)/test-times.txt)")"
 
 test-swift:
 	$(SWIFT) build --product hearthPackageTests
@@ -63,6 +73,28 @@ $(OUT)/cpp_suite: tests/cpp/*.cpp tests/cpp/*.h include/hearth.h include/hearth.
 
 test-cpp: $(OUT)/cpp_suite
 	scripts/with-emulator $(OUT)/cpp_suite
+
+# The Firebase C++ SDK compatibility headers (include/compat): every public declaration of the SDK's
+# headers is probed from the manifest tests/compat/sdk_manifest/ (extracted from the SDK itself, with a
+# self-test that the probe notices gaps); a program written in the SDK's idiom, built against the
+# compatibility headers alone, runs as a desktop Firebase app would (google-services.json, the SDK's
+# emulator variables); and the layer's own suite.
+COMPAT_HEADERS := $(shell find include/compat -name '*.h')
+CXXFLAGS_COMPAT := $(CXXFLAGS_T) -Iinclude/compat
+
+$(OUT)/compat_idiom: tests/compat/idiom/idiom.cpp tests/compat/idiom/emulator_http.h $(COMPAT_HEADERS) include/hearth.h \
+		include/hearth.hpp $(LIB) $(SONAME_LINK) | $(OUT)
+	$(CXX) $(CXXFLAGS_COMPAT) -o $@ tests/compat/idiom/idiom.cpp $(LDFLAGS_T)
+
+$(OUT)/compat_suite: tests/compat/unit/*.cpp tests/compat/unit/*.h tests/cpp/harness.cpp tests/cpp/federated.cpp \
+		tests/cpp/*.h $(COMPAT_HEADERS) include/hearth.h include/hearth.hpp $(LIB) $(SONAME_LINK) | $(OUT)
+	$(CXX) $(CXXFLAGS_COMPAT) -Itests/cpp -o $@ tests/compat/unit/*.cpp tests/cpp/harness.cpp tests/cpp/federated.cpp \
+	  $(LDFLAGS_T)
+
+test-compat: $(OUT)/compat_idiom $(OUT)/compat_suite
+	$(PYTHON) tests/compat/sdk_manifest/probe.py --cxx "$(CXX)" --include include/compat --include include --self-test
+	scripts/with-emulator tests/compat/run_idiom.sh $(OUT)/compat_idiom
+	scripts/with-emulator $(OUT)/compat_suite
 
 test-python:
 	HEARTH_LIBRARY=$(abspath $(LIB)) PYTHONPATH=bindings/python \
@@ -89,9 +121,18 @@ test-abi: $(LIB) $(SONAME_LINK)
 	HEARTH_LIBRARY=$(abspath $(LIB)) scripts/with-emulator $(PYTHON) -m pytest -q -p no:cacheprovider tests/abi
 
 # make install into a temporary prefix; programs built against it with pkg-config and CMake run. The
-# Python wheel (make wheel, reusing that build) installs into a fresh virtualenv and signs in.
+# Python wheel (make wheel, reusing that build) installs into a fresh virtualenv and signs in, also in a
+# bare Debian root without libuv or libcurl (debootstrap, kept in out/bare-root; entered in mount and
+# network namespaces of its own), where every library and symbol it loads must be the wheel's or
+# glibc's and TLS must trust the root's CA bundle; make sdist's archive holds the library's sources and
+# names what a machine lacks to build them.
 test-install:
-	MAKE="$(MAKE)" scripts/with-emulator $(PYTHON) -m pytest -q -p no:cacheprovider tests/install
+	MAKE="$(MAKE)" scripts/with-emulator $(PYTHON) -m pytest -q -p no:cacheprovider -m "not sdist_build" tests/install
+
+# The sdist's tests with the one test-install leaves out: pip builds libhearth from the sdist (a full
+# release build, a minute or two) and the wheel it makes signs in. Not part of `make test`.
+test-sdist:
+	MAKE="$(MAKE)" scripts/with-emulator $(PYTHON) -m pytest -q -p no:cacheprovider tests/install/test_sdist.py
 
 # PREFIX/lib/libhearth.so.X.Y.Z (+ .so.X and .so links), PREFIX/include/hearth.h and hearth.hpp,
 # PREFIX/lib/pkgconfig/hearth.pc, PREFIX/lib/cmake/Hearth/. The library links the Swift runtime
@@ -104,22 +145,39 @@ install:
 uninstall:
 	scripts/install.sh --uninstall "$(DESTDIR)" "$(PREFIX)"
 
-# out/wheel/hearth-VERSION-py3-none-PLATFORM.whl: the Python package with make install's self-contained
-# library inside (bindings/python/backend bundles it; `pip wheel ./bindings/python` alone works too).
+# out/wheel/hearth-VERSION-py3-none-manylinux_2_34_x86_64.whl: the Python package with make install's
+# self-contained library inside (bindings/python/hatch_build.py, a hatchling build hook, adds it), and
+# the libraries it needs besides glibc, vendored by auditwheel repair: libuv and a lean libcurl built
+# from Debian's source (scripts/vendor-curl.sh, cached in .build-vendor/) with its OpenSSL and nghttp2.
 # HEARTH_WHEEL_LIBRARY=FILE bundles a library built already (the wheel test passes make install's).
+# WHEEL_PLAT is the manylinux policy the wheel must meet: auditwheel refuses to tag it otherwise.
 WHEEL_DIR := $(OUT)/wheel
+WHEEL_PLAT ?= manylinux_2_34_x86_64
+VENDOR_CURL := .build-vendor/curl
 HEARTH_WHEEL_LIBRARY ?=
 wheel:
 ifeq ($(HEARTH_WHEEL_LIBRARY),)
 	$(SWIFT) build -c release --product hearth --scratch-path $(INSTALL_BUILD) -Xswiftc -static-stdlib \
 	  --disable-local-rpath
 endif
+	scripts/vendor-curl.sh $(VENDOR_CURL)
 	@mkdir -p $(WHEEL_DIR)
-	rm -f $(WHEEL_DIR)/hearth-*.whl
+	rm -rf $(WHEEL_DIR)/hearth-*.whl $(WHEEL_DIR)/unrepaired
 	HEARTH_WHEEL_LIBRARY=$(abspath $(or $(HEARTH_WHEEL_LIBRARY),$(INSTALL_BUILD)/release/libhearth.so)) \
-	  $(PYTHON) -m pip wheel --quiet --no-deps --no-index --disable-pip-version-check \
-	  --wheel-dir $(WHEEL_DIR) ./bindings/python
-	@ls $(WHEEL_DIR)/hearth-*.whl
+	  $(PYTHON) -m pip wheel --quiet --no-build-isolation --no-deps --no-index --disable-pip-version-check \
+	  --wheel-dir $(WHEEL_DIR)/unrepaired ./bindings/python
+	PATH="$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_path("scripts"))'):$$PATH" \
+	  LD_LIBRARY_PATH=$(abspath $(VENDOR_CURL)/lib) $(PYTHON) -m auditwheel repair --plat $(WHEEL_PLAT) -z 9 \
+	  --wheel-dir $(WHEEL_DIR) $(WHEEL_DIR)/unrepaired/hearth-*.whl
+	rm -rf $(WHEEL_DIR)/unrepaired
+	@ls -l $(WHEEL_DIR)/hearth-*.whl
+
+# out/wheel/hearth-VERSION.tar.gz: the Python package and the native library's sources (native/); pip
+# builds libhearth from it where a Swift 6 toolchain and libuv's and libcurl's development files are.
+sdist:
+	@mkdir -p $(WHEEL_DIR)
+	rm -f $(WHEEL_DIR)/hearth-*.tar.gz
+	cd bindings/python && $(PYTHON) -m hatchling build --target sdist --directory $(abspath $(WHEEL_DIR))
 
 # Network faults: a fault-injecting proxy between the client and the emulator (tests/faults).
 $(OUT)/host_loop_faults: tests/faults/host_loop_faults.c include/hearth.h $(LIB) $(SONAME_LINK) | $(OUT)
@@ -136,7 +194,7 @@ test-faults-long:
 	  scripts/with-emulator $(PYTHON) tests/faults/outage_refresh.py $(OUTAGE_ARGS)
 
 clean:
-	rm -rf .build $(INSTALL_BUILD) $(OUT)
+	rm -rf .build $(INSTALL_BUILD) .build-vendor $(OUT)
 
 # ---- Examples and docs -------------------------------------------------------------------------------
 .PHONY: examples docs test-docs

@@ -80,3 +80,27 @@ let package = Package(
                     exclude: ["Fixtures/http_test_server.py", "Fixtures/make_test_pki.sh"]),
     ] + fuzzTargets
 )
+
+// HEARTH_LIBRARY_ONLY=1, the Python sdist's build (bindings/python): the hearth library and the
+// targets it is made of, nothing else, so an sdist carries only their sources and, as long as the
+// library uses no other package, nothing (SwiftNIO) is resolved.
+if Context.environment["HEARTH_LIBRARY_ONLY"] == "1" {
+    var needed: Set<String> = []
+    var pending = ["Hearth"]
+    var usesPackages = false
+    while let name = pending.popLast() {
+        guard needed.insert(name).inserted, let target = package.targets.first(where: { $0.name == name }) else {
+            continue
+        }
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): pending.append(name)
+            case .productItem: usesPackages = true
+            @unknown default: usesPackages = true
+            }
+        }
+    }
+    package.targets.removeAll { !needed.contains($0.name) }
+    package.products.removeAll { $0.name != "hearth" }
+    if !usesPackages { package.dependencies.removeAll() }
+}

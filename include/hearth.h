@@ -792,6 +792,11 @@ HEARTH_EXPORT hearth_future *hearth_user_update_user_profile(const hearth_user *
                                                              const char *photo_url);
 /* Result: none. May fail with HEARTH_ERROR_REQUIRES_RECENT_LOGIN. */
 HEARTH_EXPORT hearth_future *hearth_user_update_password(const hearth_user *user, const char *password);
+/* Sets the email without verifying the new address first (the Firebase SDKs' deprecated updateEmail;
+ * prefer hearth_user_send_email_verification_before_updating_email). The new address starts
+ * unverified. Result: none. Errors: MISSING_EMAIL (""), INVALID_EMAIL, EMAIL_ALREADY_IN_USE,
+ * REQUIRES_RECENT_LOGIN, OPERATION_NOT_ALLOWED (projects with email enumeration protection). */
+HEARTH_EXPORT hearth_future *hearth_user_update_email(const hearth_user *user, const char *email);
 /* Result: none. */
 HEARTH_EXPORT hearth_future *hearth_user_send_email_verification(const hearth_user *user);
 /* Result: none. */
@@ -825,6 +830,7 @@ HEARTH_EXPORT hearth_future *hearth_user_get_token_last_result(hearth_auth *auth
 HEARTH_EXPORT hearth_future *hearth_user_reload_last_result(hearth_auth *auth);
 HEARTH_EXPORT hearth_future *hearth_user_update_user_profile_last_result(hearth_auth *auth);
 HEARTH_EXPORT hearth_future *hearth_user_update_password_last_result(hearth_auth *auth);
+HEARTH_EXPORT hearth_future *hearth_user_update_email_last_result(hearth_auth *auth);
 HEARTH_EXPORT hearth_future *hearth_user_send_email_verification_last_result(hearth_auth *auth);
 HEARTH_EXPORT hearth_future *hearth_user_send_email_verification_before_updating_email_last_result(
     hearth_auth *auth);

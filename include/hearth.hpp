@@ -1605,6 +1605,15 @@ class User {
   }
   Future<void> UpdatePasswordLastResult() const { return LastResult<void>(hearth_user_update_password_last_result); }
 
+  /// Sets the email without verifying the new address first (Firebase's deprecated UpdateEmail; prefer
+  /// SendEmailVerificationBeforeUpdatingEmail). kAuthErrorMissingEmail for "", kAuthErrorInvalidEmail,
+  /// kAuthErrorEmailAlreadyInUse, kAuthErrorRequiresRecentLogin; kAuthErrorOperationNotAllowed where the
+  /// project has email enumeration protection. The new address starts unverified.
+  Future<void> UpdateEmail(const char* email) const {
+    return detail::AdoptFuture<void>(user_ ? hearth_user_update_email(user_, email) : nullptr, core_);
+  }
+  Future<void> UpdateEmailLastResult() const { return LastResult<void>(hearth_user_update_email_last_result); }
+
   Future<void> SendEmailVerification() const {
     return detail::AdoptFuture<void>(user_ ? hearth_user_send_email_verification(user_) : nullptr, core_);
   }
@@ -1960,6 +1969,9 @@ class Auth {
   void set_language_code(const char* language_code) {
     hearth_auth_set_language_code(auth_, language_code ? language_code : "");
   }
+  /// Goes back to the default language: Firebase's own (no X-Firebase-Locale), as the C++ SDK's desktop
+  /// build does (mobile SDKs take the device's locale).
+  void UseAppLanguage() { set_language_code(nullptr); }
 
   /// Routes every endpoint (token refresh included) to the Auth emulator at http://host:port.
   /// Hearth extra: returns kAuthErrorInvalidArgument for a port above 65535 or an invalid host.

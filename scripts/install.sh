@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs libhearth into DESTDIR/PREFIX (make install), or removes it again (make uninstall):
+# Installs libhearth, its headers and the Firebase C++ SDK compatibility headers (PREFIX/include/hearth-compat)
+# into DESTDIR/PREFIX (make install), or removes them again (make uninstall):
 #   scripts/install.sh LIBRARY DESTDIR PREFIX
 #   scripts/install.sh --uninstall DESTDIR PREFIX
 # PREFIX is where the files will live at run time (written into hearth.pc); DESTDIR only stages them.
@@ -21,15 +22,22 @@ version="$major.$(macro HEARTH_VERSION_MINOR).$(macro HEARTH_VERSION_PATCH)"
 
 root="$destdir$prefix"
 lib="$root/lib"
+# The Firebase C++ SDK compatibility headers (opt-in): include/compat/... -> include/hearth-compat/...
+compat="$root/include/hearth-compat"
+compat_headers=()
+while IFS= read -r header; do compat_headers+=("$header"); done < <(cd "$here/include/compat" && find . -name '*.h' | sed 's|^\./||' | sort)
 installed=(
   "$lib/libhearth.so" "$lib/libhearth.so.$major" "$lib/libhearth.so.$version"
-  "$root/include/hearth.h" "$root/include/hearth.hpp" "$lib/pkgconfig/hearth.pc"
+  "$root/include/hearth.h" "$root/include/hearth.hpp" "$lib/pkgconfig/hearth.pc" "$lib/pkgconfig/hearth-compat.pc"
   "$lib/cmake/Hearth/HearthConfig.cmake" "$lib/cmake/Hearth/HearthConfigVersion.cmake"
 )
+for header in "${compat_headers[@]}"; do installed+=("$compat/$header"); done
 
 if [ "$uninstall" -eq 1 ]; then
   rm -f "${installed[@]}"
   rmdir "$lib/cmake/Hearth" 2>/dev/null || true
+  # The compatibility headers' directories, deepest first, when nothing else is in them.
+  if [ -d "$compat" ]; then find "$compat" -depth -type d -empty -delete; fi
   echo "removed libhearth $version from $root"
   exit 0
 fi
@@ -45,10 +53,14 @@ strip --strip-unneeded "$lib/libhearth.so.$version"
 ln -sfn "libhearth.so.$version" "$lib/libhearth.so.$major"
 ln -sfn "libhearth.so.$major" "$lib/libhearth.so"
 install -m 0644 "$here/include/hearth.h" "$here/include/hearth.hpp" "$root/include/"
+for header in "${compat_headers[@]}"; do
+  install -D -m 0644 "$here/include/compat/$header" "$compat/$header"
+done
 
 fill() { sed -e "s|@PREFIX@|$prefix|g" -e "s|@VERSION@|$version|g" -e "s|@MAJOR@|$major|g" "$here/packaging/$1"; }
 fill hearth.pc.in > "$lib/pkgconfig/hearth.pc"
+fill hearth-compat.pc.in > "$lib/pkgconfig/hearth-compat.pc"
 fill HearthConfig.cmake.in > "$lib/cmake/Hearth/HearthConfig.cmake"
 fill HearthConfigVersion.cmake.in > "$lib/cmake/Hearth/HearthConfigVersion.cmake"
-chmod 0644 "$lib/pkgconfig/hearth.pc" "$lib/cmake/Hearth/"*.cmake
+chmod 0644 "$lib/pkgconfig/hearth.pc" "$lib/pkgconfig/hearth-compat.pc" "$lib/cmake/Hearth/"*.cmake
 echo "installed libhearth $version ($(du -h "$lib/libhearth.so.$version" | cut -f1)) into $root"

@@ -127,6 +127,13 @@ public func abi_user_update_password(_ u: OpaquePointer?, _ password: UnsafePoin
     }
 }
 
+@_cdecl("hearth_user_update_email")
+public func abi_user_update_email(_ u: OpaquePointer?, _ email: UnsafePointer<CChar>?) -> OpaquePointer? {
+    userOperation(u, .updateEmail) { auth, uid throws(HostString.Problem) in
+        auth.updateEmail(uid: uid, email: try HostString.required(email, "email"))
+    }
+}
+
 @_cdecl("hearth_user_send_email_verification")
 public func abi_user_send_email_verification(_ u: OpaquePointer?) -> OpaquePointer? {
     userOperation(u, .sendEmailVerification) { auth, uid in auth.sendEmailVerification(uid: uid) }
@@ -159,6 +166,11 @@ public func abi_user_update_user_profile_last_result(_ a: OpaquePointer?) -> Opa
 @_cdecl("hearth_user_update_password_last_result")
 public func abi_user_update_password_last_result(_ a: OpaquePointer?) -> OpaquePointer? {
     lastResult(a, .updatePassword)
+}
+
+@_cdecl("hearth_user_update_email_last_result")
+public func abi_user_update_email_last_result(_ a: OpaquePointer?) -> OpaquePointer? {
+    lastResult(a, .updateEmail)
 }
 
 @_cdecl("hearth_user_send_email_verification_last_result")

@@ -233,6 +233,34 @@ final class AuthSessionTests: XCTestCase {
         XCTAssertEqual(error.code, .noSignedInUser)
     }
 
+    func testUpdatingTheEmailAsksForItAndLeavesTheNewAddressUnverified() throws {
+        var profile = UserProfile(uid: "user-1")
+        profile.email = "user-1@example.com"
+        profile.isEmailVerified = true
+        let session = PersistedSession(appName: "[DEFAULT]", apiKey: "key", user: profile,
+                                       tokens: TokenSet(idToken: "id-1", refreshToken: "r-1",
+                                                        expiresAtMs: clock.current + 60 * minute))
+        try store.save(session.encoded())
+        let auth = makeAuth()
+        let future = auth.updateEmail(uid: "user-1", email: "moved@example.com")
+        XCTAssertEqual(future.wait(timeoutMs: 2_000), .complete)
+        guard case .success? = future.result else { return XCTFail("expected success, got \(String(describing: future.result))") }
+        XCTAssertEqual(service.updates.map(\.email), ["moved@example.com"])
+        XCTAssertEqual(auth.currentUser?.profile.email, "moved@example.com")
+        XCTAssertEqual(auth.currentUser?.profile.isEmailVerified, false)
+    }
+
+    func testAnEmptyEmailIsRefusedWithoutARequest() throws {
+        try saveSession(expiresAtMs: clock.current + 60 * minute)
+        let auth = makeAuth()
+        let future = auth.updateEmail(uid: "user-1", email: "")
+        XCTAssertEqual(future.wait(timeoutMs: 2_000), .complete)
+        guard case .failure(let error)? = future.result else { return XCTFail("expected failure") }
+        XCTAssertEqual(error.code, .missingEmail)
+        XCTAssertTrue(service.updates.isEmpty)
+        XCTAssertEqual(auth.currentUser?.profile.email, "user-1@example.com")
+    }
+
     func testWaitingOnTheLoopThreadReportsWouldDeadlockInsteadOfBlocking() throws {
         try saveSession(expiresAtMs: clock.current + 2 * minute)
         let auth = makeAuth()

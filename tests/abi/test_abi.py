@@ -207,20 +207,43 @@ int main() {
 }
 """
 
+# The Firebase compatibility headers (include/compat), every one of them, with Hearth's bridge.
+CXX_COMPAT_SOURCE = """#include "firebase/app.h"
+#include "firebase/auth.h"
+#include "firebase/auth/credential.h"
+#include "firebase/auth/types.h"
+#include "firebase/auth/user.h"
+#include "firebase/future.h"
+#include "firebase/log.h"
+#include "firebase/util.h"
+#include "firebase/variant.h"
+#include "hearth_compat.h"
+int main() {
+  firebase::AppOptions options;
+  options.set_api_key("key");
+  return firebase::Variant(options.api_key()).is_string() ? 0 : 1;
+}
+"""
+
 HEADER_BUILDS = [(cc, std, "c", C_SOURCE, STRICTER_C) for cc in ("gcc", "clang") for std in ("c99", "c11")] + [
     (cxx, "c++17", "c++", source, STRICTER_CXX)
     for cxx in ("g++", "clang++")
-    for source in (CXX_HEADER_ONLY_SOURCE, CXX_WRAPPER_SOURCE)
+    for source in (CXX_HEADER_ONLY_SOURCE, CXX_WRAPPER_SOURCE, CXX_COMPAT_SOURCE)
 ]
 
 
+def header_build_id(build):
+    kind = "compat" if "firebase/" in build[3] else "hpp" if "hpp" in build[3] else "h"
+    return f"{build[0]}-{build[1]}-{kind}"
+
+
 @pytest.mark.parametrize("compiler,std,language,source,stricter", HEADER_BUILDS,
-                         ids=[f"{b[0]}-{b[1]}-{'hpp' if 'hpp' in b[3] else 'h'}" for b in HEADER_BUILDS])
+                         ids=[header_build_id(b) for b in HEADER_BUILDS])
 def test_the_headers_compile_cleanly_with_strict_warnings(tmp_path, compiler, std, language, source, stricter):
     if shutil.which(compiler) is None:
         pytest.fail(f"{compiler} is not installed")
-    result = run([compiler, f"-std={std}", *STRICT, *stricter, f"-I{INCLUDE}", "-x", language, "-c", "-",
-                  "-o", tmp_path / "probe.o"], input=source)
+    result = run([compiler, f"-std={std}", *STRICT, *stricter, f"-I{INCLUDE}", f"-I{INCLUDE}/compat", "-x", language,
+                  "-c", "-", "-o", tmp_path / "probe.o"], input=source)
     assert result.returncode == 0, result.stderr
 
 

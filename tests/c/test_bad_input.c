@@ -65,6 +65,7 @@ TEST(null_app_and_auth_handles_are_rejected, MODE_NONE) {
   CHECK(hearth_user_reload_last_result(NULL) == NULL);
   CHECK(hearth_user_update_user_profile_last_result(NULL) == NULL);
   CHECK(hearth_user_update_password_last_result(NULL) == NULL);
+  CHECK(hearth_user_update_email_last_result(NULL) == NULL);
   CHECK(hearth_user_send_email_verification_last_result(NULL) == NULL);
   CHECK(hearth_user_send_email_verification_before_updating_email_last_result(NULL) == NULL);
   CHECK(hearth_user_delete_last_result(NULL) == NULL);
@@ -121,6 +122,7 @@ TEST(null_user_result_info_and_credential_handles_are_rejected, MODE_NONE) {
   CHECK(hearth_user_reload(NULL) == NULL);
   CHECK(hearth_user_update_user_profile(NULL, "x", "y") == NULL);
   CHECK(hearth_user_update_password(NULL, T_PASSWORD) == NULL);
+  CHECK(hearth_user_update_email(NULL, "a@example.com") == NULL);
   CHECK(hearth_user_send_email_verification(NULL) == NULL);
   CHECK(hearth_user_send_email_verification_before_updating_email(NULL, "a@example.com") == NULL);
   CHECK(hearth_user_delete(NULL) == NULL);
@@ -158,6 +160,7 @@ TEST(null_required_arguments_fail_with_invalid_argument, BOTH_LOOPS) {
 
   hearth_user *user = t_sign_in_anonymously(auth);
   CHECK_FAILS_WITH(t_keep_future(hearth_user_update_password(user, NULL)), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_FAILS_WITH(t_keep_future(hearth_user_update_email(user, NULL)), HEARTH_ERROR_INVALID_ARGUMENT);
   CHECK_FAILS_WITH(t_keep_future(hearth_user_send_email_verification_before_updating_email(user, NULL)),
                    HEARTH_ERROR_INVALID_ARGUMENT);
   /* NULL is not an error where it means "keep": both profile fields kept. */
@@ -237,6 +240,7 @@ TEST(invalid_utf8_arguments_fail_with_invalid_argument, BOTH_LOOPS) {
     CHECK_FAILS_WITH(t_keep_future(hearth_user_update_user_profile(user, bad, NULL)), HEARTH_ERROR_INVALID_ARGUMENT);
     CHECK_FAILS_WITH(t_keep_future(hearth_user_update_user_profile(user, NULL, bad)), HEARTH_ERROR_INVALID_ARGUMENT);
     CHECK_FAILS_WITH(t_keep_future(hearth_user_update_password(user, bad)), HEARTH_ERROR_INVALID_ARGUMENT);
+    CHECK_FAILS_WITH(t_keep_future(hearth_user_update_email(user, bad)), HEARTH_ERROR_INVALID_ARGUMENT);
     CHECK_FAILS_WITH(t_keep_future(hearth_user_send_email_verification_before_updating_email(user, bad)),
                      HEARTH_ERROR_INVALID_ARGUMENT);
   }
@@ -269,6 +273,7 @@ TEST(a_released_user_is_an_invalid_handle, BOTH_LOOPS) {
   CHECK(hearth_user_reload(copy) == NULL);
   CHECK(hearth_user_update_user_profile(copy, "x", NULL) == NULL);
   CHECK(hearth_user_update_password(copy, T_PASSWORD) == NULL);
+  CHECK(hearth_user_update_email(copy, "a@example.com") == NULL);
   CHECK(hearth_user_send_email_verification(copy) == NULL);
   CHECK(hearth_user_send_email_verification_before_updating_email(copy, "a@example.com") == NULL);
   CHECK(hearth_user_delete(copy) == NULL);

@@ -515,6 +515,7 @@ TEST(every_operation_records_its_last_result, BOTH_LOOPS) {
       hearth_user_reload_last_result,
       hearth_user_update_user_profile_last_result,
       hearth_user_update_password_last_result,
+      hearth_user_update_email_last_result,
       hearth_user_send_email_verification_last_result,
       hearth_user_send_email_verification_before_updating_email_last_result,
       hearth_user_delete_last_result,
@@ -526,7 +527,7 @@ TEST(every_operation_records_its_last_result, BOTH_LOOPS) {
 
   const char *email = t_email("last");
   hearth_credential *credential = hearth_email_credential(email, T_PASSWORD);
-  hearth_future *ops[15];
+  hearth_future *ops[16];
   ops[0] = hearth_auth_sign_in_anonymously(auth);
   t_await(ops[0]);
   ops[1] = hearth_auth_create_user_with_email_and_password(auth, email, T_PASSWORD);
@@ -553,12 +554,15 @@ TEST(every_operation_records_its_last_result, BOTH_LOOPS) {
   t_await(ops[10]);
   ops[11] = hearth_user_update_password(user, T_PASSWORD "-2");
   t_await(ops[11]);
-  ops[12] = hearth_user_send_email_verification(user);
+  ops[12] = hearth_user_update_email(user, t_email("last-changed"));
   t_await(ops[12]);
-  ops[13] = hearth_user_send_email_verification_before_updating_email(user, t_email("last-new"));
+  user = t_current_user(auth);
+  ops[13] = hearth_user_send_email_verification(user);
   t_await(ops[13]);
-  ops[14] = hearth_user_delete(user);
+  ops[14] = hearth_user_send_email_verification_before_updating_email(user, t_email("last-new"));
   t_await(ops[14]);
+  ops[15] = hearth_user_delete(user);
+  t_await(ops[15]);
 
   for (size_t i = 0; i < count; i++) {
     hearth_future *op = t_keep_future(ops[i]);

@@ -242,6 +242,59 @@ TEST(updating_to_a_short_password_fails_with_weak_password, BOTH_LOOPS) {
   CHECK_CONTAINS(hearth_future_error_message(f), "at least 6 characters");
 }
 
+TEST(updating_the_email_moves_the_sign_in_to_the_new_unverified_address, BOTH_LOOPS) {
+  hearth_auth *auth = hearth_auth_get(t_app());
+  const char *email = t_email("oldaddress");
+  const char *new_email = t_email("newaddress");
+  hearth_user *user = t_create_user(auth, email, T_PASSWORD);
+  hearth_future *f = t_keep_future(hearth_user_update_email(user, new_email));
+  t_await_ok(f);
+  CHECK(hearth_future_user(f) == NULL);
+  hearth_user *current = t_current_user(auth);
+  CHECK_STR(hearth_user_uid(current), hearth_user_uid(user));
+  CHECK_STR(hearth_user_email(current), new_email);
+  CHECK_INT(hearth_user_is_email_verified(current), 0);
+  CHECK_STR(json_get_string(emu_lookup(hearth_user_uid(user)), "email"), new_email);
+  /* The change revoked the old tokens; the session holds new ones that work. */
+  t_token(current, 1);
+  CHECK_CODE(hearth_auth_sign_out(auth), 0);
+  CHECK_FAILS_WITH(t_keep_future(hearth_auth_sign_in_with_email_and_password(auth, email, T_PASSWORD)),
+                   HEARTH_ERROR_USER_NOT_FOUND);
+  t_await_ok(t_keep_future(hearth_auth_sign_in_with_email_and_password(auth, new_email, T_PASSWORD)));
+  CHECK_STR(t_current_uid(auth), hearth_user_uid(user));
+}
+
+TEST(updating_the_email_to_another_accounts_address_fails_with_email_already_in_use, BOTH_LOOPS) {
+  hearth_auth *auth = hearth_auth_get(t_app());
+  const char *taken = t_email("taken");
+  t_create_user(auth, taken, T_PASSWORD);
+  hearth_user *user = t_create_user(auth, t_email("mover"), T_PASSWORD);
+  CHECK_FAILS_WITH(t_keep_future(hearth_user_update_email(user, taken)), HEARTH_ERROR_EMAIL_ALREADY_IN_USE);
+  CHECK_STR(hearth_user_email(t_current_user(auth)), hearth_user_email(user));
+}
+
+TEST(updating_to_an_empty_or_malformed_email_fails_before_or_at_the_server, BOTH_LOOPS) {
+  hearth_auth *auth = hearth_auth_get(t_app());
+  hearth_user *user = t_create_user(auth, t_email("badnew"), T_PASSWORD);
+  CHECK_FAILS_WITH(t_keep_future(hearth_user_update_email(user, "")), HEARTH_ERROR_MISSING_EMAIL);
+  CHECK_FAILS_WITH(t_keep_future(hearth_user_update_email(user, "not-an-address")), HEARTH_ERROR_INVALID_EMAIL);
+  CHECK_STR(json_get_string(emu_lookup(hearth_user_uid(user)), "email"), hearth_user_email(user));
+}
+
+TEST(an_anonymous_user_given_an_email_stays_anonymous_until_it_has_a_password, BOTH_LOOPS) {
+  hearth_auth *auth = hearth_auth_get(t_app());
+  hearth_user *user = t_sign_in_anonymously(auth);
+  const char *email = t_email("anonmail");
+  t_await_ok(t_keep_future(hearth_user_update_email(user, email)));
+  CHECK_STR(hearth_user_email(t_current_user(auth)), email);
+  CHECK_INT(hearth_user_is_anonymous(t_current_user(auth)), 1);
+  t_await_ok(t_keep_future(hearth_user_update_password(t_current_user(auth), T_PASSWORD)));
+  CHECK_INT(hearth_user_is_anonymous(t_current_user(auth)), 0);
+  CHECK_CODE(hearth_auth_sign_out(auth), 0);
+  t_await_ok(t_keep_future(hearth_auth_sign_in_with_email_and_password(auth, email, T_PASSWORD)));
+  CHECK_STR(t_current_uid(auth), hearth_user_uid(user));
+}
+
 TEST(applying_the_verification_code_verifies_the_address, BOTH_LOOPS) {
   hearth_auth *auth = hearth_auth_get(t_app());
   const char *email = t_email("verify");
@@ -299,6 +352,7 @@ static void check_every_operation_fails_with_no_signed_in_user(hearth_user *user
   CHECK_FAILS_WITH(t_keep_future(hearth_user_reload(user)), HEARTH_ERROR_NO_SIGNED_IN_USER);
   CHECK_FAILS_WITH(t_keep_future(hearth_user_update_user_profile(user, "x", NULL)), HEARTH_ERROR_NO_SIGNED_IN_USER);
   CHECK_FAILS_WITH(t_keep_future(hearth_user_update_password(user, "another-pw")), HEARTH_ERROR_NO_SIGNED_IN_USER);
+  CHECK_FAILS_WITH(t_keep_future(hearth_user_update_email(user, t_email("y"))), HEARTH_ERROR_NO_SIGNED_IN_USER);
   CHECK_FAILS_WITH(t_keep_future(hearth_user_send_email_verification(user)), HEARTH_ERROR_NO_SIGNED_IN_USER);
   CHECK_FAILS_WITH(t_keep_future(hearth_user_send_email_verification_before_updating_email(user, t_email("x"))),
                    HEARTH_ERROR_NO_SIGNED_IN_USER);

@@ -268,6 +268,26 @@ HEARTH_EMULATOR_TEST(testTheLanguageCodeSendsTheSmsInFrench) {
   CHECK(sms_line.find("locale fr") != std::string::npos);
 }
 
+HEARTH_EMULATOR_TEST(testUseAppLanguageSendsTheNextSmsWithoutALocale) {
+  TestApp fixture;
+  auth::Auth* auth = fixture.auth();
+  auth->set_language_code("fr");
+  auth->UseAppLanguage();
+  const std::string number = NewPhoneNumber();
+  const VerificationResult sent = VerifyNumber(auth, number);
+  std::string locale = "<not listed>";
+  for (const SentCode& code : SentCodes()) {
+    if (code.session_info == sent.verification_id) locale = code.locale;
+  }
+  CHECK_EQ(locale, std::string("en"));  // what the emulator records when the request names no locale
+  const std::string english = "use the code " + CodeFor(sent.verification_id) + ".";
+  CHECK(WaitUntil([&english] { return EmulatorLog().find(english) != std::string::npos; }, 5000));
+  const std::string log = EmulatorLog();
+  const size_t line = log.find(number);
+  REQUIRE(line != std::string::npos);
+  CHECK(log.substr(line, log.find('\n', line) - line).find("no X-Firebase-Locale") != std::string::npos);
+}
+
 // ---- the listener form ----------------------------------------------------------------------------
 
 HEARTH_EMULATOR_TEST(testTheListenerIsToldTheCodeWasSentThenThatAutoRetrievalTimedOut) {

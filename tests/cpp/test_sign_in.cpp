@@ -356,3 +356,15 @@ HEARTH_EMULATOR_TEST(testLanguageCodeIsSetAndCleared) {
   auth->set_language_code("");
   CHECK_EQ(auth->language_code(), std::string());
 }
+
+HEARTH_EMULATOR_TEST(testUseAppLanguageGoesBackToFirebasesDefault) {
+  TestApp fixture;
+  hearth::auth::Auth* auth = fixture.auth();
+  auth->set_language_code("pt-BR");
+  CHECK_EQ(auth->language_code(), std::string("pt-BR"));
+  // As the C++ SDK's desktop build: no locale of the device, Firebase's own default.
+  auth->UseAppLanguage();
+  CHECK_EQ(auth->language_code(), std::string());
+  auth->UseAppLanguage();
+  CHECK_EQ(auth->language_code(), std::string());
+}

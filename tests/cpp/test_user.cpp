@@ -189,6 +189,43 @@ HEARTH_EMULATOR_TEST(TestUpdatePasswordAndSendEmailVerification) {
   CHECK(WaitForCompletion(auth->current_user().Delete(), "Delete"));
 }
 
+HEARTH_EMULATOR_TEST(testUpdateEmailMovesTheSignInToTheNewUnverifiedAddress) {
+  TestApp fixture;
+  hearth::auth::Auth* auth = fixture.auth();
+  const std::string email = NewEmail("old");
+  const std::string new_email = NewEmail("new");
+  const User user = CreateUser(auth, email);
+  Future<void> future = user.UpdateEmail(new_email.c_str());
+  REQUIRE(WaitForCompletion(future, "UpdateEmail"));
+  CHECK(user.UpdateEmailLastResult() != future);  // another reference to the same operation
+  CHECK_EQ(user.UpdateEmailLastResult().error(), 0);
+  CHECK_EQ(user.email(), email);  // the snapshot keeps what it had
+  const User current = auth->current_user();
+  CHECK_EQ(current.uid(), user.uid());
+  CHECK_EQ(current.email(), new_email);
+  CHECK(!current.is_email_verified());
+  auth->SignOut();
+  CHECK(WaitForCompletion(auth->SignInWithEmailAndPassword(email.c_str(), kTestPassword), "sign in (old address)",
+                          hearth::auth::kAuthErrorUserNotFound));
+  CHECK_EQ(SignIn(auth, new_email).uid(), user.uid());
+}
+
+HEARTH_EMULATOR_TEST(testUpdateEmailErrors) {
+  TestApp fixture;
+  hearth::auth::Auth* auth = fixture.auth();
+  const std::string taken = NewEmail("taken");
+  CreateUser(auth, taken);
+  const User user = CreateUser(auth, NewEmail("mover"));
+  CHECK(WaitForCompletion(user.UpdateEmail(taken.c_str()), "UpdateEmail (taken)",
+                          hearth::auth::kAuthErrorEmailAlreadyInUse));
+  CHECK(WaitForCompletion(user.UpdateEmail(""), "UpdateEmail (empty)", hearth::auth::kAuthErrorMissingEmail));
+  CHECK(WaitForCompletion(user.UpdateEmail("not-an-address"), "UpdateEmail (malformed)",
+                          hearth::auth::kAuthErrorInvalidEmail));
+  CHECK(WaitForCompletion(user.UpdateEmail(nullptr), "UpdateEmail (null)", hearth::auth::kAuthErrorInvalidArgument));
+  CHECK_EQ(auth->current_user().email(), user.email());
+  CHECK_EQ(User().UpdateEmail("a@example.com").status(), hearth::kFutureStatusInvalid);
+}
+
 HEARTH_EMULATOR_TEST(testSendEmailVerificationSendsAVerifyEmailCode) {
   TestApp fixture;
   const std::string email = NewEmail();

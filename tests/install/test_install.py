@@ -8,10 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from install_support import MAJOR, ROOT, VERSION, emulator_environment, make, run
+from install_support import MAJOR, ROOT, VERSION, dynamic_entries, emulator_environment, make, run
 
 DEMO = ROOT / "examples" / "c" / "demo.c"
 CONSUMER = Path(__file__).parent / "consumer"
+FIREBASE_HELLO = CONSUMER / "firebase_hello.cpp"
+COMPAT = ROOT / "include" / "compat"
+COMPAT_HEADERS = sorted(str(path.relative_to(COMPAT)) for path in COMPAT.rglob("*.h"))
 
 
 def installed_files(root: Path) -> dict[str, str]:
@@ -25,21 +28,28 @@ def installed_files(root: Path) -> dict[str, str]:
     return found
 
 
-def dynamic_section(binary: Path) -> str:
-    result = run(["readelf", "-d", binary])
-    assert result.returncode == 0, result.stderr
-    return result.stdout
-
-
-def dynamic_entries(binary: Path, tag: str) -> list[str]:
-    return re.findall(rf"\({tag}\)\s+[^\[]*\[(.*)\]", dynamic_section(binary))
-
-
-def pkg_config(prefix: Path, *args) -> str:
+def pkg_config(prefix: Path, *args, package: str = "hearth") -> str:
     environment = dict(os.environ, PKG_CONFIG_PATH=str(prefix / "lib" / "pkgconfig"))
-    result = run(["pkg-config", *args, "hearth"], env=environment)
+    result = run(["pkg-config", *args, package], env=environment)
     assert result.returncode == 0, result.stderr
     return result.stdout.strip()
+
+
+def firebase_app_environment(directory: Path, **extra) -> dict:
+    """How a desktop Firebase app runs: google-services.json in its working directory (`directory`),
+    the emulator named by the SDK's variables rather than Hearth's."""
+    environment = emulator_environment(**extra)
+    host = environment.pop("FIREBASE_AUTH_EMULATOR_HOST")
+    environment.update(USE_AUTH_EMULATOR="1", AUTH_EMULATOR_PORT=host.rsplit(":", 1)[1],
+                       XDG_DATA_HOME=str(directory / "data"))
+    project = environment.get("HEARTH_PROJECT", "demo-hearth")
+    (directory / "google-services.json").write_text(
+        '{"project_info": {"project_number": "1", "project_id": "%s", "storage_bucket": "%s.appspot.com",'
+        ' "firebase_url": "https://%s.firebaseio.com"},'
+        ' "client": [{"client_info": {"mobilesdk_app_id": "1:1:android:1",'
+        ' "android_client_info": {"package_name": "com.example"}}, "api_key": [{"current_key": "key"}]}]}'
+        % (project, project, project))
+    return environment
 
 
 def cmake_configure(build: Path, prefix: Path, *definitions):
@@ -53,21 +63,26 @@ def cmake_configure(build: Path, prefix: Path, *definitions):
 # ------------------------------------------------------------------------------------------------
 
 def test_install_lays_out_the_versioned_library_and_its_links_headers_pkgconfig_and_cmake_files(prefix):
+    assert "firebase/auth.h" in COMPAT_HEADERS and "hearth_compat.h" in COMPAT_HEADERS
     assert installed_files(prefix) == {
         "include/hearth.h": "file",
         "include/hearth.hpp": "file",
+        **{f"include/hearth-compat/{header}": "file" for header in COMPAT_HEADERS},
         "lib/cmake/Hearth/HearthConfig.cmake": "file",
         "lib/cmake/Hearth/HearthConfigVersion.cmake": "file",
         f"lib/libhearth.so.{VERSION}": "file",
         f"lib/libhearth.so.{MAJOR}": f"-> libhearth.so.{VERSION}",
         "lib/libhearth.so": f"-> libhearth.so.{MAJOR}",
         "lib/pkgconfig/hearth.pc": "file",
+        "lib/pkgconfig/hearth-compat.pc": "file",
     }
 
 
 def test_the_installed_headers_are_the_source_headers(prefix):
     for name in ("hearth.h", "hearth.hpp"):
         assert filecmp.cmp(prefix / "include" / name, ROOT / "include" / name, shallow=False), name
+    for header in COMPAT_HEADERS:
+        assert filecmp.cmp(prefix / "include" / "hearth-compat" / header, COMPAT / header, shallow=False), header
 
 
 def test_the_installed_library_has_the_soname_and_no_runpath(prefix):
@@ -101,6 +116,15 @@ def test_pkg_config_describes_the_installed_tree(prefix):
     assert pkg_config(prefix, "--print-requires") == "libuv"
 
 
+def test_pkg_config_hearth_compat_adds_the_compatibility_headers_to_hearth(prefix):
+    package = "hearth-compat"
+    assert pkg_config(prefix, "--modversion", package=package) == VERSION
+    assert pkg_config(prefix, "--cflags-only-I", package=package).split()[:2] == [
+        f"-I{prefix}/include/hearth-compat", f"-I{prefix}/include"]
+    assert pkg_config(prefix, "--libs", package=package).split()[:2] == [f"-L{prefix}/lib", "-lhearth"]
+    assert pkg_config(prefix, "--print-requires", package=package) == "hearth"
+
+
 # ------------------------------------------------------------------------------------------------
 # Hosts built against the installed tree
 # ------------------------------------------------------------------------------------------------
@@ -120,6 +144,19 @@ def test_a_c_program_built_with_pkg_config_runs_against_the_installed_library(pr
     assert "every step succeeded" in result.stdout
 
 
+def test_firebase_code_built_with_pkg_config_hearth_compat_runs_against_the_installed_library(prefix, tmp_path):
+    program = tmp_path / "firebase_hello"
+    flags = pkg_config(prefix, "--cflags", "--libs", package="hearth-compat").split()
+    result = run(["c++", "-std=c++17", "-Wall", "-Wextra", "-Werror", "-pedantic", "-o", program, FIREBASE_HELLO,
+                  *flags, "-pthread"], timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert dynamic_entries(program, "NEEDED")[0] == f"libhearth.so.{MAJOR}"
+    environment = firebase_app_environment(tmp_path, LD_LIBRARY_PATH=str(prefix / "lib"))
+    result = run([program], env=environment, cwd=tmp_path, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert re.search(r"^firebase compat signed in \w+$", result.stdout, re.MULTILINE), result.stdout
+
+
 def test_a_cmake_project_finds_hearth_and_its_c_and_cpp_programs_run(prefix, tmp_path):
     build = tmp_path / "build"
     result = cmake_configure(build, prefix, f"-DHEARTH_DEMO_SOURCE={DEMO}")
@@ -127,11 +164,13 @@ def test_a_cmake_project_finds_hearth_and_its_c_and_cpp_programs_run(prefix, tmp
     assert f"Hearth::hearth IMPORTED_LOCATION={prefix}/lib/libhearth.so.{VERSION}" in result.stdout
     assert f"Hearth::hearth IMPORTED_SONAME=libhearth.so.{MAJOR}" in result.stdout
     assert f"Hearth::hearth INTERFACE_INCLUDE_DIRECTORIES={prefix}/include" in result.stdout
+    assert f"Hearth::firebase_compat INTERFACE_INCLUDE_DIRECTORIES={prefix}/include/hearth-compat" in result.stdout
+    assert "Hearth::firebase_compat INTERFACE_LINK_LIBRARIES=Hearth::hearth" in result.stdout
     assert f"Hearth_VERSION={VERSION}" in result.stdout
     result = run(["cmake", "--build", build], timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr
 
-    for name in ("demo", "hello_cpp"):
+    for name in ("demo", "hello_cpp", "firebase_hello"):
         program = build / name
         assert dynamic_entries(program, "NEEDED")[0] == f"libhearth.so.{MAJOR}"
         # CMake's build-tree RUNPATH points at the installed library, never into this repository.
@@ -144,6 +183,11 @@ def test_a_cmake_project_finds_hearth_and_its_c_and_cpp_programs_run(prefix, tmp
     result = run([build / "hello_cpp"], env=emulator_environment(), timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     assert re.fullmatch(rf"hearth {re.escape(VERSION)} signed in \w+\n", result.stdout)
+    app_directory = tmp_path / "firebase_app"
+    app_directory.mkdir()
+    result = run([build / "firebase_hello"], env=firebase_app_environment(app_directory), cwd=app_directory, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert re.search(r"^firebase compat signed in \w+$", result.stdout, re.MULTILINE), result.stdout
 
 
 @pytest.mark.parametrize("requested,found", [

@@ -1,6 +1,7 @@
-"""The Python wheel (`make wheel`, `pip wheel ./bindings/python`): a platform wheel that carries the
-self-contained library and works in a fresh virtualenv, with no HEARTH_LIBRARY, no PYTHONPATH and no
-Swift toolchain, from outside the source tree."""
+"""The Python wheel (`make wheel`): a manylinux wheel that carries the self-contained library and every
+library it needs besides glibc, and works in a fresh virtualenv, with no HEARTH_LIBRARY, no PYTHONPATH
+and no Swift toolchain, from outside the source tree. (test_bare_root.py runs it where the system has
+no libuv and no libcurl at all.)"""
 import base64
 import hashlib
 import json
@@ -12,9 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from install_support import ROOT, VERSION, emulator_environment, make, run
+from install_support import (ROOT, VENDORED, VERSION, WHEEL_POLICY, dynamic_entries, emulator_environment,
+                             policy_system_libraries, readme_quickstart, run, soname)
 
-WHEEL_NAME = re.compile(r"hearth-(?P<version>[^-]+)-py3-none-(?P<platform>linux_\w+)\.whl")
+WHEEL_NAME = re.compile(r"hearth-(?P<version>[^-]+)-py3-none-(?P<platform>\w+)\.whl")
+LIBRARY = "hearth/libhearth.so"
 
 
 def built_wheels(directory: Path) -> list[Path]:
@@ -22,21 +25,18 @@ def built_wheels(directory: Path) -> list[Path]:
 
 
 @pytest.fixture(scope="session")
-def wheel(prefix) -> Path:
-    """out/wheel's wheel, made by `make wheel` from the static build the `prefix` fixture's
-    `make install` has just brought up to date (so nothing is built twice)."""
-    result = make("wheel", f"HEARTH_WHEEL_LIBRARY={ROOT / '.build-install' / 'release' / 'libhearth.so'}")
-    assert result.returncode == 0, result.stdout + result.stderr
-    wheels = built_wheels(ROOT / "out" / "wheel")
-    assert len(wheels) == 1, wheels
-    return wheels[0]
+def unpacked(wheel, tmp_path_factory) -> Path:
+    target = tmp_path_factory.mktemp("unpacked")
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(target)
+    return target
 
 
 @pytest.fixture(scope="session")
-def bundled_library(wheel, tmp_path_factory) -> Path:
-    target = tmp_path_factory.mktemp("unpacked")
-    with zipfile.ZipFile(wheel) as archive:
-        return Path(archive.extract("hearth/libhearth.so", target))
+def shared_objects(unpacked) -> dict[str, Path]:
+    """Every ELF shared object in the wheel, by its path in the wheel."""
+    return {str(path.relative_to(unpacked)): path for path in sorted(unpacked.rglob("*.so*"))
+            if path.read_bytes()[:4] == b"\x7fELF"}
 
 
 def without_the_source_tree(**extra) -> dict:
@@ -64,25 +64,40 @@ def venv_python(wheel, tmp_path_factory) -> Path:
 # The wheel file
 # ------------------------------------------------------------------------------------------------
 
-def test_the_wheel_is_tagged_for_this_platform_and_named_after_the_library_version(wheel):
+def test_the_wheel_is_tagged_with_the_manylinux_policy_and_named_after_the_library_version(wheel):
     match = WHEEL_NAME.fullmatch(wheel.name)
     assert match, f"{wheel.name} is not a py3-none-<platform> wheel (a bundled library is never `any`)"
+    assert match["platform"] == f"{WHEEL_POLICY}_x86_64"
     assert match["version"] == VERSION
     with zipfile.ZipFile(wheel) as archive:
         metadata = archive.read(f"hearth-{VERSION}.dist-info/WHEEL").decode()
     assert "Root-Is-Purelib: false" in metadata
-    assert f"Tag: py3-none-{match['platform']}" in metadata
+    assert re.findall(r"^Tag: (.*)$", metadata, re.MULTILINE) == [f"py3-none-{WHEEL_POLICY}_x86_64"]
+    assert "Generator: hatchling" in metadata
 
 
-def test_the_wheel_carries_the_package_its_type_marker_and_the_library(wheel):
+def test_auditwheel_show_names_the_policy(wheel):
+    result = run([sys.executable, "-m", "auditwheel", "show", wheel])
+    assert result.returncode == 0, result.stdout + result.stderr
+    text = " ".join(result.stdout.split())
+    assert f'is consistent with the following platform tag: "{WHEEL_POLICY}_x86_64"' in text
+    assert f'This constrains the platform tag to "{WHEEL_POLICY}_x86_64"' in text
+
+
+def test_the_wheel_carries_the_package_the_library_and_exactly_the_vendored_libraries(wheel):
     with zipfile.ZipFile(wheel) as archive:
-        names = set(archive.namelist())
+        names = {name for name in archive.namelist() if not name.endswith("/")}
     sources = {f"hearth/{path.name}" for path in (ROOT / "bindings" / "python" / "hearth").glob("*.py")}
     assert sources <= names
-    assert {"hearth/py.typed", "hearth/libhearth.so"} <= names
-    # Nothing else: no tests, no build backend, no caches.
-    extra = names - sources - {"hearth/py.typed", "hearth/libhearth.so"}
-    assert sorted(extra) == sorted(f"hearth-{VERSION}.dist-info/{name}" for name in ("METADATA", "WHEEL", "RECORD"))
+    assert {"hearth/py.typed", LIBRARY} <= names
+    vendored = {name for name in names if name.startswith("hearth.libs/")}
+    assert {soname(Path(name).name) for name in vendored} == VENDORED
+    assert len(vendored) == len(VENDORED), f"a library is there twice: {sorted(vendored)}"
+    # Nothing else: no tests, no build hook, no caches; auditwheel's SBOM of what it vendored.
+    extra = names - sources - vendored - {"hearth/py.typed", LIBRARY}
+    dist_info = f"hearth-{VERSION}.dist-info"
+    assert {name for name in extra if not name.startswith(f"{dist_info}/sboms/")} == {
+        f"{dist_info}/{name}" for name in ("METADATA", "WHEEL", "RECORD")}
 
 
 def test_the_record_lists_every_file_with_its_hash(wheel):
@@ -92,8 +107,9 @@ def test_the_record_lists_every_file_with_its_hash(wheel):
         for line in record:
             name, digest, size = line.rsplit(",", 2)
             listed[name] = (digest, size)
-        assert set(listed) == set(archive.namelist())
-        for name in archive.namelist():
+        files = [name for name in archive.namelist() if not name.endswith("/")]
+        assert set(listed) == set(files)
+        for name in files:
             if name.endswith("/RECORD"):
                 continue
             data = archive.read(name)
@@ -101,22 +117,59 @@ def test_the_record_lists_every_file_with_its_hash(wheel):
             assert listed[name] == (expected, str(len(data))), name
 
 
-def test_the_bundled_library_needs_no_swift_runtime_and_has_no_runpath(bundled_library):
-    loaded = run(["ldd", bundled_library])
-    assert loaded.returncode == 0, loaded.stderr
-    assert "libuv.so.1" in loaded.stdout and "libcurl.so.4" in loaded.stdout
-    assert "not found" not in loaded.stdout, loaded.stdout
-    assert not re.search(r"libswift|libFoundation|libdispatch|/opt/swift", loaded.stdout), loaded.stdout
-    dynamic = run(["readelf", "-d", bundled_library]).stdout
-    assert "(RUNPATH)" not in dynamic and "(RPATH)" not in dynamic
+def test_the_library_finds_its_vendored_libraries_next_to_it_and_needs_no_swift_runtime(unpacked):
+    library = unpacked / LIBRARY
+    needed = dynamic_entries(library, "NEEDED")
+    assert {soname(name) for name in needed} - policy_system_libraries() == {"libcurl.so.4", "libuv.so.1"}
+    for name in needed:
+        if soname(name) in VENDORED:
+            assert (unpacked / "hearth.libs" / name).is_file(), name
+    assert not [name for name in needed if re.match(r"lib(swift|Foundation|dispatch|BlocksRuntime)", name)]
+    assert dynamic_entries(library, "RPATH") + dynamic_entries(library, "RUNPATH") == ["$ORIGIN/../hearth.libs"]
 
 
-def test_the_bundled_library_is_stripped_and_exports_only_hearth_functions(bundled_library):
-    assert "debug_info" not in run(["readelf", "-S", bundled_library]).stdout
-    symbols = run(["nm", "-D", "--defined-only", bundled_library]).stdout.split("\n")
+def test_each_vendored_library_needs_only_the_others_and_what_the_policy_allows(unpacked, shared_objects):
+    allowed = policy_system_libraries()
+    for path, binary in shared_objects.items():
+        if not path.startswith("hearth.libs/"):
+            continue
+        for name in dynamic_entries(binary, "NEEDED"):
+            assert soname(name) in allowed or (unpacked / "hearth.libs" / name).is_file(), (path, name)
+
+
+def test_every_shared_object_is_stripped_and_the_library_exports_only_hearth_functions(shared_objects):
+    for path, binary in shared_objects.items():
+        sections = run(["readelf", "-S", "-W", binary]).stdout
+        assert ".debug_info" not in sections and ".symtab" not in sections, f"{path} is not stripped"
+    symbols = run(["nm", "-D", "--defined-only", shared_objects[LIBRARY]]).stdout.split("\n")
     names = [line.split()[-1] for line in symbols if line.strip()]
     assert "hearth_version" in names
     assert [name for name in names if not name.startswith("hearth_")] == []
+
+
+def test_the_vendored_libcurl_speaks_only_http_and_https_through_openssl_and_nghttp2(unpacked):
+    [curl] = (unpacked / "hearth.libs").glob("libcurl-*.so.4")
+    probe = ("import ctypes, json, sys\n"
+             "curl = ctypes.CDLL(sys.argv[1])\n"
+             "curl.curl_version.restype = ctypes.c_char_p\n"
+             "class Info(ctypes.Structure):\n"
+             "    _fields_ = [('age', ctypes.c_int), ('version', ctypes.c_char_p), ('version_num', ctypes.c_uint),\n"
+             "                ('host', ctypes.c_char_p), ('features', ctypes.c_int), ('ssl_version', ctypes.c_char_p),\n"
+             "                ('ssl_version_num', ctypes.c_long), ('libz_version', ctypes.c_char_p),\n"
+             "                ('protocols', ctypes.POINTER(ctypes.c_char_p))]\n"
+             "curl.curl_version_info.restype = ctypes.POINTER(Info)\n"
+             "info = curl.curl_version_info(0).contents\n"
+             "protocols = []\n"
+             "while info.protocols[len(protocols)]:\n"
+             "    protocols.append(info.protocols[len(protocols)].decode())\n"
+             "print(json.dumps({'version': curl.curl_version().decode(), 'protocols': protocols,\n"
+             "                  'zlib': info.libz_version and info.libz_version.decode()}))\n")
+    result = run([sys.executable, "-c", probe, curl])
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert re.fullmatch(r"libcurl/7\.88\.1 OpenSSL/3\.\S+ nghttp2/\S+", report["version"]), report
+    assert sorted(report["protocols"]) == ["http", "https"]
+    assert report["zlib"] is None
 
 
 # ------------------------------------------------------------------------------------------------
@@ -170,6 +223,15 @@ def test_in_a_fresh_virtualenv_the_wheel_signs_up_signs_in_and_gets_a_token(venv
     assert claims["firebase"]["sign_in_provider"] == "password"
 
 
+def test_the_readmes_quick_start_runs_from_the_wheel_alone(venv_python, tmp_path):
+    program = tmp_path / "main.py"
+    program.write_text(readme_quickstart())
+    assert len(program.read_text().splitlines()) <= 10
+    result = run([venv_python, program], env=without_the_source_tree(), cwd=tmp_path, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert re.fullmatch(r"signed in as \w+ with a \d+ character ID token\n", result.stdout), result.stdout
+
+
 def test_in_the_virtualenv_hearth_library_still_overrides_the_bundled_library(venv_python, tmp_path):
     missing = tmp_path / "elsewhere" / "libhearth.so"
     result = run([venv_python, "-c", "import hearth"], env=without_the_source_tree(HEARTH_LIBRARY=str(missing)),
@@ -193,19 +255,21 @@ def test_in_the_virtualenv_help_and_type_information_come_with_the_package(venv_
 # ------------------------------------------------------------------------------------------------
 
 def test_pip_wheel_of_the_package_directory_alone_builds_the_library_and_bundles_it(wheel, tmp_path):
-    # No HEARTH_WHEEL_LIBRARY: the backend runs the static swift build itself (up to date after
-    # `make wheel`, so this measures the command, not a rebuild).
+    # No HEARTH_WHEEL_LIBRARY: the hatchling hook runs the static swift build itself (up to date after
+    # `make wheel`, so this measures the command, not a rebuild). Plain pip makes the platform wheel
+    # that `make wheel` then repairs: libuv and libcurl still the machine's.
     environment = {key: value for key, value in os.environ.items() if key != "HEARTH_WHEEL_LIBRARY"}
     before = source_tree_status()
-    result = run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-index", "--disable-pip-version-check",
-                  "--wheel-dir", tmp_path, "./bindings/python"], env=environment, cwd=ROOT, timeout=1800)
+    result = run([sys.executable, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps", "--no-index",
+                  "--disable-pip-version-check", "--wheel-dir", tmp_path, "./bindings/python"],
+                 env=environment, cwd=ROOT, timeout=1800)
     assert result.returncode == 0, result.stdout + result.stderr
     [built] = built_wheels(tmp_path)
-    assert built.name == wheel.name
+    assert built.name == f"hearth-{VERSION}-py3-none-linux_x86_64.whl"
     with zipfile.ZipFile(built) as archive:
-        assert archive.getinfo("hearth/libhearth.so").file_size > 1_000_000
-    # pip builds in the source tree: the backend leaves nothing behind there (setuptools would leave
-    # build/ and hearth.egg-info/).
+        assert archive.getinfo(LIBRARY).file_size > 1_000_000
+        assert not [name for name in archive.namelist() if name.startswith("hearth.libs/")]
+    # pip builds in the source tree: the build leaves nothing behind there.
     assert source_tree_status() == before
 
 

@@ -79,6 +79,38 @@ extension Auth {
         }
     }
 
+    /// Sets the email without verifying the new address first: the SDKs' deprecated updateEmail. Projects
+    /// with email enumeration protection refuse it (OPERATION_NOT_ALLOWED); the new address starts
+    /// unverified, and an email/password account signs in with it from now on.
+    public func updateEmail(uid: String, email: String) -> FutureState {
+        if email.isEmpty {
+            return rejected(.updateEmail, AuthError(code: .missingEmail, message: "An email address is required."))
+        }
+        var changes = AccountChanges()
+        changes.email = email
+        return userOperation(.updateEmail, uid: uid) { [self] future, idToken, generation, service in
+            service.update(idToken: idToken, changes) { [self] result in
+                switch result {
+                case .failure(let error):
+                    failUserOperation(future, error, generation: generation)
+                case .success(let response):
+                    // A changed email revokes older tokens; the response carries the new ones.
+                    updateSession(generation: generation) { session in
+                        session.profile.email = response.email ?? email
+                        session.profile.isEmailVerified = response.emailVerified ?? false
+                        if let tokens = response.tokens { session.tokens = tokenSet(tokens, previous: session.tokens) }
+                        if let providers = response.providers {
+                            session.profile.providerData = providers
+                            // An email alone does not make an anonymous account signable-in; with a password it does.
+                            if providers.contains(where: { $0.providerId == "password" }) { session.profile.isAnonymous = false }
+                        }
+                    }
+                    finish(future, .success(.none))
+                }
+            }
+        }
+    }
+
     public func sendEmailVerification(uid: String) -> FutureState {
         userOperation(.sendEmailVerification, uid: uid) { [self] future, idToken, generation, service in
             service.sendOobCode(.verifyEmail(idToken: idToken)) { [self] result in

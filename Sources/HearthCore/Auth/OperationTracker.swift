@@ -29,6 +29,7 @@ public enum Operation: Int, CaseIterable, Sendable {
     case multiFactorUnenroll
     case totpGenerateSecret
     case resolveSignIn
+    case updateEmail
 }
 
 extension Operation {
@@ -43,7 +44,7 @@ extension Operation {
             return true
         case .signInAnonymously, .createUserWithEmailAndPassword, .signInWithEmailAndPassword,
              .sendPasswordResetEmail, .fetchProvidersForEmail, .reload, .updateUserProfile, .updatePassword,
-             .sendEmailVerification, .sendEmailVerificationBeforeUpdatingEmail, .deleteUser, .unlink,
+             .updateEmail, .sendEmailVerification, .sendEmailVerificationBeforeUpdatingEmail, .deleteUser, .unlink,
              .multiFactorUnenroll:
             return false
         }

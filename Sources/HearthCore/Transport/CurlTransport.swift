@@ -34,7 +34,8 @@ public final class CurlTransport: HTTPTransport {
         /// Total time allowed for one request when it sets no `timeoutMs` of its own (a request's
         /// non-positive `timeoutMs` also falls back to this). Must be positive.
         public var defaultTimeoutMs: Int = 30_000
-        /// A PEM file of extra trusted CA certificates (e.g. a test server's); nil uses the system's.
+        /// A PEM file of extra trusted CA certificates (e.g. a test server's); nil uses the system's
+        /// (curl's built-in bundle, or this machine's when curl's is missing: `SystemCABundle`).
         public var caBundlePath: String? = nil
         /// The User-Agent header; nil sends none.
         public var userAgent: String? = nil
@@ -82,6 +83,10 @@ public final class CurlTransport: HTTPTransport {
             throw TransportSetupError.invalidOption(problem)
         }
         self.loop = loop
+        var options = options
+        // A libcurl built on another distribution (the Python wheel's) may look for a CA bundle this
+        // machine keeps elsewhere: give it the machine's own (`SystemCABundle`).
+        if options.caBundlePath == nil { options.caBundlePath = SystemCABundle.forThisMachine }
         self.options = options
         self.pool = CurlEasyPool(capacity: options.idleHandlePoolSize, busyCapacity: options.busyHandlePoolSize)
         self.multi = try CurlMulti(loop: loop, maxConnectionsPerHost: options.maxConnectionsPerHost) { [weak self] finished in

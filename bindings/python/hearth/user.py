@@ -242,6 +242,13 @@ class User:
         """Sets a new password. May fail with :class:`~hearth.RequiresRecentLoginError`."""
         return self._start(lib.hearth_user_update_password, to_none, encode(password, "password"))
 
+    def update_email(self, email: str) -> Future[None]:
+        """Sets the e-mail address without verifying it first (Firebase's deprecated ``updateEmail``;
+        prefer :meth:`send_email_verification_before_updating_email`). The new address starts
+        unverified. Projects with email enumeration protection refuse it
+        (:class:`~hearth.OperationNotAllowedError`)."""
+        return self._start(lib.hearth_user_update_email, to_none, encode(email, "email"))
+
     def send_email_verification(self) -> Future[None]:
         """Sends the address-verification e-mail to the user's e-mail address."""
         return self._start(lib.hearth_user_send_email_verification, to_none)
@@ -362,6 +369,11 @@ class User:
         """The most recent :meth:`User.update_password` future
         (a new reference to that operation), or ``None`` if it never ran."""
         return self._last(lib.hearth_user_update_password_last_result, to_none)
+
+    def update_email_last_result(self) -> Optional[Future[None]]:
+        """The most recent :meth:`User.update_email` future
+        (a new reference to that operation), or ``None`` if it never ran."""
+        return self._last(lib.hearth_user_update_email_last_result, to_none)
 
     def send_email_verification_last_result(self) -> Optional[Future[None]]:
         """The most recent :meth:`User.send_email_verification` future

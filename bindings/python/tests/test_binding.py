@@ -245,47 +245,55 @@ class TestLoading:
         assert completed.stdout.strip() == str((tmp_path / "hearth" / "libhearth.so").resolve())
 
 
-def build_backend(script: str, env: Dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
-    """Runs `script` with bindings/python/backend importable, as pip runs the PEP 517 hooks."""
-    env = dict(env, PYTHONPATH=str(SOURCE_DIR / "backend"))
-    return subprocess.run([sys.executable, "-c", script], env=env, cwd=cwd, capture_output=True, text=True, timeout=120)
+def build_backend(script: str, env: Dict[str, str]) -> subprocess.CompletedProcess:
+    """Runs `script` in bindings/python, where pip runs the PEP 517 hooks (hatchling's)."""
+    return subprocess.run([sys.executable, "-c", script], env=env, cwd=SOURCE_DIR, capture_output=True, text=True,
+                          timeout=120)
+
+
+def pip_wheel(env: Dict[str, str], directory: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps", "--no-index",
+                           "--disable-pip-version-check", "--wheel-dir", str(directory), str(SOURCE_DIR)],
+                          env=env, capture_output=True, text=True, timeout=300)
 
 
 class TestPackaging:
-    """The build backend's guards. Building and installing the real wheel is tests/install/test_wheel.py
-    (make test-install), which has the self-contained library this suite does not build."""
+    """The build hook's guards (hatch_build.py). Building, repairing and installing the real wheel is
+    tests/install (make test-install), which has the self-contained library this suite does not build."""
 
     def test_the_wheel_refuses_a_library_that_needs_the_swift_toolchain(self, tmp_path: Path) -> None:
         # The development build links the Swift runtime dynamically (RUNPATH into the toolchain): a
         # wheel with it would import on this machine only.
-        env = dict(os.environ, HEARTH_WHEEL_LIBRARY=hearth.library_path())
-        built = build_backend(f"import hearth_backend; hearth_backend.build_wheel({str(tmp_path)!r})", env, tmp_path)
+        built = pip_wheel(dict(os.environ, HEARTH_WHEEL_LIBRARY=hearth.library_path()), tmp_path)
         assert built.returncode != 0
-        assert "is not self-contained" in built.stderr and "libswiftCore" in built.stderr
+        output = built.stdout + built.stderr
+        assert "is not self-contained" in output and "libswiftCore" in output
         assert list(tmp_path.glob("*.whl")) == []
 
     def test_a_library_path_that_is_not_a_file_is_named(self, tmp_path: Path) -> None:
-        env = dict(os.environ, HEARTH_WHEEL_LIBRARY=str(tmp_path / "missing.so"))
-        built = build_backend(f"import hearth_backend; hearth_backend.build_wheel({str(tmp_path)!r})", env, tmp_path)
+        built = pip_wheel(dict(os.environ, HEARTH_WHEEL_LIBRARY=str(tmp_path / "missing.so")), tmp_path)
         assert built.returncode != 0
-        assert "missing.so is not a file" in built.stderr
+        assert "missing.so is not a file" in built.stdout + built.stderr
+        assert list(tmp_path.glob("*.whl")) == []
 
-    def test_the_build_needs_nothing_from_an_index(self, tmp_path: Path) -> None:
-        listed = build_backend("import hearth_backend; print(hearth_backend.get_requires_for_build_wheel())",
-                               dict(os.environ), tmp_path)
-        assert listed.returncode == 0, listed.stderr
-        assert listed.stdout.strip() == "[]"
+    def test_there_is_no_editable_install(self, tmp_path: Path) -> None:
+        built = build_backend(f"import hatchling.build as b; b.build_editable({str(tmp_path)!r})",
+                              dict(os.environ))
+        assert built.returncode != 0
+        assert "hearth has no editable install" in built.stderr
+        assert list(tmp_path.glob("*.whl")) == []
 
-    def test_the_sdist_holds_the_sources_the_backend_and_the_metadata(self, tmp_path: Path) -> None:
-        built = build_backend(f"import hearth_backend; print(hearth_backend.build_sdist({str(tmp_path)!r}))",
-                              dict(os.environ), tmp_path)
+    def test_the_sdist_holds_the_package_the_build_hook_the_native_sources_and_the_metadata(self, tmp_path: Path) -> None:
+        built = build_backend(f"import hatchling.build as b; print(b.build_sdist({str(tmp_path)!r}))",
+                              dict(os.environ))
         assert built.returncode == 0, built.stderr
         with tarfile.open(tmp_path / built.stdout.strip()) as archive:
             names = set(archive.getnames())
             info = archive.extractfile(f"hearth-{hearth.__version__}/PKG-INFO").read().decode()
         base = f"hearth-{hearth.__version__}"
-        assert {f"{base}/pyproject.toml", f"{base}/README.md", f"{base}/backend/hearth_backend.py",
-                f"{base}/hearth/py.typed", f"{base}/hearth/__init__.py"} <= names
+        assert {f"{base}/pyproject.toml", f"{base}/README.md", f"{base}/hatch_build.py",
+                f"{base}/hearth/py.typed", f"{base}/hearth/__init__.py", f"{base}/native/Package.swift",
+                f"{base}/native/include/hearth.h", f"{base}/native/Sources/Hearth/exports.map"} <= names
         assert not [name for name in names if name.endswith((".so", ".pyc"))]
         assert f"Version: {hearth.__version__}" in info and "Name: hearth" in info
 

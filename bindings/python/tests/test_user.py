@@ -158,6 +158,41 @@ class TestUpdatePassword:
             user.update_password("123").result(TIMEOUT)
 
 
+class TestUpdateEmail:
+    def test_the_new_address_signs_in_and_starts_unverified(self, auth: hearth.Auth, emulator: Emulator) -> None:
+        email, new_email = unique_email(), unique_email()
+        user = signed_in_user(auth, email)
+
+        assert user.update_email(new_email).result(TIMEOUT) is None
+
+        current = auth.current_user
+        assert current is not None and current.uid == user.uid
+        assert current.email == new_email and not current.is_email_verified
+        assert emulator.lookup(user.uid)["email"] == new_email
+        last = user.update_email_last_result()
+        assert last is not None and last.result(TIMEOUT) is None
+        auth.sign_out()
+        with pytest.raises(hearth.UserNotFoundError):
+            auth.sign_in_with_email_and_password(email, PASSWORD).result(TIMEOUT)
+        assert auth.sign_in_with_email_and_password(new_email, PASSWORD).result(TIMEOUT).user.uid == user.uid
+
+    def test_another_accounts_address_fails_with_email_already_in_use(self, auth: hearth.Auth) -> None:
+        taken = unique_email()
+        signed_in_user(auth, taken)
+        user = signed_in_user(auth)
+
+        with pytest.raises(hearth.EmailAlreadyInUseError):
+            user.update_email(taken).result(TIMEOUT)
+
+    def test_an_empty_or_malformed_address_fails(self, auth: hearth.Auth) -> None:
+        user = signed_in_user(auth)
+
+        with pytest.raises(hearth.MissingEmailError):
+            user.update_email("").result(TIMEOUT)
+        with pytest.raises(hearth.InvalidEmailError):
+            user.update_email("not-an-address").result(TIMEOUT)
+
+
 class TestVerificationEmails:
     def test_sending_email_verification_creates_a_verify_email_code(self, auth: hearth.Auth, emulator: Emulator) -> None:
         email = unique_email()

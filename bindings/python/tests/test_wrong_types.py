@@ -237,7 +237,8 @@ def test_a_user_of_a_closed_app_raises_instead_of_crashing(make_app):
     user = app.auth.sign_in_anonymously().result(timeout=10).user
     app.close()
     for method, arguments in (("get_token", {}), ("reload", {}), ("update_profile", {"display_name": "x"}),
-                              ("update_password", {"password": "pw-123456"}), ("delete", {}),
+                              ("update_password", {"password": "pw-123456"}),
+                              ("update_email", {"email": "moved@example.com"}), ("delete", {}),
                               ("unlink", {"provider_id": "password"}),
                               ("link_with_credential",
                                {"credential": hearth.EmailAuthProvider.credential("c@example.com", "pw-123456")})):
