@@ -59,11 +59,12 @@ class ConsolePage:
         if tenant:
             query.append(f"tenant={tenant}")
         target = f"{self.url}/emulator/ui/{'?' + '&'.join(query) if query else ''}#/{fragment}"
-        # The same address with the same fragment would only scroll: a fresh page needs a reload.
-        if self.browser.current_url == target:
+        # An address that differs from the current one only in its fragment stays on the same
+        # document: a fresh page needs a reload.
+        same_document = self.browser.current_url.split("#")[0] == target.split("#")[0]
+        self.browser.get(target)
+        if same_document:
             self.browser.refresh()
-        else:
-            self.browser.get(target)
 
     def wait(self, condition, message: str, timeout: float = WAIT):
         try:

@@ -55,7 +55,9 @@ function header() {
   });
   const picker = document.getElementById('tenant-select');
   picker.addEventListener('change', () => {
-    location.href = scopeURL(scope.project, picker.value, location.hash);
+    // An account belongs to one scope: the other scope opens on its table.
+    const hash = location.hash.startsWith('#/accounts/') ? '#/accounts' : location.hash;
+    location.href = scopeURL(scope.project, picker.value, hash);
   });
   document.title = `${scope.tenant ? `${scope.tenant} · ` : ''}${scope.project} · hearth-emulator`;
   listTenants().then((result) => {

@@ -39,8 +39,10 @@ export function transferView(main) {
         button.disabled = true;
         try {
           const result = await consoleApi('/import', { method: 'POST', body: { files: chosen.files } }, '');
+          const tenants = result.tenants ?? [];
           const text = `Imported ${result.accounts.toLocaleString('en-US')} account${result.accounts === 1 ? '' : 's'}` +
-            `${result.settings ? ' and the settings' : ''} into ${scope.project}.`;
+            `${result.settings ? ' and the settings' : ''} into ${scope.project}` +
+            (tenants.length ? `, and the accounts of tenant${tenants.length === 1 ? '' : 's'} ${tenants.join(', ')}.` : '.');
           replace(preview);
           replace(importStatus, h('p', { class: 'ok', id: 'import-result' }, text),
             result.notes.length ? h('ul', {}, result.notes.map((note) => h('li', { class: 'muted' }, note))) : null);

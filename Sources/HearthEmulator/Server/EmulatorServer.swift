@@ -88,14 +88,14 @@ public struct EmulatorServer: Sendable {
             try load(directory, into: state, environment: environment)
         }
         let responder = EmulatorResponder(routes: EmulatorRoutes.table, state: state, environment: environment)
-        let console = Console(responder: responder, state: state, environment: environment,
-                              access: ConsoleAccess(host: configuration.host))
 
         let group = MultiThreadedEventLoopGroup(numberOfThreads: Self.eventLoopThreads)
         let stopRequested = group.next().makePromise(of: Void.self)
         // Before binding: a signal that arrives while starting still shuts down gracefully.
         let signals = TerminationSignals { stopRequested.succeed() }
         let connections = OpenConnections()
+        let console = Console(responder: responder, state: state, environment: environment,
+                              access: ConsoleAccess(host: configuration.host))
         let listener: any Channel
         do {
             listener = try await ServerBootstrap(group: group)

@@ -137,9 +137,12 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         switch event {
         case ChannelEvent.inputClosed:
-            // A client that stops sending gets the answers already under way, then the connection closes.
-            if waiting != nil {
+            // A client that stops sending gets the answers already under way, then the connection
+            // closes. A long poll is answered at once: a browser that closed the connection has gone
+            // elsewhere, and nothing should keep looking on its behalf.
+            if let waiting {
                 isQuiescing = true
+                finishWaiting(with: waiting.poll.timedOut(), context: context)
             } else {
                 closeAfterWrites(context: context)
             }
