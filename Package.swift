@@ -49,6 +49,8 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CLibUV", pkgConfig: "libuv", providers: [.apt(["libuv1-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // hearth-emulator's gzip answers.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Typed wrappers for curl's variadic functions, which Swift cannot call (no logic), and the
         // JSON code's byte scans, in C for SSE2 (Swift's SIMD types compile to per-lane code there).
         // DWARF 4: valgrind 3.19 (make test-valgrind) gives up on a library with two DWARF 5 units.
@@ -70,7 +72,7 @@ let package = Package(
                     "-Xlinker", "-soname=libhearth.so.0",
                 ])]),
         .target(name: "HearthEmulator", dependencies: [
-            "HearthCrypto",
+            "HearthCrypto", "CZlib",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -35,6 +35,7 @@ NOT_IN_HEADER = {
     "HEARTH_EMULATOR_BIN",     # scripts/with-emulator: which emulator to start
     "HEARTH_PROJECT",          # scripts/with-emulator: the emulator's project id
     "HEARTH_EMULATOR_LOG",     # scripts/with-emulator: the emulator's log file
+    "HEARTH_TEST_TIME_SCALE",  # the test programs: how much to scale their time limits
     "hearth_compat",           # the Firebase compatibility headers' own header (hearth_compat.h) and folder
 }
 

@@ -16,7 +16,8 @@ apt_install() {
   if [ "$apt_updated" -eq 0 ]; then $SUDO apt-get update -qq; apt_updated=1; fi
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${opts[@]}" "${missing[@]}" >/dev/null
 }
-apt_install -- libuv1-dev libcurl4-openssl-dev pkg-config cmake
+# zlib: hearth-emulator's gzip answers.
+apt_install -- libuv1-dev libcurl4-openssl-dev zlib1g-dev pkg-config cmake
 # The wheel test (tests/install) installs the wheel into a fresh virtualenv: Debian's python3 needs
 # python3-venv (ensurepip) for `python3 -m venv`.
 python3 -c "import ensurepip" 2>/dev/null || apt_install -- python3-venv

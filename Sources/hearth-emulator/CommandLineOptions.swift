@@ -1,14 +1,14 @@
 import HearthEmulator
 
 /// `hearth-emulator [--host HOST] [--port PORT] [--project PROJECT_ID] [--recent-login-seconds N]
-/// [--sms-code-ttl-seconds N] [--sms-rate-limit COUNT/SECONDS] [--test-phone-number NUMBER=CODE]...
-/// [--require-app-verification] [--import DIR] [--export-on-exit [DIR]] [--help]`
+/// [--sms-code-ttl-seconds N] [--oob-code-ttl-seconds N] [--sms-rate-limit COUNT/SECONDS] [--test-phone-number NUMBER=CODE]...
+/// [--require-app-verification] [--no-gzip] [--import DIR] [--export-on-exit [DIR]] [--help]`
 struct CommandLineOptions {
     static let usage = """
         usage: hearth-emulator [--host HOST] [--port PORT] [--project PROJECT_ID] [--recent-login-seconds N]
-                               [--sms-code-ttl-seconds N] [--sms-rate-limit COUNT/SECONDS]
+                               [--sms-code-ttl-seconds N] [--oob-code-ttl-seconds N] [--sms-rate-limit COUNT/SECONDS]
                                [--test-phone-number NUMBER=CODE]... [--require-app-verification]
-                               [--import DIR] [--export-on-exit [DIR]]
+                               [--no-gzip] [--import DIR] [--export-on-exit [DIR]]
 
         A local server with the Firebase Auth Emulator's REST API.
 
@@ -23,6 +23,10 @@ struct CommandLineOptions {
           --sms-code-ttl-seconds N
                                SMS verification codes (and TOTP enrollments) must be used within N
                                seconds, else SESSION_EXPIRED (default 300)
+          --oob-code-ttl-seconds N
+                               email action codes (sign-in links, password resets, email
+                               verification) must be used within N seconds, else EXPIRED_OOB_CODE
+                               (default 0: never expire, like Firebase's emulator)
           --sms-rate-limit COUNT/SECONDS
                                at most COUNT codes per phone number in any SECONDS, else
                                TOO_MANY_ATTEMPTS_TRY_LATER; COUNT 0 turns the limit off (default 5/60)
@@ -36,6 +40,9 @@ struct CommandLineOptions {
                                fake reCAPTCHA page /emulator/auth/handler?authType=verifyApp (else
                                MISSING_APP_CREDENTIAL / INVALID_APP_CREDENTIAL); off by default, like
                                Firebase's emulator
+          --no-gzip            answer uncompressed even to clients that accept gzip, as Firebase's
+                               emulator does (by default answers are gzipped when the client's
+                               Accept-Encoding allows it, as Google's servers do)
           --import DIR         load a Firebase emulator export into PROJECT_ID before listening:
                                DIR/firebase-export-metadata.json (its auth.path, if present), else
                                DIR/auth_export (else DIR itself) with accounts.json (the users, loaded
@@ -52,7 +59,7 @@ struct CommandLineOptions {
           -h, --help           show this help
 
         Every setting but --host, --port, --project, --import and --export-on-exit is per project in /emulator/v1/projects/{p}/config:
-          {"recentLoginMaxAgeSeconds": 0, "smsCodeTtlSeconds": 300,
+          {"recentLoginMaxAgeSeconds": 0, "smsCodeTtlSeconds": 300, "oobCodeTtlSeconds": 0,
            "smsRateLimit": {"maxSends": 5, "windowSeconds": 60},
            "testPhoneNumbers": {"+16505553434": "654321"}, "appVerificationRequired": false}
         (PATCH changes the settings given; testPhoneNumbers replaces the whole set.)
@@ -73,15 +80,17 @@ struct CommandLineOptions {
     }
 
     private static let valuedOptions: Set<String> = [
-        "--host", "--port", "--project", "--recent-login-seconds", "--sms-code-ttl-seconds", "--sms-rate-limit",
+        "--host", "--port", "--project", "--recent-login-seconds", "--sms-code-ttl-seconds", "--oob-code-ttl-seconds",
+        "--sms-rate-limit",
         "--test-phone-number", "--import",
     ]
-    private static let switches: Set<String> = ["--require-app-verification"]
+    private static let switches: Set<String> = ["--require-app-verification", "--no-gzip"]
     /// Options whose value may be left out (as with firebase-tools' `--export-on-exit`).
     private static let optionallyValued: Set<String> = ["--export-on-exit"]
     /// The `config.json` name of the setting each option sets.
     private static let settingNames = [
         "--recent-login-seconds": "recentLoginMaxAgeSeconds", "--sms-code-ttl-seconds": "smsCodeTtlSeconds",
+        "--oob-code-ttl-seconds": "oobCodeTtlSeconds",
         "--sms-rate-limit": "smsRateLimit", "--test-phone-number": "testPhoneNumbers",
         "--require-app-verification": "appVerificationRequired",
     ]
@@ -93,6 +102,10 @@ struct CommandLineOptions {
         var exportToImportDirectory = false
         while let argument = remaining.popFirst() {
             if argument == "-h" || argument == "--help" { return .help }
+            if argument == "--no-gzip" {
+                configuration.compressesAnswers = false
+                continue
+            }
             if switches.contains(argument) {
                 configuration.appVerificationRequired = true
                 configuration.settingsFromCommandLine.insert(settingNames[argument] ?? argument)
@@ -153,6 +166,11 @@ struct CommandLineOptions {
                 throw Failure(message: "--sms-code-ttl-seconds must be a number of seconds from 1, not '\(value)'")
             }
             configuration.smsCodeTtlSeconds = seconds
+        case "--oob-code-ttl-seconds":
+            guard let seconds = Int64(value), (0...Int64(Int32.max)).contains(seconds) else {
+                throw Failure(message: "--oob-code-ttl-seconds must be a number of seconds (0: codes never expire), not '\(value)'")
+            }
+            configuration.oobCodeTtlSeconds = seconds
         case "--sms-rate-limit":
             let parts = value.split(separator: "/", omittingEmptySubsequences: false)
             guard parts.count == 2, let count = Int32(parts[0]), count >= 0,

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from emulator_client import EMULATOR, assert_bad_request, query_of
+from emulator_client import ADMIN, EMULATOR, assert_bad_request, query_of
 
 HANDLER = "/emulator/auth/handler"
 VERIFY = "/emulator/auth/handler/verify-app"
@@ -166,3 +166,32 @@ def test_the_handler_still_serves_the_provider_page_for_other_auth_types(emu):
     assert response.status_code == 200
     assert "Sign in with Google" in response.text
     assert "I'm not a robot" not in response.text
+
+
+def test_a_tenant_s_second_factor_takes_a_token_verified_for_that_tenant(emu):
+    emu.set_config(appVerificationRequired=True)
+    tenant_id = emu.create_tenant(allowPasswordSignup=True, mfaConfig={"state": "ENABLED",
+                                                                       "enabledProviders": ["PHONE_SMS"]})["tenantId"]
+    emu.ok(emu.post(f"{ADMIN}/tenants/{tenant_id}/accounts", {"email": "tenant-robot@example.com",
+                                                             "password": "secret-password", "emailVerified": True,
+                                                             "mfaInfo": [{"phoneInfo": "+15555550310"}]},
+                    key=False, admin=True))
+    pending = emu.ok(emu.identity("signInWithPassword", {"email": "tenant-robot@example.com",
+                                                         "password": "secret-password", "tenantId": tenant_id}))
+    start = {"mfaPendingCredential": pending["mfaPendingCredential"], "tenantId": tenant_id,
+             "mfaEnrollmentId": pending["mfaInfo"][0]["mfaEnrollmentId"]}
+    # A token the project's page gave is not the tenant's.
+    project_token = query_of(emu.session.get(
+        emu.base_url + "/emulator/auth/handler/verify-app",
+        params={"apiKey": "k", "redirectUrl": "http://127.0.0.1/done", "notARobot": "true"},
+        allow_redirects=False, timeout=30).headers["Location"])["recaptchaToken"]
+    refused = emu.mfa("mfaSignIn:start", {**start, "phoneSignInInfo": {"recaptchaToken": project_token}})
+    assert refused.json()["error"]["message"] == "INVALID_APP_CREDENTIAL"
+    page = emu.session.get(emu.base_url + "/emulator/auth/handler",
+                           params={"apiKey": "k", "authType": "verifyApp", "tid": tenant_id}, timeout=30).text
+    assert f'action="/emulator/auth/handler/verify-app?tenantId={tenant_id}"' in page
+    tenant_token = query_of(emu.session.post(
+        emu.base_url + f"/emulator/auth/handler/verify-app?tenantId={tenant_id}",
+        data={"apiKey": "k", "redirectUrl": "http://127.0.0.1/done", "tid": tenant_id, "notARobot": "true"},
+        allow_redirects=False, timeout=30).headers["Location"])["recaptchaToken"]
+    emu.ok(emu.mfa("mfaSignIn:start", {**start, "phoneSignInInfo": {"recaptchaToken": tenant_token}}))

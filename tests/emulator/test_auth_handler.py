@@ -7,7 +7,7 @@ import urllib.parse
 
 import pytest
 
-from emulator_client import API_KEY, query_of, sha256_hex
+from emulator_client import API_KEY, decode_jwt, query_of, sha256_hex
 
 HANDLER = "/emulator/auth/handler"
 LOOPBACK = "http://127.0.0.1:50123/__/auth/callback"
@@ -159,7 +159,18 @@ def test_saml_providers_get_a_saml_response_too(emu):
     assert body["email"] == "s@example.com" and body["emailVerified"] is True
 
 
-def test_tenants_are_refused_with_a_clear_error(emu):
-    response = get(emu, handler_url(emu, **firebase_query(tid="tenant-1")))
-    assert response.status_code == 400
-    assert "tenant" in response.json()["authEmulator"]["error"]
+def test_a_tenant_page_lists_that_tenant_s_identities(emu):
+    claims = json.dumps({"sub": "tenant-sub", "email": "tenant-idp@example.com", "email_verified": True})
+    emu.ok(emu.identity("signInWithIdp", {
+        "requestUri": "http://localhost", "tenantId": "tenant-1",
+        "postBody": urllib.parse.urlencode({"providerId": "google.com", "id_token": claims})}))
+    emu.ok(emu.sign_in_with_idp("google.com", {"sub": "project-sub", "email": "project-only@example.com"}))
+    page = get(emu, handler_url(emu, **firebase_query(tid="tenant-1"))).text
+    assert "tenant-idp@example.com" in page and "project-only@example.com" not in page
+    # The choice posts back to the tenant, and the answer signs in there.
+    assert "/emulator/auth/handler/choose?tenantId=tenant-1" in page
+    location = get(emu, handler_url(emu, **firebase_query(tid="tenant-1"), rawId="tenant-sub")).headers["Location"]
+    body = emu.ok(emu.identity("signInWithIdp", {"requestUri": location, "returnSecureToken": True,
+                                                 "tenantId": "tenant-1"}))
+    assert body["tenantId"] == "tenant-1" and body["email"] == "tenant-idp@example.com"
+    assert decode_jwt(body["idToken"])[1]["firebase"]["tenant"] == "tenant-1"

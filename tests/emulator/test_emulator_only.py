@@ -19,7 +19,7 @@ def test_wiping_deletes_every_account(emu):
 
 DEFAULT_CONFIG = {"signIn": {"allowDuplicateEmails": False},
                   "emailPrivacyConfig": {"enableImprovedEmailPrivacy": False},
-                  "recentLoginMaxAgeSeconds": 0, "smsCodeTtlSeconds": 300,
+                  "recentLoginMaxAgeSeconds": 0, "smsCodeTtlSeconds": 300, "oobCodeTtlSeconds": 0,
                   "smsRateLimit": {"maxSends": 5, "windowSeconds": 60}, "testPhoneNumbers": {},
                   "appVerificationRequired": False}
 

@@ -1,5 +1,7 @@
 """The Firebase Admin SDK for Python, pointed at hearth-emulator with FIREBASE_AUTH_EMULATOR_HOST,
-manages users and verifies ID tokens that a client obtained over REST."""
+manages users (of the project and of its tenants), verifies ID tokens that a client obtained over REST,
+and makes and verifies session cookies."""
+import datetime
 import os
 import time
 import uuid
@@ -7,7 +9,7 @@ import uuid
 import pytest
 
 import firebase_admin  # noqa: E402  (must be installed: make deps)
-from firebase_admin import auth  # noqa: E402
+from firebase_admin import auth, tenant_mgt  # noqa: E402
 
 from emulator_client import PROJECT_ID, decode_jwt  # noqa: E402
 
@@ -164,3 +166,164 @@ def test_admin_sdk_reads_and_verifies_a_second_factor_sign_in(emu, admin_app):
     claims = auth.verify_id_token(enrolled["idToken"], app=admin_app)
     assert claims["uid"] == user.local_id
     assert claims["firebase"]["sign_in_second_factor"] == "phone"
+
+
+# --- session cookies ------------------------------------------------------------------------------
+
+def test_admin_sdk_creates_and_verifies_session_cookies(emu, admin_app):
+    user = emu.sign_up("cookie@example.com")
+    cookie = auth.create_session_cookie(user.id_token, expires_in=datetime.timedelta(hours=2), app=admin_app)
+    header, claims, signature = decode_jwt(cookie.decode() if isinstance(cookie, bytes) else cookie)
+    assert header["alg"] == "none" and signature == ""
+    assert claims["iss"] == f"https://session.firebase.google.com/{PROJECT_ID}"
+    assert claims["exp"] - claims["iat"] == 7200
+    verified = auth.verify_session_cookie(cookie, check_revoked=True, app=admin_app)
+    assert verified["uid"] == user.local_id and verified["email"] == "cookie@example.com"
+    assert verified["firebase"]["sign_in_provider"] == "password"
+
+
+def test_admin_sdk_session_cookie_durations_and_bad_tokens(emu, admin_app):
+    user = emu.sign_up("cookie-limits@example.com")
+    # The SDK checks the range itself (5 minutes to 14 days); the emulator refuses what gets through.
+    with pytest.raises(ValueError):
+        auth.create_session_cookie(user.id_token, expires_in=60, app=admin_app)
+    with pytest.raises(auth.InvalidIdTokenError):
+        auth.create_session_cookie("not-a-token", expires_in=3600, app=admin_app)
+    emu.ok(emu.admin(":delete", {"localId": user.local_id}))
+    with pytest.raises(auth.UserNotFoundError):
+        auth.create_session_cookie(user.id_token, expires_in=3600, app=admin_app)
+
+
+def test_admin_sdk_sees_session_cookies_revoked_and_disabled(emu, admin_app):
+    user = emu.sign_up("cookie-revoked@example.com")
+    cookie = auth.create_session_cookie(user.id_token, expires_in=3600, app=admin_app)
+    auth.update_user(user.local_id, disabled=True, app=admin_app)
+    with pytest.raises(auth.UserDisabledError):
+        auth.verify_session_cookie(cookie, check_revoked=True, app=admin_app)
+    auth.update_user(user.local_id, disabled=False, app=admin_app)
+    time.sleep(1.05)
+    auth.revoke_refresh_tokens(user.local_id, app=admin_app)
+    with pytest.raises(auth.RevokedSessionCookieError):
+        auth.verify_session_cookie(cookie, check_revoked=True, app=admin_app)
+    # Without the revocation check the cookie still decodes (it has not expired).
+    assert auth.verify_session_cookie(cookie, app=admin_app)["uid"] == user.local_id
+
+
+# --- tenants --------------------------------------------------------------------------------------
+# The Python Admin SDK's tenant *resources* (tenant_mgt.create_tenant & co.) always go to production: it
+# has no emulator support for them (firebase-admin 7.7.0), and tenant_mgt.auth_for_tenant needs Google
+# credentials even then. Its tenant-scoped client (auth.Client(app, tenant_id), which auth_for_tenant
+# returns) does use the emulator, and is what these tests drive; the resources are created with the
+# requests the SDK sends and read back with the SDK's own Tenant and ListTenantsPage types.
+
+def sdk_tenant(emu, **settings):
+    body = emu.ok(emu.v2_admin("POST", "/tenants", {"displayName": "Sdk-Tenant", **settings}))
+    tenant = tenant_mgt.Tenant(body)
+    assert tenant.tenant_id == body["tenantId"] and tenant.display_name == "Sdk-Tenant"
+    return tenant
+
+
+def test_admin_sdk_reads_tenants_the_emulator_answers(emu, admin_app):
+    tenant = sdk_tenant(emu, allowPasswordSignup=True)
+    assert tenant.allow_password_sign_up is True and tenant.enable_email_link_sign_in is False
+    # What update_tenant sends: the fields and their mask.
+    updated = tenant_mgt.Tenant(emu.ok(emu.v2_admin(
+        "PATCH", f"/tenants/{tenant.tenant_id}", {"displayName": "Renamed", "enableEmailLinkSignin": True},
+        params={"updateMask": "displayName,enableEmailLinkSignin"})))
+    assert updated.display_name == "Renamed" and updated.enable_email_link_sign_in is True
+    assert updated.allow_password_sign_up is True
+    # What list_tenants sends, and its page type.
+    page = tenant_mgt.ListTenantsPage(
+        lambda page_token, max_results: emu.ok(emu.v2_admin("GET", "/tenants", params={
+            "pageSize": max_results, **({"pageToken": page_token} if page_token else {})})), None, 100)
+    assert tenant.tenant_id in [t.tenant_id for t in page.iterate_all()]
+
+
+def test_admin_sdk_manages_a_tenant_s_users(emu, admin_app):
+    tenant = sdk_tenant(emu, allowPasswordSignup=True)
+    client = auth.Client(admin_app, tenant_id=tenant.tenant_id)
+    created = client.create_user(email="tenant-sdk@example.com", password="tenant-password")
+    assert created.tenant_id == tenant.tenant_id
+    assert client.get_user_by_email("tenant-sdk@example.com").uid == created.uid
+    # The project (and its other tenants) do not have the account.
+    with pytest.raises(auth.UserNotFoundError):
+        auth.get_user(created.uid, app=admin_app)
+    client.update_user(created.uid, display_name="Tenant Sdk")
+    assert [u.display_name for u in client.list_users().iterate_all()] == ["Tenant Sdk"]
+
+    signed_in = emu.ok(emu.identity("signInWithPassword", {"email": "tenant-sdk@example.com",
+                                                           "password": "tenant-password",
+                                                           "tenantId": tenant.tenant_id}))
+    claims = client.verify_id_token(signed_in["idToken"], check_revoked=True)
+    assert claims["uid"] == created.uid and claims["firebase"]["tenant"] == tenant.tenant_id
+    # Another tenant's client, and the project's, see the tenant mismatch.
+    other = auth.Client(admin_app, tenant_id=sdk_tenant(emu).tenant_id)
+    with pytest.raises(tenant_mgt.TenantIdMismatchError):
+        other.verify_id_token(signed_in["idToken"])
+    client.delete_user(created.uid)
+    with pytest.raises(auth.UserNotFoundError):
+        client.get_user(created.uid)
+
+
+def test_admin_sdk_tenant_custom_tokens_sign_in_to_their_tenant(emu, admin_app):
+    tenant = sdk_tenant(emu)
+    client = auth.Client(admin_app, tenant_id=tenant.tenant_id)
+    token = client.create_custom_token("tenant-custom-uid", {"tier": "gold"}).decode()
+    assert decode_jwt(token)[1]["tenant_id"] == tenant.tenant_id
+    body = emu.ok(emu.identity("signInWithCustomToken", {"token": token, "tenantId": tenant.tenant_id}))
+    claims = client.verify_id_token(body["idToken"])
+    assert claims["uid"] == "tenant-custom-uid" and claims["tier"] == "gold"
+    # The same token refused by another tenant.
+    response = emu.identity("signInWithCustomToken", {"token": token, "tenantId": sdk_tenant(emu).tenant_id})
+    assert response.json()["error"]["message"] == "TENANT_ID_MISMATCH"
+
+
+def test_admin_sdk_imports_users_into_a_tenant(emu, admin_app):
+    tenant = sdk_tenant(emu)
+    client = auth.Client(admin_app, tenant_id=tenant.tenant_id)
+    result = client.import_users([auth.ImportUserRecord(uid="imported-tenant-user", email="imported-t@example.com")])
+    assert result.success_count == 1
+    assert client.get_user("imported-tenant-user").tenant_id == tenant.tenant_id
+
+
+# --- accounts with second factors set in the request ----------------------------------------------
+# The Python Admin SDK has no second-factor API (firebase-admin 7.7.0). These send what the Node.js
+# Admin SDK sends for createUser / updateUser with `multiFactor` (signUp `mfaInfo`, accounts:update
+# `mfa.enrollments`), and check the results with the Python SDK where it can see them.
+
+def test_node_admin_shaped_second_factors_then_a_verified_second_factor_sign_in(emu, admin_app):
+    # createUser({email, password, emailVerified, multiFactor: {enrolledFactors: [{phoneNumber, displayName,
+    # factorId: 'phone'}]}}): no uid and no enrollment time go to the emulator.
+    created = emu.ok(emu.admin("", {"email": "node-mfa@example.com", "password": "node-password",
+                                    "emailVerified": True,
+                                    "mfaInfo": [{"displayName": "Work", "phoneInfo": "+15555550270"}]}))
+    record = auth.get_user(created["localId"], app=admin_app)
+    assert record.email_verified is True
+    pending = emu.ok(emu.identity("signInWithPassword", {"email": "node-mfa@example.com",
+                                                         "password": "node-password"}))
+    assert "idToken" not in pending
+    [hint] = pending["mfaInfo"]
+    assert hint["displayName"] == "Work" and hint["phoneInfo"] == "+*******0270"
+    start = emu.ok(emu.mfa("mfaSignIn:start", {"mfaPendingCredential": pending["mfaPendingCredential"],
+                                                "mfaEnrollmentId": hint["mfaEnrollmentId"]}))
+    session = start["phoneResponseInfo"]["sessionInfo"]
+    done = emu.ok(emu.mfa("mfaSignIn:finalize", {"mfaPendingCredential": pending["mfaPendingCredential"],
+                                                  "phoneVerificationInfo": {
+                                                      "sessionInfo": session,
+                                                      "code": emu.verification_code(session)["code"]}}))
+    claims = auth.verify_id_token(done["idToken"], check_revoked=True, app=admin_app)
+    assert claims["firebase"]["second_factor_identifier"] == hint["mfaEnrollmentId"]
+
+    # updateUser(uid, {multiFactor: {enrolledFactors: [{uid, phoneNumber, displayName, enrollmentTime}]}})
+    emu.ok(emu.admin(":update", {"localId": created["localId"], "mfa": {"enrollments": [
+        {"mfaEnrollmentId": "node-factor", "displayName": "Home", "phoneInfo": "+15555550271",
+         "enrolledAt": "2024-01-02T03:04:05.000Z"}]}}))
+    [factor] = emu.ok(emu.admin(":lookup", {"localId": [created["localId"]]}))["users"][0]["mfaInfo"]
+    assert factor == {"mfaEnrollmentId": "node-factor", "displayName": "Home", "phoneInfo": "+15555550271",
+                      "unobfuscatedPhoneInfo": "+15555550271", "enrolledAt": "2024-01-02T03:04:05.000Z"}
+    # updateUser(uid, {multiFactor: {enrolledFactors: null}}) sends `mfa: {}`: every factor goes.
+    emu.ok(emu.admin(":update", {"localId": created["localId"], "mfa": {}}))
+    assert "mfaInfo" not in emu.ok(emu.admin(":lookup", {"localId": [created["localId"]]}))["users"][0]
+    signed_in = emu.ok(emu.identity("signInWithPassword", {"email": "node-mfa@example.com",
+                                                           "password": "node-password"}))
+    assert auth.verify_id_token(signed_in["idToken"], app=admin_app)["uid"] == created["localId"]

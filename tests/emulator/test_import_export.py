@@ -405,3 +405,36 @@ def test_batch_create_sanity_check_refuses_one_identity_on_two_accounts(start):
     assert_bad_request(batch_create(emu, {"sanityCheck": True, "users": [
         {"localId": "a", "providerUserInfo": [identity]}, {"localId": "b", "providerUserInfo": [identity]}]}),
         "DUPLICATE_RAW_ID : Provider id(google.com), Raw id(dup)")
+
+
+def test_tenant_accounts_export_and_import_in_their_own_files(start, tmp_path):
+    # Firebase's emulator writes one accounts-<tenantId>.json per tenant and reads them back.
+    first = running(start, "--export-on-exit", str(tmp_path))
+    tenant_id = first.emu.ok(first.emu.v2_admin("POST", "/tenants", {"allowPasswordSignup": True}))["tenantId"]
+    created = first.emu.ok(first.emu.identity("signUp", {"email": "tenant-export@example.com",
+                                                         "password": "tenant-password", "tenantId": tenant_id}))
+    first.emu.sign_up("project-export@example.com")
+    assert first.stop()[0] == 0
+    tenant_file = json.loads((tmp_path / f"auth_export/accounts-{tenant_id}.json").read_text())
+    assert [(u["localId"], u["tenantId"]) for u in tenant_file["users"]] == [(created["localId"], tenant_id)]
+    project_file = json.loads((tmp_path / "auth_export/accounts.json").read_text())
+    assert [u["email"] for u in project_file["users"]] == ["project-export@example.com"]
+
+    second = running(start, "--import", str(tmp_path))
+    signed_in = second.emu.ok(second.emu.identity("signInWithPassword", {
+        "email": "tenant-export@example.com", "password": "tenant-password", "tenantId": tenant_id}))
+    assert signed_in["localId"] == created["localId"]
+    assert decode_jwt(signed_in["idToken"])[1]["firebase"]["tenant"] == tenant_id
+    assert_bad_request(second.emu.identity("signInWithPassword", {"email": "tenant-export@example.com",
+                                                                  "password": "tenant-password"}), "EMAIL_NOT_FOUND")
+    second.stop()
+
+
+def test_a_tenant_gone_at_the_next_export_leaves_no_file(start, tmp_path):
+    (tmp_path / "auth_export").mkdir()
+    stale = tmp_path / "auth_export/accounts-gone.json"
+    stale.write_text('{"kind":"identitytoolkit#DownloadAccountResponse","users":[]}')
+    process = running(start, "--import", str(tmp_path), "--export-on-exit")
+    process.emu.ok(process.emu.v2_admin("DELETE", "/tenants/gone"))
+    assert process.stop()[0] == 0
+    assert not stale.exists()

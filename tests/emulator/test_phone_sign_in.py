@@ -290,6 +290,9 @@ def test_reauthentication_never_creates_an_account(emu):
     assert emu.ok(emu.admin(":query", {"returnUserInfo": False})) == {"recordsCount": "1"}
 
 
-def test_the_tenant_listing_is_not_supported(emu):
-    response = emu.request("GET", f"{EMULATOR}/tenants/t1/verificationCodes", key=False)
-    assert response.status_code == 501
+def test_phone_sign_in_is_refused_in_a_tenant(emu):
+    # Firebase's emulator supports no phone sign-in in tenants; nothing is sent.
+    assert_bad_request(emu.identity("sendVerificationCode", {"phoneNumber": "+15555550160", "tenantId": "t1"}),
+                       "UNSUPPORTED_TENANT_OPERATION")
+    assert emu.ok(emu.request("GET", f"{EMULATOR}/tenants/t1/verificationCodes", key=False)) == {
+        "verificationCodes": []}

@@ -96,7 +96,8 @@ def test_help_prints_usage_and_exits_zero(binary):
     assert result.returncode == 0
     assert "--port" in result.stdout and "--project" in result.stdout and "--host" in result.stdout
     assert "--recent-login-seconds" in result.stdout
-    for flag in ["--sms-code-ttl-seconds", "--sms-rate-limit", "--test-phone-number", "--require-app-verification"]:
+    for flag in ["--sms-code-ttl-seconds", "--sms-rate-limit", "--test-phone-number", "--require-app-verification",
+                 "--oob-code-ttl-seconds", "--no-gzip"]:
         assert flag in result.stdout
     # The config shape of the phone settings is documented there too.
     assert '"testPhoneNumbers": {"+16505553434": "654321"}' in result.stdout
@@ -176,6 +177,26 @@ def test_sms_flags_set_the_session_lifetime_rate_limit_and_app_verification(laun
     running.stop(signal.SIGTERM)
 
 
+def test_the_oob_code_ttl_flag_sets_when_email_codes_expire(launch):
+    running = launch("--port", "0", "--project", "oob-proj", "--oob-code-ttl-seconds", "1")
+    assert requests.get(running.url + "/emulator/v1/projects/oob-proj/config", timeout=5).json()[
+        "oobCodeTtlSeconds"] == 1
+    running.stop(signal.SIGTERM)
+
+
+def test_answers_are_gzipped_when_asked_unless_no_gzip(launch):
+    def sign_up(url):
+        return requests.post(url + f"{IDENTITY}/accounts:signUp", params={"key": "k"}, json={},
+                             headers={"Accept-Encoding": "gzip"}, timeout=5)
+    default = launch("--port", "0")
+    assert sign_up(default.url).headers["Content-Encoding"] == "gzip"
+    default.stop(signal.SIGTERM)
+    plain = launch("--port", "0", "--no-gzip")
+    response = sign_up(plain.url)
+    assert "Content-Encoding" not in response.headers and response.json()["idToken"]
+    plain.stop(signal.SIGTERM)
+
+
 def test_the_sms_rate_limit_flag_limits_sends_per_number(launch):
     running = launch("--port", "0", "--project", "phone-proj", "--sms-rate-limit=1/60")
     assert send_code(running.url, "+15555550100").status_code == 200
@@ -191,7 +212,8 @@ def test_the_sms_rate_limit_flag_limits_sends_per_number(launch):
                                   ["--sms-rate-limit", "a/b"], ["--test-phone-number", "+16505553434"],
                                   ["--test-phone-number", "+1650abc=123456"],
                                   ["--test-phone-number", "+16505553434=12345"], ["--test-phone-number"],
-                                  ["--require-app-verification=yes"]])
+                                  ["--require-app-verification=yes"], ["--oob-code-ttl-seconds", "-1"],
+                                  ["--oob-code-ttl-seconds", "later"], ["--no-gzip=yes"]])
 def test_bad_arguments_exit_2_with_usage(binary, args):
     result = subprocess.run([binary, *args], capture_output=True, text=True, timeout=10)
     assert result.returncode == 2

@@ -61,9 +61,21 @@ def test_refresh_without_api_key_is_denied_even_for_admins(emu):
     assert error["message"] == "The request is missing a valid API key."
 
 
+@pytest.mark.parametrize("grant_type, message", [(None, "MISSING_GRANT_TYPE"),
+                                                  ("authorization_code", "INVALID_GRANT_TYPE")])
+def test_grant_type_errors(emu, grant_type, message):
+    body = {"refresh_token": emu.sign_up_anonymously().refresh_token}
+    if grant_type:
+        body["grant_type"] = grant_type
+    assert_bad_request(emu.post(SECURE_TOKEN, body), message)
+
+
+def test_an_unreadable_refresh_token_is_refused_before_the_grant_type(emu):
+    # Firebase's emulator reads the refresh token (for its tenant) before the handler runs.
+    assert_bad_request(emu.post(SECURE_TOKEN, {"refresh_token": "x"}), "INVALID_REFRESH_TOKEN")
+
+
 @pytest.mark.parametrize("body, message", [
-    ({"refresh_token": "x"}, "MISSING_GRANT_TYPE"),
-    ({"grant_type": "authorization_code", "refresh_token": "x"}, "INVALID_GRANT_TYPE"),
     ({"grant_type": "refresh_token"}, "MISSING_REFRESH_TOKEN"),
     ({"grant_type": "refresh_token", "refresh_token": "%%%not base64"}, "INVALID_REFRESH_TOKEN"),
     ({"grant_type": "refresh_token", "refresh_token": base64.b64encode(b'{"localId":"x"}').decode()},

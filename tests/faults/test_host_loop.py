@@ -15,7 +15,7 @@ from typing import Any, Dict
 
 import pytest
 
-from conftest import PASSWORD, REQUEST_TIMEOUT, SLACK, Emulator, unique_email
+from conftest import PASSWORD, SLACK, Emulator, unique_email
 from fault_proxy import FaultProxy
 from test_operation_faults import CASES, Case, inject
 
@@ -39,7 +39,7 @@ def program() -> str:
 def run_through_fault(program: str, proxy: FaultProxy, emulator: Emulator, case: Case, operation: str) -> Dict[str, Any]:
     email = unique_email()
     emulator.create_account(email)
-    timeout_ms = int(REQUEST_TIMEOUT * 1000)
+    timeout_ms = int(case.request_timeout * 1000)
     process = subprocess.Popen([program, str(proxy.port), operation, email, PASSWORD, str(timeout_ms)],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -49,7 +49,7 @@ def run_through_fault(program: str, proxy: FaultProxy, emulator: Emulator, case:
         inject(proxy, case, PATHS[operation])
         process.stdin.write("go\n")
         process.stdin.flush()
-        out, err = process.communicate(timeout=REQUEST_TIMEOUT + SLACK + 10)
+        out, err = process.communicate(timeout=case.request_timeout + SLACK + 10)
     finally:
         if process.poll() is None:
             process.kill()
@@ -70,9 +70,9 @@ def test_a_fault_on_a_host_loop_completes_once_inside_uv_run_and_leaves_nothing_
     assert facts["callback_on_loop_thread"] == 1 and facts["status_in_callback"] == 0, facts
     # uv_run(UV_RUN_DEFAULT) came back by itself, with the future complete, within the timeout.
     assert facts["status_after_run"] == 0, facts
-    assert facts["uv_run_ms"] <= (REQUEST_TIMEOUT + SLACK) * 1000, facts
+    assert facts["uv_run_ms"] <= (case.request_timeout + SLACK) * 1000, facts
     if case.expected.times_out:
-        assert facts["uv_run_ms"] >= REQUEST_TIMEOUT * 900, facts
+        assert facts["uv_run_ms"] >= case.request_timeout * 900, facts
         # Waiting out a stall is idle time, not a busy loop.
         assert facts["cpu_ms"] < 0.05 * facts["uv_run_ms"], facts
     assert facts["signed_in_after"] == 1, facts

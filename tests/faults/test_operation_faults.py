@@ -43,11 +43,17 @@ TIMED_OUT = Expected(ErrorCode.NETWORK_REQUEST_FAILED, "timed out", times_out=Tr
 MALFORMED = Expected(ErrorCode.FAILURE, "malformed response")
 
 
+#: Big answers are about what the client does with their size, not about time: under load, 64 MiB through
+#: the Python proxy took more than the 1 s the other cases give (seen once in 20 runs at a load of 6.5).
+BIG_ANSWER_TIMEOUT = 15.0
+
+
 @dataclass(frozen=True)
 class Case:
     id: str
     fault: Optional[Fault]  # None: refuse connections (the listener is closed)
     expected: Expected
+    request_timeout: float = REQUEST_TIMEOUT
 
 
 QUOTA_TEXT = ("Quota exceeded for quota metric 'Queries' and limit 'Queries per minute' of service "
@@ -64,7 +70,7 @@ CASES: List[Case] = [
     Case("stall", Fault.stall(), TIMED_OUT),
     Case("trickle-beyond-timeout", Fault.trickle(interval_ms=50), TIMED_OUT),
     Case("body-over-64MiB", Fault.respond(200, body_size=OVER_TRANSPORT_LIMIT),
-         Expected(ErrorCode.NETWORK_REQUEST_FAILED, "larger than 67108864 bytes")),
+         Expected(ErrorCode.NETWORK_REQUEST_FAILED, "larger than 67108864 bytes"), BIG_ANSWER_TIMEOUT),
     # Rate limiting.
     Case("429-firebase-json",
          Fault.google_error(429, "TOO_MANY_ATTEMPTS_TRY_LATER : Access has been temporarily disabled.",
@@ -83,16 +89,16 @@ CASES: List[Case] = [
     Case("502-html", Fault.respond(502, b"<html><body>Bad Gateway</body></html>", "text/html"),
          Expected(ErrorCode.FAILURE, "HTTP 502")),
     Case("503-10MiB-junk", Fault.respond(503, body_size=TEN_MIB, content_type="text/plain"),
-         Expected(ErrorCode.FAILURE, "HTTP 503")),
+         Expected(ErrorCode.FAILURE, "HTTP 503"), BIG_ANSWER_TIMEOUT),
     # Successful status, unusable body.
     Case("200-malformed-json", Fault.respond(200, b'{"idToken": "abc", "refreshToken": '), MALFORMED),
     Case("200-json-array", Fault.respond(200, b'[{"idToken": "abc"}]'), MALFORMED),
     Case("200-text-html", Fault.respond(200, b"<!doctype html><title>Sign in to the Wi-Fi</title>", "text/html"),
          MALFORMED),
-    Case("200-10MiB-junk", Fault.respond(200, body_size=TEN_MIB), MALFORMED),
+    Case("200-10MiB-junk", Fault.respond(200, body_size=TEN_MIB), MALFORMED, BIG_ANSWER_TIMEOUT),
     # A JSON object without what the operation needs (a middlebox's `{}`, a wrong API's answer).
     Case("200-json-object-without-fields", Fault.respond(200, b'{"kind":"something#Else"}'), MALFORMED),
-    Case("200-10MiB-json-object", Fault.respond(200, PADDED_OBJECT), MALFORMED),
+    Case("200-10MiB-json-object", Fault.respond(200, PADDED_OBJECT), MALFORMED, BIG_ANSWER_TIMEOUT),
 ]
 
 
@@ -206,15 +212,16 @@ def check_fault(case: Case, scenario: Scenario, proxy: FaultProxy,
     inject(proxy, case, scenario.path)
     started = time.monotonic()
     watching = watch(scenario.run())
-    _, error, _ = watching.settle(deadline=REQUEST_TIMEOUT + SLACK + 5)
+    timeout = case.request_timeout
+    _, error, _ = watching.settle(deadline=timeout + SLACK + 5)
     seconds = time.monotonic() - started
 
     assert error is not None, f"the operation succeeded through the fault {case.id}"
     assert error.code == case.expected.code, f"{error.code.name}: {error.message}"
     assert case.expected.message in error.message, error.message
-    assert seconds <= REQUEST_TIMEOUT + SLACK, f"took {seconds:.2f} s with a {REQUEST_TIMEOUT} s request timeout"
+    assert seconds <= timeout + SLACK, f"took {seconds:.2f} s with a {timeout} s request timeout"
     if case.expected.times_out:
-        assert seconds >= REQUEST_TIMEOUT * 0.9, f"gave up after {seconds:.2f} s, before the request timeout"
+        assert seconds >= timeout * 0.9, f"gave up after {seconds:.2f} s, before the request timeout"
     watching.assert_completed_once()
     if case.fault is not None:
         assert proxy.requests_to(scenario.path), "the fault was never reached"
@@ -230,7 +237,7 @@ def check_fault(case: Case, scenario: Scenario, proxy: FaultProxy,
 def test_fault_fails_the_operation_once_with_its_code_and_keeps_the_session(
         case: Case, operation: str, proxy: FaultProxy, make_app: Callable[..., hearth.App],
         emulator: Emulator, watch: Callable[..., CompletionWatch], tmp_path: Path) -> None:
-    scenario = OPERATIONS[operation](make_app, emulator, tmp_path)
+    scenario = OPERATIONS[operation](make_app, emulator, tmp_path, request_timeout=case.request_timeout)
     check_fault(case, scenario, proxy, watch)
 
 

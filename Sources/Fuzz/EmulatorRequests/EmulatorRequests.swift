@@ -2,21 +2,25 @@ import FuzzSupport
 @testable import HearthEmulator
 
 // Request bodies as the emulator's responder handles them, minus the socket: body parsing and
-// schema validation, project scoping, then the route's handler (its typed decoding and its work)
-// on one project's state. An input is up to eight requests, each a route selector, a caller
+// schema validation, project and tenant scoping, then the route's handler (its typed decoding and
+// its work) on the emulator's state. An input is up to eight requests, each a route selector, a caller
 // selector (bit 0: admin bearer, bit 1: API key, bit 2: form content type) and a body ending at
 // NUL, all against the same fresh state, so one request can set up what the next one reads.
 // Properties: nothing traps, and no request is answered 500.
 
-private let routes: [Route] = EmulatorOnlyRoutes.routes + AccountsRoutes.routes + MfaRoutes.routes
-    + AdminRoutes.routes + TokenRoutes.routes
+private let routes: [Route] = EmulatorRoutes.implemented
 
 private let projectId = "demo-fuzz"
 
+// Blocking functions a request configures answer at once, without a network: a change of the
+// display name, so their answers are applied too.
 nonisolated(unsafe) private let environment = EmulatorEnvironment(
     defaultProjectId: projectId, clock: EmulatorClock(),
     log: .discarding,
-    baseURL: { "http://127.0.0.1:9099" })
+    baseURL: { "http://127.0.0.1:9099" },
+    functions: FunctionTransport { _, _ in
+        .answer(status: 200, body: Array(#"{"userRecord":{"updateMask":"displayName","displayName":"fuzz"}}"#.utf8))
+    })
 
 /// The route's path with every capture filled in, and the parameters the router would capture.
 private func pathParameters(_ route: Route) -> [String: String] {
@@ -40,12 +44,12 @@ private func handle(_ route: Route, flags: UInt8, body bytes: [UInt8], state: Em
         body = try RequestBodyParser.parse(bytes, contentType: contentType, as: operation.body)
     }
     let parameters = pathParameters(route)
-    let scope = try ProjectScope.projectId(
+    let scope = try ProjectScope.resolve(
         pathParameters: parameters, body: body, caller: caller, access: operation.access,
-        defaultProjectId: projectId)
+        defaultProjectId: projectId, log: environment.log)
     let request = OperationRequest(caller: caller, body: body, query: QueryParameters(nil),
-                                   pathParameters: parameters, environment: environment)
-    return try operation.reply(to: request, in: state.project(scope))
+                                   pathParameters: parameters, environment: environment, scope: scope)
+    return try operation.reply(to: request, in: state)
 }
 
 func fuzzOne(_ data: [UInt8]) {

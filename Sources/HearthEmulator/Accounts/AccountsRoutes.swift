@@ -12,6 +12,7 @@ enum AccountsRoutes {
         Route(.post, "\(prefix)/accounts:sendOobCode", SendOobCode.operation),
         Route(.post, "\(prefix)/accounts:resetPassword", ResetPassword.operation),
         Route(.post, "\(prefix)/accounts:signInWithIdp", SignInWithIdp.operation),
+        Route(.post, "\(prefix)/accounts:signInWithEmailLink", SignInWithEmailLink.operation),
         Route(.post, "\(prefix)/accounts:createAuthUri", CreateAuthUri.operation),
         Route(.post, "\(prefix)/accounts:sendVerificationCode", SendVerificationCode.operation),
         Route(.post, "\(prefix)/accounts:signInWithPhoneNumber", SignInWithPhoneNumber.operation),

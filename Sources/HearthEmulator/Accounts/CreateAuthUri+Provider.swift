@@ -45,6 +45,8 @@ extension CreateAuthUri {
             (ProviderSession.correlationParameter(providerId: providerId), state),
         ]
         if !scopes.isEmpty { query.append(("scopes", scopes.joined(separator: ","))) }
+        // The session is the tenant's: the page must look there.
+        if let tenantId = project.tenantId { query.append(("tenantId", tenantId)) }
         if !customParameters.isEmpty {
             let object = JSONObject(customParameters.map { ($0.name, JSONValue.string($0.value)) })
             query.append(("customParameters", JSONCoding.text(.object(object))))

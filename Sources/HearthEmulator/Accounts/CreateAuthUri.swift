@@ -26,7 +26,8 @@ enum CreateAuthUri {
         var signinMethods: [String]?
     }
 
-    static let operation = Operation("identitytoolkit.accounts.createAuthUri", body: .json(schema), handler: handle)
+    static let operation = Operation(
+        "identitytoolkit.accounts.createAuthUri", body: .json(schema), tenantGates: [.enabled], handler: handle)
 
     static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let body = try request.decodeBody(as: Request.self)

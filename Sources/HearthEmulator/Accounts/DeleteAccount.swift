@@ -14,9 +14,10 @@ enum DeleteAccount {
         let kind = "identitytoolkit#DeleteAccountResponse"
     }
 
-    static let operation = Operation("identitytoolkit.accounts.delete", body: .json(schema), handler: handle)
+    static let operation = Operation(
+        "identitytoolkit.accounts.delete", body: .json(schema), tenantGates: [.enabled], handler: handle)
     static let adminOperation = Operation(
-        "identitytoolkit.projects.accounts.delete", body: .json(schema), handler: handle)
+        "identitytoolkit.projects.accounts.delete", body: .json(schema), tenantGates: [.enabled], handler: handle)
 
     static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let body = try request.decodeBody(as: Request.self)
@@ -26,7 +27,7 @@ enum DeleteAccount {
             user = try required(project.user(localId: localId), "USER_NOT_FOUND")
         } else {
             let idToken = try requiredText(body.idToken, "MISSING_ID_TOKEN")
-            let verified = try IdTokenVerifier.verify(idToken, in: project, log: request.environment.log)
+            let verified = try request.verifyIdToken(idToken, in: project)
             try RecentLogin.require(verified, in: project, clock: request.environment.clock)
             user = verified.user
         }

@@ -5,7 +5,7 @@ enum GetProjects {
         var authorizedDomains = ["localhost"]
     }
 
-    static let operation = Operation("identitytoolkit.getProjects") { project, _ throws(ApiError) in
+    static let operation = Operation("identitytoolkit.getProjects", tenantGates: [.enabled, .projectOnly]) { project, _ throws(ApiError) in
         Reply(Response(projectId: project.projectNumber))
     }
 }

@@ -52,9 +52,10 @@ enum Lookup {
         }
     }
 
-    static let operation = Operation("identitytoolkit.accounts.lookup", body: .json(schema), handler: .scoped(handle))
+    static let operation = Operation(
+        "identitytoolkit.accounts.lookup", body: .json(schema), tenantGates: [.enabled], handler: .scoped(handle))
     static let adminOperation = Operation(
-        "identitytoolkit.projects.accounts.lookup", body: .json(schema), handler: .scoped(handle))
+        "identitytoolkit.projects.accounts.lookup", body: .json(schema), tenantGates: [.enabled], handler: .scoped(handle))
 
     /// Read-only: the project is locked for reading only while accounts are looked up.
     static func handle(_ request: OperationRequest, _ project: LockedProject) throws(ApiError) -> Reply {
@@ -71,7 +72,8 @@ enum Lookup {
                     if let user, seen.insert(user.localId).inserted { users.append(user) }
                 }
                 for localId in body.localId ?? [] { add(project.user(localId: localId)) }
-                for email in body.email ?? [] { add(project.user(email: email)) }
+                // Stored addresses are lower case; an address given in another case still finds its account.
+                for email in body.email ?? [] { add(project.user(email: EmailAddress.canonical(email))) }
                 for phone in body.phoneNumber ?? [] { add(project.user(phoneNumber: phone)) }
                 for id in body.federatedUserId ?? [] {
                     guard let providerId = id.providerId, !providerId.isEmpty,
@@ -82,7 +84,7 @@ enum Lookup {
             }
         } else {
             let idToken = try requiredText(body.idToken, "MISSING_ID_TOKEN")
-            let token = try IdTokenVerifier.parse(idToken, log: request.environment.log)
+            let token = try request.idToken(idToken)
             users.append(try project.read { project throws(ApiError) in try IdTokenVerifier.check(token, in: project).user })
         }
         return Reply(Response(users: users.isEmpty ? nil : users))

@@ -9,7 +9,9 @@ enum OobCodeIssuer {
         let code = RandomID.base64URL(54)
         var link = "\(environment.baseURL())/emulator/action?mode=\(type.linkMode)&lang=en&oobCode=\(code)&apiKey=fake-api-key"
         if let continueUrl { link += "&continueUrl=\(FormURLEncoding.encodeComponent(continueUrl))" }
-        let record = OobCodeRecord(email: email, newEmail: newEmail, oobCode: code, oobLink: link, requestType: type)
+        if let tenantId = project.tenantId { link += "&tenantId=\(FormURLEncoding.encodeComponent(tenantId))" }
+        let record = OobCodeRecord(email: email, newEmail: newEmail, oobCode: code, oobLink: link, requestType: type,
+                                   issuedAtMilliseconds: environment.clock.milliseconds)
         project.oobCodes.add(record)
         return record
     }

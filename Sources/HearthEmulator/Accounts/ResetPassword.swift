@@ -23,9 +23,13 @@ enum ResetPassword {
         Reply(try run(try request.decodeBody(as: Request.self), in: &project, clock: request.environment.clock))
     }
 
+    /// Also what the action page runs, so a tenant's settings apply to both.
     static func run(_ body: Request, in project: inout ProjectState, clock: EmulatorClock) throws(ApiError) -> Response {
+        try project.features.requireEnabled()
+        try require(project.features.allowsPasswordSignUp, "PASSWORD_LOGIN_DISABLED")
         let code = try requiredText(body.oobCode, "MISSING_OOB_CODE")
         let oob = try required(project.oobCodes.record(for: code), "INVALID_OOB_CODE")
+        try project.requireUnexpired(oob, now: clock.milliseconds)
 
         if let newPassword = body.newPassword, !newPassword.isEmpty {
             try require(oob.requestType == .passwordReset, "INVALID_OOB_CODE")

@@ -37,9 +37,10 @@ enum SendOobCode {
         var oobLink: String?
     }
 
-    static let operation = Operation("identitytoolkit.accounts.sendOobCode", body: .json(schema), handler: handle)
+    static let operation = Operation(
+        "identitytoolkit.accounts.sendOobCode", body: .json(schema), tenantGates: [.enabled], handler: handle)
     static let adminOperation = Operation(
-        "identitytoolkit.projects.accounts.sendOobCode", body: .json(schema), handler: handle)
+        "identitytoolkit.projects.accounts.sendOobCode", body: .json(schema), tenantGates: [.enabled], handler: handle)
 
     static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let body = try request.decodeBody(as: Request.self)
@@ -60,6 +61,7 @@ enum SendOobCode {
         var newEmail: String?
         switch type {
         case .emailSignIn:
+            try require(project.features.allowsEmailLinkSignIn, "OPERATION_NOT_ALLOWED")
             email = EmailAddress.canonical(try requiredText(body.email, "MISSING_EMAIL"))
         case .passwordReset:
             email = EmailAddress.canonical(try requiredText(body.email, "MISSING_EMAIL"))
@@ -70,13 +72,13 @@ enum SendOobCode {
             }
             try require(owner != nil, "EMAIL_NOT_FOUND")
         case .verifyEmail:
-            email = try addressee(of: body, returnOobLink: returnOobLink, in: project, env: env)
+            email = try addressee(of: body, returnOobLink: returnOobLink, in: project, request: request)
         case .verifyAndChangeEmail:
             newEmail = EmailAddress.canonical(try requiredText(body.newEmail, "MISSING_NEW_EMAIL"))
             if !returnOobLink || !(body.idToken ?? "").isEmpty {
                 _ = try requiredText(body.idToken, "MISSING_ID_TOKEN")
             }
-            email = try addressee(of: body, returnOobLink: returnOobLink, in: project, env: env)
+            email = try addressee(of: body, returnOobLink: returnOobLink, in: project, request: request)
             try require(project.user(email: newEmail ?? "") == nil, "EMAIL_EXISTS")
         case .recoverEmail:
             throw .notImplemented(requestTypeName)
@@ -97,14 +99,14 @@ enum SendOobCode {
 
     /// The account's email: from `email` for admin link generation, otherwise from the `idToken`.
     private static func addressee(
-        of body: Request, returnOobLink: Bool, in project: ProjectState, env: EmulatorEnvironment
+        of body: Request, returnOobLink: Bool, in project: ProjectState, request: OperationRequest
     ) throws(ApiError) -> String {
         if returnOobLink && (body.idToken ?? "").isEmpty {
             let email = EmailAddress.canonical(try requiredText(body.email, "MISSING_EMAIL"))
             try require(project.user(email: email) != nil, "USER_NOT_FOUND")
             return email
         }
-        let user = try IdTokenVerifier.verify(body.idToken ?? "", in: project, log: env.log).user
+        let user = try request.verifyIdToken(body.idToken ?? "", in: project).user
         return try requiredText(user.email, "MISSING_EMAIL")
     }
 }

@@ -22,12 +22,13 @@ enum SignInWithCustomToken {
     }
 
     static let operation = Operation(
-        "identitytoolkit.accounts.signInWithCustomToken", body: .json(schema), handler: handle)
+        "identitytoolkit.accounts.signInWithCustomToken", body: .json(schema), tenantGates: [.enabled],
+        handler: handle)
 
     static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let body = try request.decodeBody(as: Request.self)
         let token = try requiredText(body.token, "MISSING_CUSTOM_TOKEN")
-        let payload = try parse(token, log: request.environment.log)
+        let payload = try parse(token, tenantId: project.tenantId, log: request.environment.log)
 
         let uid = primitiveText(payload["uid"]) ?? primitiveText(payload["user_id"])
         let localId = try requiredText(uid, "MISSING_IDENTIFIER")
@@ -38,15 +39,17 @@ enum SignInWithCustomToken {
 
         let clock = request.environment.clock
         let now = String(clock.milliseconds)
+        // Signing in to a tenant makes the account the tenant's; to the project, nobody's.
+        let tenantId = project.tenantId
         let user: UserRecord
         let isNewUser: Bool
         if let existing = project.user(localId: localId) {
             try require(!existing.isDisabled, "USER_DISABLED")
-            user = project.updateUser(existing) { $0.customAuth = true; $0.lastLoginAt = now }
+            user = project.updateUser(existing) { $0.customAuth = true; $0.lastLoginAt = now; $0.tenantId = tenantId }
             isNewUser = false
         } else {
             guard let created = project.createUser(localId: localId, {
-                $0.customAuth = true; $0.lastLoginAt = now; $0.createdAt = now
+                $0.customAuth = true; $0.lastLoginAt = now; $0.createdAt = now; $0.tenantId = tenantId
             }) else { throw .internalError("INTERNAL_ERROR : account \(localId) appeared concurrently") }
             user = created
             isNewUser = true
@@ -58,8 +61,9 @@ enum SignInWithCustomToken {
             expiresIn: tokens.expiresIn))
     }
 
-    /// The token's claims: strict JSON when it starts with "{", otherwise a decoded JWT.
-    static func parse(_ token: String, log: EmulatorLog) throws(ApiError) -> JSONObject {
+    /// The token's claims: strict JSON when it starts with "{", otherwise a decoded JWT, which for a
+    /// tenant must carry that tenant's `tenant_id` (checked first, as the reference does).
+    static func parse(_ token: String, tenantId: String?, log: EmulatorLog) throws(ApiError) -> JSONObject {
         if token.hasPrefix("{") {
             guard let object = (try? JSONCoding.parse(Array(token.utf8)))?.objectValue else {
                 throw .badRequest(
@@ -67,7 +71,11 @@ enum SignInWithCustomToken {
             }
             return object
         }
-        guard let decoded = UnsignedJWT.decode(token) else {
+        let decoded = UnsignedJWT.decode(token)
+        if let tenantId {
+            try require(decoded?.payload.objectValue?["tenant_id"]?.stringValue == tenantId, "TENANT_ID_MISMATCH")
+        }
+        guard let decoded else {
             throw .badRequest("INVALID_CUSTOM_TOKEN : Invalid assertion format")
         }
         if decoded.header["alg"]?.stringValue != "none" {

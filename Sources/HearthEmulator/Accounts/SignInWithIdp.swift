@@ -21,7 +21,8 @@ enum SignInWithIdp {
         var autoCreate: Bool?
     }
 
-    static let operation = Operation("identitytoolkit.accounts.signInWithIdp", body: .json(schema), handler: handle)
+    static let operation = Operation(
+        "identitytoolkit.accounts.signInWithIdp", body: .json(schema), tenantGates: [.enabled], handler: handle)
 
     static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let body = try request.decodeBody(as: Request.self)
@@ -67,7 +68,7 @@ enum SignInWithIdp {
 
         var linkTarget: UserRecord?
         if let idToken = body.idToken, !idToken.isEmpty {
-            linkTarget = try IdTokenVerifier.verify(idToken, in: project, log: env.log).user
+            linkTarget = try request.verifyIdToken(idToken, in: project).user
         }
         let resolution: IdpAccountResolution
         do throws(ApiError) {
@@ -95,53 +96,97 @@ enum SignInWithIdp {
         // user rather than a new account (hearth-emulator only; Firebase's emulator ignores the flag).
         if resolution.isNewUser, body.autoCreate == false { throw .badRequest("USER_NOT_FOUND") }
 
-        let user = try write(resolution, profile: profile, in: &project, clock: env.clock)
+        let blocking = BlockingFunctionCall.Context(
+            signInMethod: providerId, rawUserInfo: profile.rawUserInfo,
+            signInAttributes: saml?.attributeStatements.map(JSONCoding.text))
+        let providerTokens = BlockingFunctionCall.ProviderTokens(
+            idToken: response.oauthIdToken, accessToken: response.oauthAccessToken)
+        let (user, extraClaims) = try write(
+            resolution, profile: profile, blocking: blocking, providerTokens: providerTokens, in: &project,
+            environment: env)
         response.localId = user.localId
         if resolution.isNewUser { response.isNewUser = true }
         if resolution.emailRecycled { response.emailRecycled = true }
         // The account's own verification speaks for the email they share (both absent included, as
         // in the reference, which then leaves the field out).
         if user.email == profile.email { response.emailVerified = user.emailVerified }
+        response.tenantId = project.tenantId
         // As in the reference, the sign-in is recorded before a disabled account is turned away.
         try require(!user.isDisabled, "USER_DISABLED")
-        if let challenge = SecondFactorChallenge(for: user, signInProvider: providerId, projectId: project.projectId) {
+        if let challenge = SecondFactorChallenge(for: user, signInProvider: providerId, in: project) {
             response.mfaPendingCredential = challenge.mfaPendingCredential
             response.mfaInfo = challenge.mfaInfo
             return Reply(response)
         }
 
         let tokens = TokenIssuer.issue(
-            for: user, signInProvider: providerId, signInAttributes: saml?.attributeStatements,
-            in: &project, clock: env.clock)
+            for: user, signInProvider: providerId, extraClaims: extraClaims ?? JSONObject(),
+            signInAttributes: saml?.attributeStatements, in: &project, clock: env.clock)
         response.idToken = tokens.idToken
         response.refreshToken = tokens.refreshToken
         response.expiresIn = tokens.expiresIn
         return Reply(response)
     }
 
+    /// Creates or changes the account, passing the blocking functions (if any) on the way; answers
+    /// the account and the claims a beforeSignIn function added for this sign-in.
     private static func write(
-        _ resolution: IdpAccountResolution, profile: IdpProfile, in project: inout ProjectState, clock: EmulatorClock
-    ) throws(ApiError) -> UserRecord {
-        let now = String(clock.milliseconds)
+        _ resolution: IdpAccountResolution, profile: IdpProfile, blocking context: BlockingFunctionCall.Context,
+        providerTokens: BlockingFunctionCall.ProviderTokens, in project: inout ProjectState,
+        environment env: EmulatorEnvironment
+    ) throws(ApiError) -> (UserRecord, JSONObject?) {
+        let now = String(env.clock.milliseconds)
+        let tenantId = project.tenantId
         let edits = resolution.edits
+        // Blocking functions see a sign-in only when no second factor is still to come.
+        let mfaEnabled = project.features.secondFactorsEnabled
+        let setUp: (inout UserRecord) -> Void = { record in
+            for edit in edits { edit(&record) }
+            record.createdAt = now
+            record.lastLoginAt = now
+            record.tenantId = tenantId
+        }
         switch resolution.target {
         case .newAccount:
-            guard let created = project.createUser(
-                localId: project.generateLocalId(), providers: [profile.providerUserInfo], { record in
-                    for edit in edits { edit(&record) }
-                    record.createdAt = now
-                    record.lastLoginAt = now
-                })
+            let localId = project.generateLocalId()
+            var planned = UserRecord(localId: localId)
+            setUp(&planned)
+            planned.providerUserInfo = [profile.providerUserInfo]
+            let beforeCreate = try BlockingFunctionCall.run(
+                .beforeCreate, for: planned, context: context, providerTokens: providerTokens, in: project,
+                environment: env)
+            guard var created = project.createUser(localId: localId, providers: [profile.providerUserInfo], { record in
+                setUp(&record)
+                beforeCreate.apply(to: &record)
+            })
             else { throw .internalError("INTERNAL_ERROR : a new account's id was taken") }
-            return created
+            var extraClaims: JSONObject?
+            if !created.isDisabled && !(mfaEnabled && !created.secondFactors.isEmpty) {
+                let beforeSignIn = try BlockingFunctionCall.run(
+                    .beforeSignIn, for: created, context: context, providerTokens: providerTokens, in: project,
+                    environment: env)
+                created = project.updateUser(created) { beforeSignIn.apply(to: &$0) }
+                extraClaims = beforeSignIn.extraClaims
+            }
+            return (created, extraClaims)
         case .existing(let user):
-            return project.updateUser(
+            var beforeSignIn = BlockingFunctionCall.Outcome()
+            if !user.isDisabled && !(mfaEnabled && !user.secondFactors.isEmpty) {
+                var planned = user
+                for edit in edits { edit(&planned) }
+                beforeSignIn = try BlockingFunctionCall.run(
+                    .beforeSignIn, for: planned, context: context, providerTokens: providerTokens, in: project,
+                    environment: env)
+            }
+            let updated = project.updateUser(
                 user, upsertProviders: [profile.providerUserInfo], deleteProviders: resolution.deleteProviders
             ) { record in
                 for edit in edits { edit(&record) }
+                beforeSignIn.apply(to: &record)
                 // With second factors, the sign-in happens when mfaSignIn:finalize completes it.
-                if record.secondFactors.isEmpty { record.lastLoginAt = now }
+                if record.secondFactors.isEmpty || !mfaEnabled { record.lastLoginAt = now }
             }
+            return (updated, beforeSignIn.extraClaims)
         }
     }
 }

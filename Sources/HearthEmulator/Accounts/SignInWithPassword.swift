@@ -42,11 +42,12 @@ enum SignInWithPassword {
     }
 
     static let operation = Operation(
-        "identitytoolkit.accounts.signInWithPassword", body: .json(schema), handler: .scoped(handle))
+        "identitytoolkit.accounts.signInWithPassword", body: .json(schema),
+        tenantGates: [.enabled, .passwordSignIn], handler: .scoped(handle))
 
     /// What the locked part of a sign-in leaves to do.
     private enum Outcome {
-        case signedIn(UserRecord, projectId: String)
+        case signedIn(UserRecord, projectId: String, tenantId: String?, extraClaims: JSONObject?)
         case secondFactorNeeded(Response)
     }
 
@@ -80,24 +81,31 @@ enum SignInWithPassword {
                 try require(PasswordHash.matches(user, password: password), "INVALID_PASSWORD")
             }
 
-            if let challenge = SecondFactorChallenge(
-                for: user, signInProvider: ProviderID.password, projectId: project.projectId) {
+            if let challenge = SecondFactorChallenge(for: user, signInProvider: ProviderID.password, in: project) {
                 return .secondFactorNeeded(Response(
                     localId: user.localId, email: canonical, mfaPendingCredential: challenge.mfaPendingCredential,
                     mfaInfo: challenge.mfaInfo))
             }
+            let blocking = try BlockingFunctionCall.run(
+                .beforeSignIn, for: user, context: .init(signInMethod: ProviderID.password), in: project,
+                environment: request.environment)
             let signedIn = project.updateUser(user) { user in
+                blocking.apply(to: &user)
                 user.lastLoginAt = String(clock.milliseconds)
                 TokenIssuer.stampRefresh(&user, clock: clock)
             }
-            return .signedIn(signedIn, projectId: project.projectId)
+            // A blocking function may have disabled the account; the sign-in is recorded first, as in the reference.
+            try require(!signedIn.isDisabled, "USER_DISABLED")
+            return .signedIn(signedIn, projectId: project.projectId, tenantId: project.tenantId,
+                             extraClaims: blocking.extraClaims)
         }
         switch outcome {
         case .secondFactorNeeded(let response):
             return Reply(response)
-        case .signedIn(let user, let projectId):
+        case .signedIn(let user, let projectId, let tenantId, let extraClaims):
             let tokens = TokenIssuer.tokens(
-                for: user, projectId: projectId, signInProvider: ProviderID.password, clock: clock)
+                for: user, projectId: projectId, tenantId: tenantId, signInProvider: ProviderID.password,
+                extraClaims: extraClaims ?? JSONObject(), clock: clock)
             return Reply(SignedIn(
                 localId: user.localId, email: canonical,
                 idToken: tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: tokens.expiresIn))

@@ -5,7 +5,9 @@ enum SignUp {
         "captchaChallenge": .string, "captchaResponse": .string, "clientType": .enumeration(ClientType.names),
         "disabled": .bool, "displayName": .string, "email": .string, "emailVerified": .bool,
         "idToken": .string, "instanceId": .string, "localId": .string,
-        "mfaInfo": .array(.message(RequestSchema(["displayName": .string, "phoneInfo": .string]))),
+        // The description has only displayName and phoneInfo here; like Firebase's emulator, the other
+        // fields of an enrollment are taken too (and the id ignored).
+        "mfaInfo": .array(.message(AdminMfaEnrollments.schema)),
         "password": .string, "phoneNumber": .string, "photoUrl": .string,
         "recaptchaVersion": .enumeration(ClientType.recaptchaVersions), "targetProjectId": .string,
         "tenantId": .string, "returnSecureToken": .bool,
@@ -40,6 +42,8 @@ enum SignUp {
     static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let body = try request.decodeBody(as: Request.self)
         let env = request.environment
+        let features = project.features
+        try features.requireEnabled()
         let now = env.clock.milliseconds
         var provider: String?
         // Fields to apply, as closures over the record so create and link share them.
@@ -56,22 +60,19 @@ enum SignUp {
                 changes.append { $0.phoneNumber = phone }
             }
             if body.disabled == true { changes.append { $0.disabled = true } }
-            if let factors = body.mfaInfo, !factors.isEmpty {
-                let enrollments = try AdminMfaEnrollments.enrollments(
-                    from: factors, generatingIds: true, existing: [], now: env.clock.iso8601)
-                changes.append { $0.mfaInfo = enrollments }
-            }
         } else {
             try require(body.localId == nil, "UNEXPECTED_PARAMETER : User ID")
             if nonEmpty(body.idToken) || nonEmpty(body.password) || nonEmpty(body.email) {
                 try require(nonEmpty(body.email), "MISSING_EMAIL")
                 try require(nonEmpty(body.password), "MISSING_PASSWORD")
                 provider = ProviderID.password
+                try require(features.allowsPasswordSignUp, "OPERATION_NOT_ALLOWED")
                 // Linking keeps the profile unless a new display name is given.
                 if let displayName = body.displayName { changes.append { $0.displayName = displayName } }
                 changes.append { $0.emailVerified = false }
             } else {
                 provider = ProviderID.anonymous
+                try require(features.allowsAnonymousUsers, "ADMIN_ONLY_OPERATION")
             }
         }
 
@@ -91,28 +92,59 @@ enum SignUp {
                 $0.validSince = validSince
             }
         }
+        // Second factors given with the account, by any caller, as Firebase's emulator takes them.
+        if let factors = body.mfaInfo {
+            let enrollments = try AdminMfaEnrollments.enrollments(from: factors, generatingIds: true, existing: [])
+            changes.append { $0.mfaInfo = enrollments }
+        }
+        if let tenantId = project.tenantId { changes.append { $0.tenantId = tenantId } }
 
         var linkTarget: UserRecord?
         if let idToken = body.idToken, !idToken.isEmpty {
-            linkTarget = try IdTokenVerifier.verify(idToken, in: project, log: env.log).user
+            linkTarget = try request.verifyIdToken(idToken, in: project).user
         }
         let apply: (inout UserRecord) -> Void = { record in for change in changes { change(&record) } }
 
-        let user: UserRecord
+        var user: UserRecord
+        var extraClaims: JSONObject?
         if let linkTarget {
             user = project.updateUser(linkTarget, apply)
         } else {
             let localId = body.localId ?? project.generateLocalId()
+            // A new password account (not the admin's) passes the blocking functions, if any.
+            let blockable = !request.isAdmin && nonEmpty(body.email)
+            let context = BlockingFunctionCall.Context(signInMethod: ProviderID.password)
+            var creation = apply
+            if blockable {
+                var planned = UserRecord(localId: localId)
+                planned.createdAt = String(now)
+                apply(&planned)
+                let beforeCreate = try BlockingFunctionCall.run(
+                    .beforeCreate, for: planned, context: context, in: project, environment: env)
+                creation = { record in apply(&record); beforeCreate.apply(to: &record) }
+            }
             guard let created = project.createUser(localId: localId, { record in
                 record.createdAt = String(now)
-                apply(&record)
+                creation(&record)
             }) else { throw .badRequest("DUPLICATE_LOCAL_ID") }
             user = created
+            if blockable {
+                if !user.isDisabled {
+                    let beforeSignIn = try BlockingFunctionCall.run(
+                        .beforeSignIn, for: user, context: context, in: project, environment: env)
+                    user = project.updateUser(user) { beforeSignIn.apply(to: &$0) }
+                    extraClaims = beforeSignIn.extraClaims
+                }
+                // Disabled by a function: the account stays, as in the reference.
+                try require(!user.isDisabled, "USER_DISABLED")
+            }
         }
 
         var response = Response(localId: user.localId, displayName: user.displayName, email: user.email)
         if let provider {
-            let tokens = TokenIssuer.issue(for: user, signInProvider: provider, in: &project, clock: env.clock)
+            let tokens = TokenIssuer.issue(
+                for: user, signInProvider: provider, extraClaims: extraClaims ?? JSONObject(), in: &project,
+                clock: env.clock)
             response.idToken = tokens.idToken
             response.refreshToken = tokens.refreshToken
             response.expiresIn = tokens.expiresIn

@@ -1,9 +1,10 @@
 extension UpdateAccount {
     /// Applies a VERIFY_EMAIL, VERIFY_AND_CHANGE_EMAIL or RECOVER_EMAIL code (the code is used up).
     static func applyOobCode(
-        _ code: String, to change: inout AccountChange, in project: inout ProjectState
+        _ code: String, to change: inout AccountChange, in project: inout ProjectState, now: Int64
     ) throws(ApiError) {
         let oob = try required(project.oobCodes.record(for: code), "INVALID_OOB_CODE")
+        try project.requireUnexpired(oob, now: now)
         switch oob.requestType {
         case .verifyEmail:
             project.oobCodes.remove(code)

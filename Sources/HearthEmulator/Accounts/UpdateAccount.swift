@@ -79,24 +79,24 @@ enum UpdateAccount {
         var expiresIn: String?
     }
 
-    static let operation = Operation("identitytoolkit.accounts.update", body: .json(schema), handler: handle)
+    static let operation = Operation(
+        "identitytoolkit.accounts.update", body: .json(schema), tenantGates: [.enabled], handler: handle)
     static let adminOperation = Operation(
-        "identitytoolkit.projects.accounts.update", body: .json(schema), handler: handle)
+        "identitytoolkit.projects.accounts.update", body: .json(schema), tenantGates: [.enabled], handler: handle)
 
     static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         Reply(try run(
             try request.decodeBody(as: Request.self), privileged: request.isAdmin, in: &project,
-            environment: request.environment))
+            environment: request.environment, request: request))
     }
 
+    /// `request` decodes the body's ID token once; without one (the action page) it is decoded here.
     static func run(
-        _ body: Request, privileged: Bool, in project: inout ProjectState, environment env: EmulatorEnvironment
+        _ body: Request, privileged: Bool, in project: inout ProjectState, environment env: EmulatorEnvironment,
+        request: OperationRequest? = nil
     ) throws(ApiError) -> Response {
         if body.provider != nil { throw .notImplemented("provider is not implemented yet.") }
         if body.upgradeToFederatedLogin != nil { throw .notImplemented("upgradeToFederatedLogin is not implemented yet.") }
-        if body.deletePasskey?.isEmpty == false {
-            throw .notImplemented("deletePasskey is not implemented in hearth-emulator yet.")
-        }
 
         if privileged {
             _ = try requiredText(body.localId, "MISSING_LOCAL_ID")
@@ -115,9 +115,9 @@ enum UpdateAccount {
 
         var change = AccountChange()
         if let oobCode = body.oobCode, !oobCode.isEmpty {
-            try applyOobCode(oobCode, to: &change, in: &project)
+            try applyOobCode(oobCode, to: &change, in: &project, now: env.clock.milliseconds)
         } else {
-            try applyFields(body, privileged: privileged, to: &change, in: project, env: env)
+            try applyFields(body, privileged: privileged, to: &change, in: project, env: env, request: request)
         }
         if let link = body.linkProviderUserInfo {
             let providerId = try requiredText(link.providerId, "MISSING_PROVIDER_ID")
@@ -154,11 +154,15 @@ enum UpdateAccount {
 
     private static func applyFields(
         _ body: Request, privileged: Bool, to change: inout AccountChange, in project: ProjectState,
-        env: EmulatorEnvironment
+        env: EmulatorEnvironment, request: OperationRequest?
     ) throws(ApiError) {
         let user: UserRecord
         if let idToken = body.idToken, !idToken.isEmpty {
-            let verified = try IdTokenVerifier.verify(idToken, in: project, log: env.log)
+            let verified = if let request {
+                try request.verifyIdToken(idToken, in: project)
+            } else {
+                try IdTokenVerifier.verify(idToken, in: project, log: env.log)
+            }
             user = verified.user
             change.signInProvider = verified.signInProvider
             try require(body.disableUser == nil, "OPERATION_NOT_ALLOWED")
@@ -208,7 +212,7 @@ enum UpdateAccount {
         if let mfa = body.mfa {
             // Factors given replace the account's; none (or an empty list) removes them all.
             let enrollments = try AdminMfaEnrollments.enrollments(
-                from: mfa.enrollments ?? [], generatingIds: false, existing: user.secondFactors, now: env.clock.iso8601)
+                from: mfa.enrollments ?? [], generatingIds: false, existing: user.secondFactors)
             change.edits.append { $0.mfaInfo = enrollments.isEmpty ? nil : enrollments }
         }
         if let displayName = body.displayName { change.edits.append { $0.displayName = displayName } }
@@ -243,5 +247,10 @@ enum UpdateAccount {
             }
         }
         if deleteProviders.contains(ProviderID.phone) { change.edits.append { $0.phoneNumber = nil } }
+        if let deletePasskey = body.deletePasskey {
+            // The account's list is written even when nothing matched (an empty one included).
+            let kept = (user.passkeyInfo ?? []).filter { !$0.credentialId.isEmpty && !deletePasskey.contains($0.credentialId) }
+            change.edits.append { $0.passkeyInfo = kept }
+        }
     }
 }

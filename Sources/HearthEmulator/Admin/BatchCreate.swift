@@ -28,7 +28,7 @@ enum BatchCreate {
     }
 
     static let operation = Operation(
-        "identitytoolkit.projects.accounts.batchCreate", body: .json(schema), handler: handle)
+        "identitytoolkit.projects.accounts.batchCreate", body: .json(schema), tenantGates: [.enabled], handler: handle)
 
     static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let body = try request.decodeBody(as: Request.self)

@@ -1,5 +1,6 @@
-/// `GET projects/{p}/accounts:batchGet?maxResults=&nextPageToken=`: accounts ordered by localId,
-/// a page at a time (20 by default, at most 1000; -1 returns all, as in the reference).
+/// `GET projects/{p}/accounts:batchGet?maxResults=&nextPageToken=[&tenantId=]`: accounts ordered by
+/// localId, a page at a time (20 by default, at most 1000; -1 returns all, as in the reference).
+/// On the project's path, `tenantId` in the query lists that tenant's accounts instead.
 enum BatchGet {
     struct Response: Encodable {
         let kind = "identitytoolkit#DownloadAccountResponse"
@@ -7,7 +8,8 @@ enum BatchGet {
         var nextPageToken: String?
     }
 
-    static let operation = Operation("identitytoolkit.projects.accounts.batchGet", handler: handle)
+    static let operation = Operation(
+        "identitytoolkit.projects.accounts.batchGet", tenantGates: [.enabled], queryTenant: ["tenantId"], handler: handle)
 
     static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let maxResults = try pageSize(request.query["maxResults"])

@@ -25,9 +25,9 @@ enum QueryAccounts {
     }
 
     static let operation = Operation(
-        "identitytoolkit.projects.accounts.query", body: .json(schema), handler: handle)
+        "identitytoolkit.projects.accounts.query", body: .json(schema), tenantGates: [.enabled], handler: handle)
     static let projectOperation = Operation(
-        "identitytoolkit.projects.queryAccounts", body: .json(schema), handler: handle)
+        "identitytoolkit.projects.queryAccounts", body: .json(schema), tenantGates: [.enabled], handler: handle)
 
     static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let body = try request.decodeBody(as: Request.self)

@@ -134,7 +134,10 @@ enum AccountImport {
         record.initialEmail = input.initialEmail
         record.emailLinkSignin = input.emailLinkSignin
         record.customAuth = input.customAuth
-        record.tenantId = input.tenantId
+        if let tenantId = input.tenantId, !tenantId.isEmpty {
+            try require(project.tenantId == tenantId, "Tenant id in userInfo does not match the tenant id in request.")
+        }
+        record.tenantId = project.tenantId
         record.emailVerified = input.emailVerified
         record.disabled = input.disabled
 

@@ -14,6 +14,7 @@ private let systemWrite = Darwin.write
 /// ```
 /// DIR/firebase-export-metadata.json  {"version": "...", "auth": {"version": "...", "path": "auth_export"}, ...}
 /// DIR/auth_export/accounts.json      {"kind": "identitytoolkit#DownloadAccountResponse", "users": [UserInfo...]}
+/// DIR/auth_export/accounts-T.json    the same for tenant T, one file per tenant
 /// DIR/auth_export/config.json        {"signIn": {"allowDuplicateEmails": false}, ...}  (GET .../config)
 /// ```
 ///
@@ -36,6 +37,8 @@ enum ExportDirectory {
         /// Where the accounts and settings were read from (nil: the export has no auth data).
         var authDirectory: String?
         var users: [AccountImport.User] = []
+        /// Each tenant's accounts (`accounts-<tenantId>.json`), ordered by tenant id.
+        var tenantUsers: [(tenantId: String, users: [AccountImport.User])] = []
         var settings: EmulatorConfig.Settings?
         /// Things a person should know (a file that was not there), for the log.
         var notes: [String] = []
@@ -48,8 +51,8 @@ enum ExportDirectory {
     private static let accountsSchema = RequestSchema([
         "kind": .string, "users": .array(.message(AccountImport.userSchema)), "nextPageToken": .string,
     ])
-    /// Firebase's emulator also records blocking-function triggers there; hearth-emulator has none
-    /// to run, so they are read and left aside.
+    /// Some exports also carry the blocking functions there; Firebase's emulator does not import
+    /// them (its config import changes only `signIn` and `emailPrivacyConfig`), nor does this.
     private static let configSchema = EmulatorConfig.schema.adding(["blockingFunctions": .any])
 
     // MARK: Reading
@@ -96,8 +99,24 @@ enum ExportDirectory {
         } else {
             contents.notes.append("no \(accountsPath); starting without accounts")
         }
+        for (tenantId, path) in tenantAccountFiles(in: authDirectory) {
+            let accounts = try object(at: path, schema: accountsSchema)
+            contents.tenantUsers.append((tenantId, try decode(AccountsFile.self, accounts, file: path).users ?? []))
+        }
         return contents
     }
+
+    /// `accounts-<tenantId>.json` files, by tenant id.
+    private static func tenantAccountFiles(in directory: String) -> [(tenantId: String, path: String)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.compactMap { name -> (String, String)? in
+            guard name.hasPrefix("accounts-"), name.hasSuffix(".json") else { return nil }
+            let tenantId = String(name.dropFirst("accounts-".count).dropLast(".json".count))
+            return tenantId.isEmpty ? nil : (tenantId, join(directory, name))
+        }.sorted { $0.0 < $1.0 }
+    }
+
+    static func tenantAccountsFileName(_ tenantId: String) -> String { "accounts-\(tenantId).json" }
 
     private static func object(at path: String, schema: RequestSchema?) throws(Failure) -> JSONObject {
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -136,8 +155,12 @@ enum ExportDirectory {
 
     // MARK: Writing
 
-    /// Writes the accounts (ordered by localId, as batchGet lists them) and settings of one project.
-    static func write(users: [UserRecord], config: ProjectConfig, to directory: String) throws(Failure) {
+    /// Writes the accounts (ordered by localId, as batchGet lists them) and settings of one project,
+    /// and each of its tenants' accounts (files of tenants that are gone are removed).
+    static func write(
+        users: [UserRecord], tenants: [(tenantId: String, users: [UserRecord])] = [], config: ProjectConfig,
+        to directory: String
+    ) throws(Failure) {
         let authDirectory = join(directory, authPath)
         do {
             try FileManager.default.createDirectory(atPath: authDirectory, withIntermediateDirectories: true)
@@ -145,14 +168,14 @@ enum ExportDirectory {
             throw Failure(description: "\(authDirectory): cannot be created (\(error.localizedDescription))")
         }
 
-        // One account per line: valid JSON that still diffs well when an export is kept in git.
-        var accounts = Array(#"{"kind":"identitytoolkit#DownloadAccountResponse","users":["#.utf8)
-        for (index, user) in users.enumerated() {
-            accounts.append(contentsOf: (index == 0 ? "\n" : ",\n").utf8)
-            accounts.append(contentsOf: JSONWriter.bytes(exported(user)))
+        try writeAtomically(accountsFile(users), to: join(authDirectory, accountsFileName))
+        let kept = Set(tenants.map { tenantAccountsFileName($0.tenantId) })
+        for (tenantId, tenantUsers) in tenants {
+            try writeAtomically(accountsFile(tenantUsers), to: join(authDirectory, tenantAccountsFileName(tenantId)))
         }
-        accounts.append(contentsOf: (users.isEmpty ? "]}\n" : "\n]}\n").utf8)
-        try writeAtomically(accounts, to: join(authDirectory, accountsFileName))
+        for (tenantId, path) in tenantAccountFiles(in: authDirectory) where !kept.contains(tenantAccountsFileName(tenantId)) {
+            unlink(path)
+        }
         try writeAtomically(JSONCoding.encode(EmulatorConfig.Settings(config)) + Array("\n".utf8),
                             to: join(authDirectory, configFileName))
 
@@ -165,6 +188,17 @@ enum ExportDirectory {
         try writeAtomically(JSONWriter.bytes(.object(metadata)) + Array("\n".utf8), to: metadataPath)
         syncDirectory(authDirectory)
         syncDirectory(directory)
+    }
+
+    /// One account per line: valid JSON that still diffs well when an export is kept in git.
+    private static func accountsFile(_ users: [UserRecord]) -> [UInt8] {
+        var accounts = Array(#"{"kind":"identitytoolkit#DownloadAccountResponse","users":["#.utf8)
+        for (index, user) in users.enumerated() {
+            accounts.append(contentsOf: (index == 0 ? "\n" : ",\n").utf8)
+            accounts.append(contentsOf: JSONWriter.bytes(exported(user)))
+        }
+        accounts.append(contentsOf: (users.isEmpty ? "]}\n" : "\n]}\n").utf8)
+        return accounts
     }
 
     /// The account as batchGet lists it, plus each TOTP factor's shared secret, which no API

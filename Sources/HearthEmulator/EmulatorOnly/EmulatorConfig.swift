@@ -6,19 +6,22 @@
 ///  "emailPrivacyConfig": {"enableImprovedEmailPrivacy": false}, as Firebase's emulator
 ///  "recentLoginMaxAgeSeconds": 0,         see RecentLogin; 0 turns the check off
 ///  "smsCodeTtlSeconds": 300,              SMS and TOTP enrollment sessions live this long (>= 1)
+///  "oobCodeTtlSeconds": 0,                email links live this long, then EXPIRED_OOB_CODE; 0 = forever
 ///  "smsRateLimit": {"maxSends": 5, "windowSeconds": 60},  per phone number; maxSends 0 = no limit
 ///  "testPhoneNumbers": {"+16505553434": "654321"},        replaces the whole set; {} clears it
 ///  "appVerificationRequired": false}      see AppVerification
 /// ```
 ///
-/// Everything but `signIn` and `emailPrivacyConfig` is hearth-emulator only. Changing `smsRateLimit`
-/// forgets earlier sends.
+/// Everything but `signIn` and `emailPrivacyConfig` is hearth-emulator only. Those two are fields of
+/// the project's v2 `Config` (`ProjectConfigV2`). Changing `smsRateLimit` forgets earlier sends. The
+/// project's tenants share its settings.
 enum EmulatorConfig {
     static let schema = RequestSchema([
         "signIn": .message(RequestSchema(["allowDuplicateEmails": .bool])),
         "emailPrivacyConfig": .message(RequestSchema(["enableImprovedEmailPrivacy": .bool])),
         "recentLoginMaxAgeSeconds": .int32,
         "smsCodeTtlSeconds": .int32,
+        "oobCodeTtlSeconds": .int32,
         "smsRateLimit": .message(RequestSchema(["maxSends": .int32, "windowSeconds": .int32])),
         "testPhoneNumbers": .stringMap,
         "appVerificationRequired": .bool,
@@ -35,6 +38,7 @@ enum EmulatorConfig {
         var emailPrivacyConfig: EmailPrivacy?
         var recentLoginMaxAgeSeconds: Int64?
         var smsCodeTtlSeconds: Int64?
+        var oobCodeTtlSeconds: Int64?
         var smsRateLimit: RateLimit?
         var testPhoneNumbers: [String: String]?
         var appVerificationRequired: Bool?
@@ -44,6 +48,7 @@ enum EmulatorConfig {
             emailPrivacyConfig = EmailPrivacy(enableImprovedEmailPrivacy: config.enableImprovedEmailPrivacy)
             recentLoginMaxAgeSeconds = config.recentLoginMaxAgeSeconds
             smsCodeTtlSeconds = config.smsCodeTtlSeconds
+            oobCodeTtlSeconds = config.oobCodeTtlSeconds
             smsRateLimit = RateLimit(maxSends: config.smsRateLimit.maxSends,
                                      windowSeconds: config.smsRateLimit.windowSeconds)
             testPhoneNumbers = config.testPhoneNumbers.codes
@@ -56,19 +61,28 @@ enum EmulatorConfig {
     }
 
     static let updateOperation = Operation(
-        "emulator.projects.config.update", access: .open, body: .json(schema)
-    ) { project, request throws(ApiError) in
-        let config = try applying(request.decodeBody(as: Settings.self), to: project.config)
-        if config.smsRateLimit != project.config.smsRateLimit { project.smsRateLimiter.reset() }
-        project.config = config
-        return Reply(Settings(project.config))
+        "emulator.projects.config.update", access: .open, body: .json(schema), handler: .global(update))
+
+    private static func update(_ request: OperationRequest, _ state: EmulatorState) throws(ApiError) -> Reply {
+        let patch = try request.decodeBody(as: Settings.self)
+        let family = state.family(request.projectId)
+        let settings = try family.project.write { project throws(ApiError) in
+            let config = try applying(patch, to: project.config)
+            if config.smsRateLimit != project.config.smsRateLimit { project.smsRateLimiter.reset() }
+            project.config = config
+            return Settings(project.config)
+        }
+        family.shareConfig()
+        return Reply(settings)
     }
 
     /// `config` with the settings present in `patch` changed, or the first invalid one reported.
     static func applying(_ patch: Settings, to current: ProjectConfig) throws(ApiError) -> ProjectConfig {
         var config = current
-        if let value = patch.signIn?.allowDuplicateEmails { config.allowDuplicateEmails = value }
-        if let value = patch.emailPrivacyConfig?.enableImprovedEmailPrivacy { config.enableImprovedEmailPrivacy = value }
+        if let value = patch.signIn?.allowDuplicateEmails { config.setAdmin("signIn", "allowDuplicateEmails", value) }
+        if let value = patch.emailPrivacyConfig?.enableImprovedEmailPrivacy {
+            config.setAdmin("emailPrivacyConfig", "enableImprovedEmailPrivacy", value)
+        }
         if let value = patch.recentLoginMaxAgeSeconds {
             try requireValid(value >= 0, "recentLoginMaxAgeSeconds", "(TYPE_INT32), \(value): must not be negative")
             config.recentLoginMaxAgeSeconds = value
@@ -76,6 +90,10 @@ enum EmulatorConfig {
         if let value = patch.smsCodeTtlSeconds {
             try requireValid(value >= 1, "smsCodeTtlSeconds", "(TYPE_INT32), \(value): must be at least 1")
             config.smsCodeTtlSeconds = value
+        }
+        if let value = patch.oobCodeTtlSeconds {
+            try requireValid(value >= 0, "oobCodeTtlSeconds", "(TYPE_INT32), \(value): must not be negative")
+            config.oobCodeTtlSeconds = value
         }
         if let limit = patch.smsRateLimit {
             if let maxSends = limit.maxSends {

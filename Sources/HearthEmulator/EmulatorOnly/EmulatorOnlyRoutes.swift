@@ -4,10 +4,15 @@ enum EmulatorOnlyRoutes {
 
     static let routes: [Route] = [
         Route(.get, "/", Readiness.operation),
-        Route(.get, "/emulator/action", ActionLink.operation),
+        Route(.get, ActionLink.path, ActionLink.operation),
+        Route(.get, OpenAPIDocument.path, OpenAPIDocument.operation),
+        Route(.get, AuthIframePage.path, AuthIframePage.operation),
         Route(.delete, "\(project)/accounts", DeleteAllAccounts.operation),
         Route(.get, "\(project)/oobCodes", ListOobCodes.operation),
         Route(.get, "\(project)/verificationCodes", ListVerificationCodes.operation),
+        Route(.delete, "\(project)/tenants/{tenantId}/accounts", DeleteAllAccounts.operation),
+        Route(.get, "\(project)/tenants/{tenantId}/oobCodes", ListOobCodes.operation),
+        Route(.get, "\(project)/tenants/{tenantId}/verificationCodes", ListVerificationCodes.operation),
         Route(.get, "\(project)/config", EmulatorConfig.getOperation),
         Route(.patch, "\(project)/config", EmulatorConfig.updateOperation),
         Route(.get, AuthHandlerPage.path, AuthHandlerPage.pageOperation),

@@ -4,6 +4,7 @@ enum Readiness {
         struct Status: Encodable {
             let ready = true
             let docs = "https://firebase.google.com/docs/emulator-suite"
+            let apiSpec = OpenAPIDocument.path
         }
         let authEmulator = Status()
     }

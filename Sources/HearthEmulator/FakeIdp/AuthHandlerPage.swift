@@ -12,18 +12,24 @@
 enum AuthHandlerPage {
     static let path = "/emulator/auth/handler"
     static let choosePath = "\(path)/choose"
+    /// The SDKs name the tenant `tid`; the reference also reads `tenantId`, first.
+    static let tenantParameters = ["tenantId", "tid"]
 
-    static let pageOperation = Operation("emulator.auth.handler", access: .open) { project, request throws(ApiError) in
+    static let pageOperation = Operation(
+        "emulator.auth.handler", access: .open, queryTenant: tenantParameters
+    ) { project, request throws(ApiError) in
         if request.query["authType"] == VerifyAppPage.authType { return VerifyAppPage.page(request.query) }
         return respond(to: request.query, choiceRequired: false, in: project, environment: request.environment)
     }
 
-    static let chooseOperation = Operation("emulator.auth.handler.choose", access: .open) { project, request throws(ApiError) in
+    static let chooseOperation = Operation(
+        "emulator.auth.handler.choose", access: .open, queryTenant: tenantParameters
+    ) { project, request throws(ApiError) in
         respond(to: request.query, choiceRequired: true, in: project, environment: request.environment)
     }
 
     static let choosePostOperation = Operation(
-        "emulator.auth.handler.choose", access: .open, body: .form
+        "emulator.auth.handler.choose", access: .open, body: .form, queryTenant: tenantParameters
     ) { project, request throws(ApiError) in
         respond(to: request.query.merging(request.formFields), choiceRequired: true, in: project,
                 environment: request.environment)
@@ -34,9 +40,6 @@ enum AuthHandlerPage {
     ) -> Reply {
         guard parameters.nonEmpty("apiKey") != nil, let providerId = parameters.nonEmpty("providerId") else {
             return .authEmulatorError("missing apiKey or providerId query parameters")
-        }
-        if let tenant = parameters.nonEmpty("tid") ?? parameters.nonEmpty("tenantId") {
-            return .authEmulatorError("tenants (tid \(tenant)) are not supported by hearth-emulator")
         }
         let redirectUrl = parameters.nonEmpty("redirectUrl")
         if let redirectUrl, !AbsoluteURI.isValid(redirectUrl) {
@@ -73,8 +76,11 @@ enum AuthHandlerPage {
                 return .authEmulatorError("choose an account: give rawId, email, sub, generate or cancel")
             }
             let carried = parameters.lastValues.filter { !FakeIdentityChoice.parameterNames.contains($0.name) }
+            // The form's fields are its body; the tenant must be in its URL to pick the accounts.
+            var action = choosePath
+            if let tenantId = project.tenantId { action += "?tenantId=\(FormURLEncoding.encodeComponent(tenantId))" }
             let page = FakeIdpPage(
-                providerId: providerId, action: choosePath, carriedFields: carried, returnTarget: redirectUrl,
+                providerId: providerId, action: action, carriedFields: carried, returnTarget: redirectUrl,
                 scopes: (parameters["scopes"] ?? "").split(separator: ",").map(String.init),
                 customParameters: customParameters, accounts: project.identities(providerId: providerId),
                 loginHint: customParameters.first { $0.name == "login_hint" }?.value)

@@ -8,16 +8,20 @@ enum ConsentPage {
     static let path = CreateAuthUri.consentPath
     static let choosePath = "\(path)/choose"
 
-    static let pageOperation = Operation("emulator.auth.consent", access: .open) { project, request throws(ApiError) in
+    static let pageOperation = Operation(
+        "emulator.auth.consent", access: .open, queryTenant: ["tenantId"]
+    ) { project, request throws(ApiError) in
         respond(to: request.query, choiceRequired: false, in: project, environment: request.environment)
     }
 
-    static let chooseOperation = Operation("emulator.auth.consent.choose", access: .open) { project, request throws(ApiError) in
+    static let chooseOperation = Operation(
+        "emulator.auth.consent.choose", access: .open, queryTenant: ["tenantId"]
+    ) { project, request throws(ApiError) in
         respond(to: request.query, choiceRequired: true, in: project, environment: request.environment)
     }
 
     static let choosePostOperation = Operation(
-        "emulator.auth.consent.choose", access: .open, body: .form
+        "emulator.auth.consent.choose", access: .open, body: .form, queryTenant: ["tenantId"]
     ) { project, request throws(ApiError) in
         respond(to: request.query.merging(request.formFields), choiceRequired: true, in: project,
                 environment: request.environment)
@@ -63,7 +67,9 @@ enum ConsentPage {
                 return .authEmulatorError("choose an account: give rawId, email, sub, generate or cancel")
             }
             let page = FakeIdpPage(
-                providerId: session.providerId, action: choosePath, carriedFields: [("sessionId", sessionId)],
+                providerId: session.providerId,
+                action: project.tenantId.map { "\(choosePath)?tenantId=\(FormURLEncoding.encodeComponent($0))" } ?? choosePath,
+                carriedFields: [("sessionId", sessionId)],
                 returnTarget: session.continueUri, scopes: session.scopes, customParameters: session.customParameters,
                 accounts: project.identities(providerId: session.providerId),
                 loginHint: session.customParameter("login_hint"))

@@ -5,8 +5,8 @@
 /// is no `redirectUrl`. Cancel redirects with `firebaseError` (auth/user-cancelled) instead.
 ///
 /// Tokens are random, work for one sendVerificationCode (or phone MFA start) of the default project
-/// within ten minutes, and are only checked when the project requires app verification
-/// (`AppVerification`). A test can skip the HTML: GET `/emulator/auth/handler/verify-app` with the
+/// (or of the tenant named by `tid`) within ten minutes, and are only checked when the project
+/// requires app verification (`AppVerification`). A test can skip the HTML: GET `/emulator/auth/handler/verify-app` with the
 /// same query plus `notARobot=true`.
 enum VerifyAppPage {
     static let authType = "verifyApp"
@@ -14,12 +14,14 @@ enum VerifyAppPage {
     /// The page's own fields, not carried back.
     private static let choiceNames: Set<String> = ["notARobot", "cancel"]
 
-    static let verifyOperation = Operation("emulator.auth.handler.verifyApp", access: .open) { project, request throws(ApiError) in
+    static let verifyOperation = Operation(
+        "emulator.auth.handler.verifyApp", access: .open, queryTenant: AuthHandlerPage.tenantParameters
+    ) { project, request throws(ApiError) in
         verify(request.query, in: &project, now: request.environment.clock.milliseconds)
     }
 
     static let verifyPostOperation = Operation(
-        "emulator.auth.handler.verifyApp", access: .open, body: .form
+        "emulator.auth.handler.verifyApp", access: .open, body: .form, queryTenant: AuthHandlerPage.tenantParameters
     ) { project, request throws(ApiError) in
         verify(request.query.merging(request.formFields), in: &project, now: request.environment.clock.milliseconds)
     }
@@ -32,6 +34,11 @@ enum VerifyAppPage {
         let hidden = carried.map {
             "<input type=\"hidden\" name=\"\(HTML.escape($0.name))\" value=\"\(HTML.escape($0.value))\">"
         }.joined()
+        // The form's fields are its body: a tenant's token must be kept by that tenant, named in the URL.
+        var action = verifyPath
+        if let tenantId = AuthHandlerPage.tenantParameters.lazy.compactMap({ parameters.nonEmpty($0) }).first {
+            action += "?tenantId=\(FormURLEncoding.encodeComponent(tenantId))"
+        }
         var html = """
             <!DOCTYPE html>
             <html lang="en">
@@ -52,14 +59,14 @@ enum VerifyAppPage {
             html += "<p>After you verify, your browser returns to <code>\(HTML.escape(redirectUrl))</code>.</p>\n"
         }
         html += """
-            <form method="post" action="\(HTML.escape(verifyPath))">\(hidden)
+            <form method="post" action="\(HTML.escape(action))">\(hidden)
             <label class="check"><input id="not-a-robot" name="notARobot" type="checkbox" value="true" required autofocus> \
             I'm not a robot</label>
             <div class="actions">
             <button type="submit" id="verify">Verify</button>
             </div>
             </form>
-            <form method="post" action="\(HTML.escape(verifyPath))" class="cancel">\(hidden)
+            <form method="post" action="\(HTML.escape(action))" class="cancel">\(hidden)
             <button type="submit" class="secondary" name="cancel" value="true" formnovalidate>Cancel</button>
             </form>
             </main>

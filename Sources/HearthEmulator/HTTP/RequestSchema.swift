@@ -16,6 +16,8 @@ struct RequestSchema: Sendable {
         case message(RequestSchema)
         /// A map or a free-form value (`Struct`): any JSON, keys left as sent.
         case any
+        /// A JSON object of any content (the description says only `type: object`), keys left as sent.
+        case object
         /// `map<string, string>` (`customParameter`): an object whose values are strings, keys left as sent.
         case stringMap
     }
@@ -55,7 +57,7 @@ struct RequestSchema: Sendable {
 
     private static func coerce(_ value: JSONValue, to type: FieldType, at path: String) throws(ApiError) -> JSONValue {
         switch (type, value) {
-        case (.any, _):
+        case (.any, _), (.object, .object):
             return value
         case (.string, .string):
             return value
@@ -132,7 +134,7 @@ extension RequestSchema.FieldType {
         case .enumeration: "TYPE_ENUM"
         case .array(let element): element.protoName
         case .message: "TYPE_MESSAGE"
-        case .any, .stringMap: "TYPE_MESSAGE"
+        case .any, .object, .stringMap: "TYPE_MESSAGE"
         }
     }
 }

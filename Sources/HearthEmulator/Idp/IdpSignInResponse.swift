@@ -19,6 +19,8 @@ struct IdpSignInResponse: Encodable, Sendable {
     var oauthTokenSecret: String?
     var localId: String?
     var isNewUser: Bool?
+    /// The tenant signed in to.
+    var tenantId: String?
     var emailRecycled: Bool?
     var needConfirmation: Bool?
     var verifiedProvider: [String]?

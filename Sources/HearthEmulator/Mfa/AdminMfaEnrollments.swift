@@ -1,8 +1,13 @@
-/// Second factors set directly, as the Admin SDKs do: signUp `mfaInfo[]` (new ids are generated) and
-/// accounts:update `mfa.enrollments[]` (which replaces the account's factors; ids are required).
-/// Only SMS factors can be created this way, as with Firebase's Admin SDKs. An update may keep an
-/// existing TOTP factor by naming its `mfaEnrollmentId` with `totpInfo: {}`, since its secret is
-/// only ever given to the account's own authenticator app.
+/// Second factors set directly in a request, as the Admin SDKs set them and as Firebase's emulator
+/// takes them: signUp `mfaInfo[]` (new ids are generated, given ones ignored) and accounts:update
+/// `mfa.enrollments[]` (which replaces the account's factors; ids are required). Each needs a valid
+/// phone number (INVALID_MFA_PHONE_NUMBER); a number given again is dropped (the first is kept);
+/// an id given twice is DUPLICATE_MFA_ENROLLMENT_ID. The fields given are stored as given (no
+/// enrollment time is invented), plus `unobfuscatedPhoneInfo`.
+///
+/// hearth-emulator only: an update may keep an existing TOTP factor by naming its
+/// `mfaEnrollmentId` with `totpInfo: {}` and no phone number, since its secret is only ever given
+/// to the account's own authenticator app (Firebase's emulator has no TOTP factors).
 enum AdminMfaEnrollments {
     static let schema = RequestSchema([
         "displayName": .string, "emailInfo": .message(RequestSchema(["emailAddress": .string])),
@@ -18,21 +23,16 @@ enum AdminMfaEnrollments {
         var totpInfo: JSONValue?
     }
 
-    /// The account's new list of factors. Repeated phone numbers are dropped (the first is kept), as
-    /// production does.
+    /// The account's new list of factors.
     static func enrollments(
-        from inputs: [Input], generatingIds: Bool, existing: [MfaEnrollment], now: String
+        from inputs: [Input], generatingIds: Bool, existing: [MfaEnrollment]
     ) throws(ApiError) -> [MfaEnrollment] {
         var result: [MfaEnrollment] = []
         var phoneNumbers = Set<String>()
         var ids = Set<String>()
         for input in inputs {
-            if input.totpInfo != nil {
-                guard let id = input.mfaEnrollmentId,
-                      var kept = existing.first(where: { $0.mfaEnrollmentId == id && $0.totpInfo != nil }) else {
-                    throw .badRequest(
-                        "MFA_ENROLLMENT_NOT_FOUND : ((TOTP second factors can only be kept by their mfaEnrollmentId here; enroll new ones with mfaEnrollment:start.))")
-                }
+            if input.totpInfo != nil, input.phoneInfo == nil, let id = input.mfaEnrollmentId,
+               var kept = existing.first(where: { $0.mfaEnrollmentId == id && $0.totpInfo != nil }) {
                 try require(ids.insert(id).inserted, "DUPLICATE_MFA_ENROLLMENT_ID")
                 if let displayName = input.displayName { kept.displayName = displayName }
                 result.append(kept)
@@ -50,7 +50,7 @@ enum AdminMfaEnrollments {
             let enrollmentId = try requiredText(id, "INVALID_MFA_ENROLLMENT_ID : mfaEnrollmentId must be defined.")
             try require(ids.insert(enrollmentId).inserted, "DUPLICATE_MFA_ENROLLMENT_ID")
             result.append(MfaEnrollment(
-                mfaEnrollmentId: enrollmentId, displayName: input.displayName, enrolledAt: input.enrolledAt ?? now,
+                mfaEnrollmentId: enrollmentId, displayName: input.displayName, enrolledAt: input.enrolledAt,
                 phoneInfo: phoneNumber, unobfuscatedPhoneInfo: phoneNumber))
         }
         try require(result.count <= MfaRules.maximumSecondFactors, "SECOND_FACTOR_LIMIT_EXCEEDED")

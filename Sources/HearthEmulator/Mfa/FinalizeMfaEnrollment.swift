@@ -21,14 +21,15 @@ enum FinalizeMfaEnrollment {
     }
 
     static let operation = Operation(
-        "identitytoolkit.accounts.mfaEnrollment.finalize", body: .json(schema), handler: handle)
+        "identitytoolkit.accounts.mfaEnrollment.finalize", body: .json(schema),
+        tenantGates: [.enabled, .smsSecondFactors], handler: handle)
 
     static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let body = try request.decodeBody(as: Request.self)
         let env = request.environment
         let now = env.clock.milliseconds
         let idToken = try requiredText(body.idToken, "MISSING_ID_TOKEN")
-        let token = try IdTokenVerifier.verify(idToken, in: project, log: env.log)
+        let token = try request.verifyIdToken(idToken, in: project)
         let signInProvider = try MfaRules.eligibleFirstFactor(token)
         let user = token.user
         try MfaRules.requireRoomForAnother(user)
@@ -66,7 +67,7 @@ enum FinalizeMfaEnrollment {
         case (_?, _?):
             throw .badRequest("INVALID_ARGUMENT : ((Give phoneVerificationInfo or totpVerificationInfo, not both.))")
         case (nil, nil):
-            throw .badRequest("INVALID_ARGUMENT : ((Missing phoneVerificationInfo or totpVerificationInfo.))")
+            throw .badRequest("INVALID_ARGUMENT : ((Missing phoneVerificationInfo.))")
         }
 
         let added = enrollment

@@ -22,7 +22,8 @@ enum FinalizeMfaSignIn {
     }
 
     static let operation = Operation(
-        "identitytoolkit.accounts.mfaSignIn.finalize", body: .json(schema), handler: handle)
+        "identitytoolkit.accounts.mfaSignIn.finalize", body: .json(schema), tenantGates: [.enabled, .smsSecondFactors],
+        handler: handle)
 
     static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let body = try request.decodeBody(as: Request.self)
@@ -67,12 +68,20 @@ enum FinalizeMfaSignIn {
             throw .badRequest("INVALID_ARGUMENT : MFA provider not supported!")
         }
 
-        try require(!user.isDisabled, "USER_DISABLED")
+        let beforeSignIn = try BlockingFunctionCall.run(
+            .beforeSignIn, for: user,
+            context: .init(signInMethod: signInProvider, signInSecondFactor: SecondFactor(enrollment).provider),
+            in: project, environment: env)
         let signedInAt = String(now)
-        let signedIn = project.updateUser(user) { $0.lastLoginAt = signedInAt }
+        let signedIn = project.updateUser(user) { record in
+            beforeSignIn.apply(to: &record)
+            record.lastLoginAt = signedInAt
+        }
+        // Disabled before or by a blocking function: the sign-in is recorded first, as in the reference.
+        try require(!signedIn.isDisabled, "USER_DISABLED")
         let tokens = TokenIssuer.issue(
-            for: signedIn, signInProvider: signInProvider, secondFactor: SecondFactor(enrollment), in: &project,
-            clock: env.clock)
+            for: signedIn, signInProvider: signInProvider, extraClaims: beforeSignIn.extraClaims ?? JSONObject(),
+            secondFactor: SecondFactor(enrollment), in: &project, clock: env.clock)
         return Reply(MfaSchemas.Tokens(idToken: tokens.idToken, refreshToken: tokens.refreshToken))
     }
 }

@@ -33,13 +33,14 @@ enum StartMfaEnrollment {
     }
 
     static let operation = Operation(
-        "identitytoolkit.accounts.mfaEnrollment.start", body: .json(schema), handler: handle)
+        "identitytoolkit.accounts.mfaEnrollment.start", body: .json(schema), tenantGates: [.enabled, .smsSecondFactors],
+        handler: handle)
 
     static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let body = try request.decodeBody(as: Request.self)
         let env = request.environment
         let idToken = try requiredText(body.idToken, "MISSING_ID_TOKEN")
-        let token = try IdTokenVerifier.verify(idToken, in: project, log: env.log)
+        let token = try request.verifyIdToken(idToken, in: project)
         let user = token.user
         _ = try MfaRules.eligibleFirstFactor(token)
         try MfaRules.requireVerifiedEmail(user)
@@ -61,7 +62,7 @@ enum StartMfaEnrollment {
         case (_?, _?):
             throw .badRequest("INVALID_ARGUMENT : ((Give phoneEnrollmentInfo or totpEnrollmentInfo, not both.))")
         case (nil, nil):
-            throw .badRequest("INVALID_ARGUMENT : ((Missing phoneEnrollmentInfo or totpEnrollmentInfo.))")
+            throw .badRequest("INVALID_ARGUMENT : ((Missing phoneEnrollmentInfo.))")
         }
     }
 

@@ -18,7 +18,8 @@ enum StartMfaSignIn {
     }
 
     static let operation = Operation(
-        "identitytoolkit.accounts.mfaSignIn.start", body: .json(schema), handler: handle)
+        "identitytoolkit.accounts.mfaSignIn.start", body: .json(schema), tenantGates: [.enabled, .smsSecondFactors],
+        handler: handle)
 
     static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let body = try request.decodeBody(as: Request.self)

@@ -9,7 +9,7 @@ enum GetRecaptchaParams {
         let recaptchaSiteKey = "Fake-key__Do-not-send-this-to-Recaptcha_"
     }
 
-    static let operation = Operation("identitytoolkit.getRecaptchaParams") { _, _ throws(ApiError) in
+    static let operation = Operation("identitytoolkit.getRecaptchaParams", tenantGates: [.enabled]) { _, _ throws(ApiError) in
         Reply(Response())
     }
 }

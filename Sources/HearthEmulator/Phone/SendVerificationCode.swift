@@ -28,7 +28,8 @@ enum SendVerificationCode {
     }
 
     static let operation = Operation(
-        "identitytoolkit.accounts.sendVerificationCode", body: .json(schema), handler: handle)
+        "identitytoolkit.accounts.sendVerificationCode", body: .json(schema), tenantGates: [.enabled, .projectOnly],
+        handler: handle)
 
     static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let body = try request.decodeBody(as: Request.self)

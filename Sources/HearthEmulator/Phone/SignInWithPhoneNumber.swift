@@ -46,7 +46,8 @@ enum SignInWithPhoneNumber {
     }
 
     static let operation = Operation(
-        "identitytoolkit.accounts.signInWithPhoneNumber", body: .json(schema), handler: handle)
+        "identitytoolkit.accounts.signInWithPhoneNumber", body: .json(schema), tenantGates: [.enabled, .projectOnly],
+        handler: handle)
 
     static func handle(_ project: inout ProjectState, _ request: OperationRequest) throws(ApiError) -> Reply {
         let body = try request.decodeBody(as: Request.self)
@@ -70,11 +71,11 @@ enum SignInWithPhoneNumber {
         let owner = project.user(phoneNumber: phoneNumber)
         if body.operation == "REAUTH" {
             let user = try required(owner, "USER_NOT_FOUND")
-            return Reply(try signIn(user, phoneNumber: phoneNumber, isNewUser: false, in: &project, clock: env.clock))
+            return Reply(try signIn(user, phoneNumber: phoneNumber, isNewUser: false, in: &project, environment: env))
         }
         var linkTarget: UserRecord?
         if let idToken = body.idToken, !idToken.isEmpty {
-            linkTarget = try IdTokenVerifier.verify(idToken, in: project, log: env.log).user
+            linkTarget = try request.verifyIdToken(idToken, in: project).user
         } else if body.operation == "LINK" || body.operation == "UPDATE" {
             throw .badRequest("MISSING_ID_TOKEN")
         }
@@ -90,29 +91,55 @@ enum SignInWithPhoneNumber {
         }
 
         if let existing = linkTarget ?? owner {
-            return Reply(try signIn(existing, phoneNumber: phoneNumber, isNewUser: false, in: &project, clock: env.clock))
+            return Reply(try signIn(existing, phoneNumber: phoneNumber, isNewUser: false, in: &project, environment: env))
         }
+        let localId = project.generateLocalId()
         let created = String(now)
-        guard let user = project.createUser(localId: project.generateLocalId(), {
-            $0.phoneNumber = phoneNumber
-            $0.createdAt = created
+        let setUp: (inout UserRecord) -> Void = { record in
+            record.phoneNumber = phoneNumber
+            record.createdAt = created
+            record.lastLoginAt = created
+        }
+        var planned = UserRecord(localId: localId)
+        setUp(&planned)
+        let beforeCreate = try BlockingFunctionCall.run(
+            .beforeCreate, for: planned, context: blockingContext, in: project, environment: env)
+        guard let user = project.createUser(localId: localId, { record in
+            setUp(&record)
+            beforeCreate.apply(to: &record)
         }) else { throw .internalError("INTERNAL_ERROR : a new account's id was taken") }
-        return Reply(try signIn(user, phoneNumber: phoneNumber, isNewUser: true, in: &project, clock: env.clock))
+        return Reply(try signIn(user, phoneNumber: phoneNumber, isNewUser: true, in: &project, environment: env))
     }
 
+    private static let blockingContext = BlockingFunctionCall.Context(signInMethod: ProviderID.phone)
+
     private static func signIn(
-        _ user: UserRecord, phoneNumber: String, isNewUser: Bool, in project: inout ProjectState, clock: EmulatorClock
+        _ user: UserRecord, phoneNumber: String, isNewUser: Bool, in project: inout ProjectState,
+        environment env: EmulatorEnvironment
     ) throws(ApiError) -> Response {
         try require(!user.isDisabled, "USER_DISABLED")
         try require(
             user.secondFactors.isEmpty,
             "UNSUPPORTED_FIRST_FACTOR : A phone number cannot be set as a first factor on an SMS based MFA user.")
+        let clock = env.clock
         let signedInAt = String(clock.milliseconds)
-        let updated = project.updateUser(user) {
-            $0.phoneNumber = phoneNumber
-            $0.lastLoginAt = signedInAt
+        let setUp: (inout UserRecord) -> Void = { record in
+            record.phoneNumber = phoneNumber
+            record.lastLoginAt = signedInAt
         }
-        let tokens = TokenIssuer.issue(for: updated, signInProvider: ProviderID.phone, in: &project, clock: clock)
+        var planned = user
+        setUp(&planned)
+        let beforeSignIn = try BlockingFunctionCall.run(
+            .beforeSignIn, for: planned, context: blockingContext, in: project, environment: env)
+        let updated = project.updateUser(user) { record in
+            setUp(&record)
+            beforeSignIn.apply(to: &record)
+        }
+        // Disabled by a blocking function: the changes stay, the sign-in is refused.
+        try require(!updated.isDisabled, "USER_DISABLED")
+        let tokens = TokenIssuer.issue(
+            for: updated, signInProvider: ProviderID.phone, extraClaims: beforeSignIn.extraClaims ?? JSONObject(),
+            in: &project, clock: clock)
         return Response(
             isNewUser: isNewUser, phoneNumber: phoneNumber, localId: updated.localId, idToken: tokens.idToken,
             refreshToken: tokens.refreshToken, expiresIn: tokens.expiresIn)

@@ -74,6 +74,9 @@ struct RequestHeaders: Sendable {
     var accessControlRequestMethod: String?
     var accessControlRequestHeaders: String?
     var accessControlRequestPrivateNetwork: String?
+    var acceptEncoding: String?
+    var host: String?
+    var accept: String?
 
     init() {}
 
@@ -91,6 +94,9 @@ struct RequestHeaders: Sendable {
         case .accessControlRequestMethod: Self.append(value, to: &accessControlRequestMethod)
         case .accessControlRequestHeaders: Self.append(value, to: &accessControlRequestHeaders)
         case .accessControlRequestPrivateNetwork: Self.append(value, to: &accessControlRequestPrivateNetwork)
+        case .acceptEncoding: Self.append(value, to: &acceptEncoding)
+        case .host: Self.append(value, to: &host)
+        case .accept: Self.append(value, to: &accept)
         case nil: break
         }
     }
@@ -101,7 +107,7 @@ struct RequestHeaders: Sendable {
 
     private enum Field: CaseIterable {
         case authorization, apiKey, contentType, locale, origin, accessControlRequestMethod,
-             accessControlRequestHeaders, accessControlRequestPrivateNetwork
+             accessControlRequestHeaders, accessControlRequestPrivateNetwork, acceptEncoding, host, accept
 
         /// Lowercase.
         var name: String {
@@ -114,6 +120,9 @@ struct RequestHeaders: Sendable {
             case .accessControlRequestMethod: "access-control-request-method"
             case .accessControlRequestHeaders: "access-control-request-headers"
             case .accessControlRequestPrivateNetwork: "access-control-request-private-network"
+            case .acceptEncoding: "accept-encoding"
+            case .host: "host"
+            case .accept: "accept"
             }
         }
 

@@ -15,6 +15,10 @@ public struct EmulatorConfiguration: Sendable {
     /// How long SMS verification (and TOTP enrollment) sessions can be finished; later they are
     /// SESSION_EXPIRED.
     public var smsCodeTtlSeconds: Int64
+    /// How long email action codes can be used; later they are EXPIRED_OOB_CODE. 0: forever.
+    public var oobCodeTtlSeconds: Int64 = 0
+    /// gzip answers for clients that ask, as Google's servers do (off: plain answers, as Firebase's emulator).
+    public var compressesAnswers = true
     public var smsRateLimit: SmsRateLimit
     public var testPhoneNumbers: TestPhoneNumbers
     /// SMS to numbers that are not test numbers need a reCAPTCHA token (see `AppVerification`).
@@ -43,10 +47,12 @@ public struct EmulatorConfiguration: Sendable {
 
     /// The settings every project starts with.
     var initialProjectConfig: ProjectConfig {
-        ProjectConfig(
+        var config = ProjectConfig(
             recentLoginMaxAgeSeconds: recentLoginMaxAgeSeconds, smsCodeTtlSeconds: smsCodeTtlSeconds,
             smsRateLimit: smsRateLimit, testPhoneNumbers: testPhoneNumbers,
             appVerificationRequired: appVerificationRequired)
+        config.oobCodeTtlSeconds = oobCodeTtlSeconds
+        return config
     }
 }
 
@@ -87,7 +93,9 @@ public struct EmulatorServer: Sendable {
         if let directory = configuration.importDirectory {
             try load(directory, into: state, environment: environment)
         }
-        let responder = EmulatorResponder(routes: EmulatorRoutes.table, state: state, environment: environment)
+        let responder = EmulatorResponder(
+            routes: EmulatorRoutes.table, state: state, environment: environment,
+            compressesAnswers: configuration.compressesAnswers)
 
         let group = MultiThreadedEventLoopGroup(numberOfThreads: Self.eventLoopThreads)
         let stopRequested = group.next().makePromise(of: Void.self)
@@ -119,6 +127,8 @@ public struct EmulatorServer: Sendable {
                 .bind(host: configuration.host, port: configuration.port)
                 .get()
         } catch {
+            // Nothing will wait for a stop: a promise left unfulfilled traps (in debug builds) when freed.
+            stopRequested.succeed()
             try? await group.shutdownGracefully()
             throw error
         }
@@ -152,6 +162,7 @@ public struct EmulatorServer: Sendable {
             let given = configuration.settingsFromCommandLine
             if given.contains("recentLoginMaxAgeSeconds") { settings.recentLoginMaxAgeSeconds = nil }
             if given.contains("smsCodeTtlSeconds") { settings.smsCodeTtlSeconds = nil }
+            if given.contains("oobCodeTtlSeconds") { settings.oobCodeTtlSeconds = nil }
             if given.contains("smsRateLimit") { settings.smsRateLimit = nil }
             if given.contains("testPhoneNumbers") { settings.testPhoneNumbers = nil }
             if given.contains("appVerificationRequired") { settings.appVerificationRequired = nil }
@@ -186,6 +197,24 @@ public struct EmulatorServer: Sendable {
                 + lines.joined(separator: "\n") + more)
         }
         environment.log.info("Imported \(users.count) accounts into project \(projectId) from \(authDirectory)")
+
+        for (tenantId, tenantUsers) in contents.tenantUsers {
+            let path = "\(authDirectory)/\(ExportDirectory.tenantAccountsFileName(tenantId))"
+            let tenantFailures: [AccountImport.Failure]
+            do throws(ApiError) {
+                tenantFailures = try state.tenant(tenantId, of: projectId).write { project throws(ApiError) in
+                    try AccountImport.load(tenantUsers, into: &project, clock: clock)
+                }
+            } catch {
+                throw ExportDirectory.Failure(description: "\(path): \(error.message)")
+            }
+            if let failure = tenantFailures.first {
+                throw ExportDirectory.Failure(description:
+                    "\(path): \(tenantFailures.count) of \(tenantUsers.count) accounts cannot be imported:\n"
+                    + "  users[\(failure.index)]\(failure.localId.map { " (localId \"\($0)\")" } ?? ""): \(failure.message)")
+            }
+            environment.log.info("Imported \(tenantUsers.count) accounts into tenant \(tenantId) of project \(projectId)")
+        }
     }
 
     private func export(_ state: EmulatorState, to directory: String, log: EmulatorLog) throws(ExportDirectory.Failure) {
@@ -195,8 +224,14 @@ public struct EmulatorServer: Sendable {
         }
         guard let snapshot else { return }
         let (users, config) = snapshot
-        try ExportDirectory.write(users: users, config: config, to: directory)
-        log.info("Exported \(users.count) accounts of project \(projectId) to \(directory)")
+        let family = state.family(projectId)
+        let tenants = family.tenantConfigs(after: nil).map { tenant in
+            (tenantId: tenant.tenantId, users: state.tenant(tenant.tenantId, of: projectId).read { $0.usersSortedByLocalId() })
+        }
+        try ExportDirectory.write(users: users, tenants: tenants, config: config, to: directory)
+        log.info("Exported \(users.count) accounts of project \(projectId)"
+                 + (tenants.isEmpty ? "" : " and \(tenants.map(\.users.count).reduce(0, +)) of its \(tenants.count) tenants")
+                 + " to \(directory)")
     }
 
     /// IPv6 literals need brackets in URLs.

@@ -5,6 +5,12 @@ struct OobCodeRecord: Codable, Sendable, Equatable {
     var oobCode: String
     var oobLink: String
     var requestType: OobRequestType
+    /// When it was issued (not listed), for `oobCodeTtlSeconds`.
+    var issuedAtMilliseconds: Int64 = 0
+
+    enum CodingKeys: String, CodingKey {
+        case email, newEmail, oobCode, oobLink, requestType
+    }
 }
 
 enum OobRequestType: String, Codable, Sendable, CaseIterable {

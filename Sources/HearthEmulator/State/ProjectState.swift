@@ -3,6 +3,8 @@
 struct ProjectState: Sendable {
     let projectId: String
     var config: ProjectConfig
+    /// The tenant's settings when this is one of the project's tenants; nil for the project itself.
+    var tenant: TenantConfig?
     var oobCodes = OobCodeBook()
     /// Provider sign-in flows started by createAuthUri, awaiting their signInWithIdp.
     var providerSessions = ProviderSessionBook()
@@ -23,11 +25,18 @@ struct ProjectState: Sendable {
     private var localIdsByProviderEmail: [String: Set<String>] = [:]
     /// providerId → rawId → localId
     private var localIdByProviderRawId: [String: [String: String]] = [:]
+    private var localIdByPasskeyCredentialId: [String: String] = [:]
 
-    init(projectId: String, config: ProjectConfig = ProjectConfig()) {
+    init(projectId: String, config: ProjectConfig = ProjectConfig(), tenant: TenantConfig? = nil) {
         self.projectId = projectId
         self.config = config
+        self.tenant = tenant
     }
+
+    var tenantId: String? { tenant?.tenantId }
+
+    /// What sign-in methods and second factors the project (or tenant) allows.
+    var features: ProjectFeatures { tenant?.features ?? .project }
 
     /// Google's project number, which the reference fixes to an obviously fake value.
     var projectNumber: String { "12345" }
@@ -46,6 +55,16 @@ struct ProjectState: Sendable {
 
     func user(providerId: String, rawId: String) -> UserRecord? {
         localIdByProviderRawId[providerId]?[rawId].flatMap { users[$0] }
+    }
+
+    /// EXPIRED_OOB_CODE when `record` is older than the project lets codes live (`oobCodeTtlSeconds`).
+    func requireUnexpired(_ record: OobCodeRecord, now: Int64) throws(ApiError) {
+        let ttl = config.oobCodeTtlSeconds
+        try require(ttl <= 0 || now - record.issuedAtMilliseconds <= ttl * 1000, "EXPIRED_OOB_CODE")
+    }
+
+    func user(passkeyCredentialId: String) -> UserRecord? {
+        localIdByPasskeyCredentialId[passkeyCredentialId].flatMap { users[$0] }
     }
 
     /// Every identity linked at `providerId`, ordered by raw id (what the fake provider pages list).
@@ -115,8 +134,14 @@ struct ProjectState: Sendable {
         let oldEmail = user.email
         let oldPhone = user.phoneNumber
         let oldProviderEmails = Self.providerEmails(user)
+        let oldPasskeys = user.passkeyInfo
 
         change(&user)
+
+        if user.passkeyInfo != oldPasskeys {
+            for passkey in oldPasskeys ?? [] { localIdByPasskeyCredentialId[passkey.credentialId] = nil }
+            for passkey in user.passkeyInfo ?? [] { localIdByPasskeyCredentialId[passkey.credentialId] = localId }
+        }
 
         if let oldEmail, oldEmail != user.email { localIdByEmail[oldEmail] = nil }
         if let email = user.email { localIdByEmail[email] = localId }
@@ -182,6 +207,7 @@ struct ProjectState: Sendable {
         localIdByPhoneNumber = [:]
         localIdsByProviderEmail = [:]
         localIdByProviderRawId = [:]
+        localIdByPasskeyCredentialId = [:]
     }
 
     // MARK: Indexes
@@ -210,6 +236,9 @@ struct ProjectState: Sendable {
                 localIdByProviderRawId[info.providerId]?[info.rawId] = nil
             }
             if let email = info.email { removeProviderEmail(email, of: user.localId) }
+        }
+        for passkey in user.passkeyInfo ?? [] where localIdByPasskeyCredentialId[passkey.credentialId] == user.localId {
+            localIdByPasskeyCredentialId[passkey.credentialId] = nil
         }
     }
 }

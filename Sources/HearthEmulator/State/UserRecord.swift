@@ -31,6 +31,8 @@ struct UserRecord: Codable, Sendable, Equatable {
     var emailLinkSignin: Bool?
     var customAuth: Bool?
     var tenantId: String?
+    /// Passkeys enrolled with passkeyEnrollment:finalize, in enrollment order.
+    var passkeyInfo: [PasskeyInfo]?
 
     init(localId: String) {
         self.localId = localId
@@ -40,6 +42,13 @@ struct UserRecord: Codable, Sendable, Equatable {
 
     /// A first-factor sign-in of this account must be completed with one of these.
     var secondFactors: [MfaEnrollment] { mfaInfo ?? [] }
+}
+
+/// An enrolled passkey (`passkeyInfo[]` entry). The emulator checks no WebAuthn cryptography: the
+/// credential id alone names the passkey.
+struct PasskeyInfo: Codable, Sendable, Equatable {
+    var credentialId: String
+    var name: String?
 }
 
 /// A linked identity (`providerUserInfo[]` entry).
@@ -82,6 +91,7 @@ extension UserRecord: DirectJSON {
             object.string("lastRefreshAt", lastRefreshAt, into: &out)
             object.string("localId", localId, into: &out)
             object.encoded("mfaInfo", mfaInfo, into: &out)
+            object.array("passkeyInfo", passkeyInfo, into: &out)
             object.string("passwordHash", passwordHash, into: &out)
             object.integer("passwordUpdatedAt", passwordUpdatedAt, into: &out)
             object.string("phoneNumber", phoneNumber, into: &out)
@@ -91,6 +101,15 @@ extension UserRecord: DirectJSON {
             object.string("screenName", screenName, into: &out)
             object.string("tenantId", tenantId, into: &out)
             object.string("validSince", validSince, into: &out)
+        }
+    }
+}
+
+extension PasskeyInfo: DirectJSON {
+    func writeJSON(into out: inout [UInt8]) {
+        JSONObjectWriter.write(into: &out) { object, out in
+            object.string("credentialId", credentialId, into: &out)
+            object.string("name", name, into: &out)
         }
     }
 }

@@ -27,8 +27,10 @@ enum GrantToken {
         try require(grantType == "refresh_token", "INVALID_GRANT_TYPE")
         let refreshTokenText = try requiredText(body.refreshToken, "MISSING_REFRESH_TOKEN")
 
-        let record = try RefreshToken.decode(refreshTokenText)
+        // Decoded already to find its tenant (`ProjectScope`).
+        let record = if let decoded = request.scope.refreshToken { decoded } else { try RefreshToken.decode(refreshTokenText) }
         try require(record.projectId == project.projectId, "INVALID_REFRESH_TOKEN")
+        if let tenantId = project.tenantId { try require(record.tenantId == tenantId, "TENANT_ID_MISMATCH") }
         let user = try required(project.user(localId: record.localId), "INVALID_REFRESH_TOKEN")
         try require(!user.isDisabled, "USER_DISABLED")
 

@@ -17,16 +17,18 @@ enum IdTokenVerifier {
         var localId: String?
         var claims: JSONObject
         var signInProvider: String?
+        /// `firebase.tenant`: the tenant whose account this is.
+        var tenantId: String?
     }
 
-    /// INVALID_ID_TOKEN when undecodable; USER_NOT_FOUND when the account is gone; TOKEN_EXPIRED when
-    /// issued before the account's `validSince` (password or email change); USER_DISABLED.
+    /// INVALID_ID_TOKEN when undecodable; a tenant's token anywhere but in its tenant;
+    /// USER_NOT_FOUND when the account is gone; TOKEN_EXPIRED when issued before the account's
+    /// `validSince` (password or email change); USER_DISABLED.
     static func verify(_ token: String, in project: ProjectState, log: EmulatorLog) throws(ApiError) -> Verified {
         try check(parse(token, log: log), in: project)
     }
 
-    /// The state-free part of `verify` (decoding, the tenant check), so it can run before the
-    /// project is locked.
+    /// The state-free part of `verify` (decoding), so it can run before the project is locked.
     static func parse(_ token: String, log: EmulatorLog) throws(ApiError) -> Parsed {
         guard let (header, claims) = UnsignedJWT.decodeClaims(token, keeping: readClaims) else {
             throw .badRequest("INVALID_ID_TOKEN")
@@ -35,15 +37,20 @@ enum IdTokenVerifier {
             log.warning("Received a signed JWT. hearth-emulator does not validate JWTs and IS NOT SECURE")
         }
         let firebase = claims["firebase"]?.objectValue
-        if firebase?["tenant"]?.stringValue != nil {
-            throw .badRequest("((Parsed token that belongs to tenant in a non-tenant project.))")
-        }
         return Parsed(localId: claims["user_id"]?.stringValue, claims: claims,
-                      signInProvider: firebase?["sign_in_provider"]?.stringValue)
+                      signInProvider: firebase?["sign_in_provider"]?.stringValue,
+                      tenantId: firebase?["tenant"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 })
     }
 
-    /// The rest of `verify`: the account must exist, be enabled, and not have revoked the token.
+    /// The rest of `verify`: a tenant's token only in that tenant, and the account must exist, be
+    /// enabled, and not have revoked the token.
     static func check(_ token: Parsed, in project: borrowing ProjectState) throws(ApiError) -> Verified {
+        if let tenantId = token.tenantId {
+            guard let projectTenant = project.tenantId else {
+                throw .badRequest("((Parsed token that belongs to tenant in a non-tenant project.))")
+            }
+            try require(tenantId == projectTenant, "TENANT_ID_MISMATCH")
+        }
         guard let localId = token.localId, let user = project.user(localId: localId) else {
             throw .badRequest("USER_NOT_FOUND")
         }

@@ -17,8 +17,8 @@ enum TokenIssuer {
     ) -> IssuedTokens {
         let user = project.updateUser(account) { stampRefresh(&$0, clock: clock) }
         return tokens(
-            for: user, projectId: project.projectId, signInProvider: signInProvider, extraClaims: extraClaims,
-            signInAttributes: signInAttributes, secondFactor: secondFactor, clock: clock)
+            for: user, projectId: project.projectId, tenantId: project.tenantId, signInProvider: signInProvider,
+            extraClaims: extraClaims, signInAttributes: signInAttributes, secondFactor: secondFactor, clock: clock)
     }
 
     /// What issuing records on the account (`issue` does it; a handler that changes the account
@@ -28,25 +28,31 @@ enum TokenIssuer {
     }
 
     /// The tokens of an account as stamped by `stampRefresh`. Needs no project state, so handlers
-    /// mint tokens after releasing the project's lock.
+    /// mint tokens after releasing the project's lock. `tenantId` is the tenant signed in to (the
+    /// ID token's `firebase.tenant`); the refresh token records the account's own `tenantId`, as the
+    /// reference does.
     static func tokens(
-        for user: UserRecord, projectId: String, signInProvider: String, extraClaims: JSONObject = JSONObject(),
-        signInAttributes: JSONValue? = nil, secondFactor: SecondFactor? = nil, clock: EmulatorClock
+        for user: UserRecord, projectId: String, tenantId: String?, signInProvider: String,
+        extraClaims: JSONObject = JSONObject(), signInAttributes: JSONValue? = nil, secondFactor: SecondFactor? = nil,
+        clock: EmulatorClock
     ) -> IssuedTokens {
         let issuedAt = clock.seconds
         let claims: [UInt8]
         if extraClaims.isEmpty, CustomClaims.stored(user).isEmpty {
             claims = PlainClaims(
-                user: user, projectId: projectId, signInProvider: signInProvider, signInAttributes: signInAttributes,
-                secondFactor: secondFactor, authTime: authTime(of: user, fallback: issuedAt), issuedAt: issuedAt
+                user: user, projectId: projectId, tenantId: tenantId, signInProvider: signInProvider,
+                signInAttributes: signInAttributes, secondFactor: secondFactor,
+                authTime: authTime(of: user, fallback: issuedAt), issuedAt: issuedAt
             ).json
             assert(claims == JSONWriter.bytes(.object(idTokenClaims(
-                for: user, projectId: projectId, signInProvider: signInProvider, extraClaims: extraClaims,
-                signInAttributes: signInAttributes, secondFactor: secondFactor, issuedAt: issuedAt))))
+                for: user, projectId: projectId, tenantId: tenantId, signInProvider: signInProvider,
+                extraClaims: extraClaims, signInAttributes: signInAttributes, secondFactor: secondFactor,
+                issuedAt: issuedAt))))
         } else {
             claims = JSONWriter.bytes(.object(idTokenClaims(
-                for: user, projectId: projectId, signInProvider: signInProvider, extraClaims: extraClaims,
-                signInAttributes: signInAttributes, secondFactor: secondFactor, issuedAt: issuedAt)))
+                for: user, projectId: projectId, tenantId: tenantId, signInProvider: signInProvider,
+                extraClaims: extraClaims, signInAttributes: signInAttributes, secondFactor: secondFactor,
+                issuedAt: issuedAt)))
         }
         let refreshToken = RefreshToken(
             localId: user.localId, provider: signInProvider, extraClaims: extraClaims,
@@ -61,7 +67,7 @@ enum TokenIssuer {
     /// Profile claims first, then stored custom claims and per-session claims, then the reserved
     /// claims that nothing may override, then the registered JWT claims.
     static func idTokenClaims(
-        for user: UserRecord, projectId: String, signInProvider: String, extraClaims: JSONObject,
+        for user: UserRecord, projectId: String, tenantId: String?, signInProvider: String, extraClaims: JSONObject,
         signInAttributes: JSONValue? = nil, secondFactor: SecondFactor? = nil, issuedAt: Int64
     ) -> JSONObject {
         var claims = JSONObject()
@@ -82,7 +88,7 @@ enum TokenIssuer {
         firebase["sign_in_provider"] = .string(signInProvider)
         firebase["second_factor_identifier"] = secondFactor.map { .string($0.identifier) }
         firebase["sign_in_second_factor"] = secondFactor.map { .string($0.provider) }
-        firebase["tenant"] = user.tenantId.map(JSONValue.string)
+        firebase["tenant"] = tenantId.map(JSONValue.string)
         firebase["sign_in_attributes"] = signInAttributes
         claims["firebase"] = .object(firebase)
 
@@ -126,6 +132,7 @@ enum TokenIssuer {
 private struct PlainClaims {
     var user: UserRecord
     var projectId: String
+    var tenantId: String?
     var signInProvider: String
     var signInAttributes: JSONValue?
     var secondFactor: SecondFactor?
@@ -151,7 +158,7 @@ private struct PlainClaims {
         string("sign_in_provider", signInProvider, &out)
         string("second_factor_identifier", secondFactor?.identifier, &out)
         string("sign_in_second_factor", secondFactor?.provider, &out)
-        string("tenant", user.tenantId, &out)
+        string("tenant", tenantId, &out)
         if let signInAttributes { member("sign_in_attributes", signInAttributes, &out) }
         out.append(UInt8(ascii: "}"))
         member("iat", .number(Double(issuedAt)), &out)
