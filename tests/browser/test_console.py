@@ -296,6 +296,7 @@ def test_every_setting_is_changed_from_the_page(console):
     console.type_into("#setting-sms-ttl", "90")
     console.type_into("#setting-sms-max-sends", "3")
     console.type_into("#setting-sms-window", "30")
+    console.type_into("#setting-oob-ttl", "600")
     for checkbox in ("#setting-app-verification", "#setting-email-privacy", "#setting-duplicate-emails"):
         console.click(checkbox)
     console.click("#settings-save")
@@ -306,6 +307,7 @@ def test_every_setting_is_changed_from_the_page(console):
     assert config["appVerificationRequired"] is True
     assert config["emailPrivacyConfig"] == {"enableImprovedEmailPrivacy": True}
     assert config["signIn"] == {"allowDuplicateEmails": True}
+    assert config["oobCodeTtlSeconds"] == 600
 
     # Turned back off, and a value the emulator refuses is reported, changing nothing.
     for checkbox in ("#setting-app-verification", "#setting-email-privacy"):
@@ -363,12 +365,93 @@ def test_a_test_number_set_in_the_page_signs_in_with_its_fixed_code(console):
 
 # --- Tenants ----------------------------------------------------------------------------------------
 
-def test_tenants_panel_says_when_the_emulator_has_no_tenant_routes(console):
+def tenant_resource(console, tenant_id: str) -> dict:
+    response = console.admin.get(f"{console.url}/identitytoolkit.googleapis.com/v2/projects/{console.project}/tenants/{tenant_id}",
+                                 timeout=10)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def tenant_ids(console) -> list[str]:
+    response = console.admin.get(f"{console.url}/identitytoolkit.googleapis.com/v2/projects/{console.project}/tenants", timeout=10)
+    return [tenant["tenantId"] for tenant in response.json().get("tenants", [])]
+
+
+def test_tenants_are_created_switched_opened_and_deleted(console):
     console.open("tenants")
-    panel = console.wait_for("#tenants-unsupported", "the tenants panel did not say tenants are unavailable")
-    assert "does not serve the v2 tenant routes" in panel.text
-    assert "not implemented" in panel.text.lower()
-    assert not console.find("#tenant-picker").is_displayed()
+    console.wait_for_text("#tenants-table", "No tenants yet.")
+    console.type_into("#new-tenant-name", "staging")
+    console.click("#new-tenant-enableAnonymousUser")
+    console.click("#create-tenant-submit")
+    console.toast("created")
+    [tenant_id] = tenant_ids(console)
+    created = tenant_resource(console, tenant_id)
+    assert created["displayName"] == "staging"
+    assert (created["allowPasswordSignup"], created["enableEmailLinkSignin"], created["enableAnonymousUser"]) == (True, True, False)
+    row = f'#tenants-table tr[data-tenant="{tenant_id}"]'
+    console.wait_for(row)
+
+    # Each switch is the tenant's setting.
+    console.find(f"{row} input.tenant-enableAnonymousUser").click()
+    console.toast("Anonymous on")
+    assert tenant_resource(console, tenant_id)["enableAnonymousUser"] is True
+    console.find(f"{row} input.tenant-mfa").click()
+    console.toast("SMS second factors on")
+    assert tenant_resource(console, tenant_id)["mfaConfig"] == {"state": "ENABLED", "enabledProviders": ["PHONE_SMS"]}
+    console.find(f"{row} input.tenant-allowPasswordSignup").click()
+    console.toast("Email/password off")
+    assert tenant_resource(console, tenant_id)["allowPasswordSignup"] is False
+    console.find(f"{row} input.tenant-allowPasswordSignup").click()
+    console.toast("Email/password on")
+    console.find(f"{row} input.tenant-disableAuth").click()
+    console.toast("Auth disabled on")
+    assert tenant_resource(console, tenant_id)["disableAuth"] is True
+    console.find(f"{row} input.tenant-disableAuth").click()
+    console.toast("Auth disabled off")
+    assert tenant_resource(console, tenant_id)["disableAuth"] is False
+    console.screenshot("tenants")
+
+    # Open: the console shows the tenant; what it adds is the tenant's, not the project's.
+    console.find(f"{row} a.open-tenant").click()
+    console.wait(lambda: f"tenant={tenant_id}" in console.browser.current_url, "the tenant did not open")
+    console.wait_for_text("#scope-note", f"tenant {tenant_id}")
+    console.wait_for_accounts("0 accounts")
+    assert Select(console.find("#tenant-select")).first_selected_option.get_attribute("value") == tenant_id
+    console.click("#add-account")
+    console.type_into("#new-email", "in-tenant@example.com")
+    console.type_into("#new-password", "tenant-secret")
+    console.type_into("#new-uid", "tenant-user")
+    console.click("#create-account-submit")
+    console.wait_for_text("#user-uid", "tenant-user")
+    looked_up = console.admin.post(console.admin_path(f"/tenants/{tenant_id}/accounts:lookup"),
+                                   json={"localId": ["tenant-user"]}, timeout=10).json()["users"][0]
+    assert looked_up["tenantId"] == tenant_id and looked_up["email"] == "in-tenant@example.com"
+    assert console.lookup("tenant-user") is None
+
+    # The header's picker goes back to the project.
+    Select(console.find("#tenant-select")).select_by_value("")
+    console.wait(lambda: "tenant=" not in console.browser.current_url, "the project did not come back")
+    console.wait_for_accounts("0 accounts")
+
+    console.open("tenants")
+    console.wait_for(row)
+    console.click(f"{row} button.delete-tenant")
+    console.find(f"{row} .confirm button.danger").click()
+    console.toast(f"Tenant {tenant_id} deleted")
+    assert tenant_ids(console) == []
+
+
+def test_a_tenants_codes_and_links_show_in_its_scope(console):
+    """An app's request naming the tenant (tenantId in the body) lands in that tenant's codes."""
+    tenant_id = unique("codes-")
+    email = f"{tenant_id}@example.com"
+    assert console.identity("signUp", {"email": email, "password": "secret-1", "tenantId": tenant_id}).status_code == 200
+    console.open("codes", project=DEFAULT_PROJECT, tenant=tenant_id)
+    console.wait_for_text("#oob-rows", "No email action link yet.")
+    sent = console.identity("sendOobCode", {"requestType": "PASSWORD_RESET", "email": email, "tenantId": tenant_id})
+    assert sent.status_code == 200, sent.text
+    console.wait_for(f'#oob-rows tr[data-email="{email}"]', "the tenant's link did not appear")
+    assert "Reset password" in console.text("#oob-rows")
 
 
 # --- Import and export ------------------------------------------------------------------------------

@@ -23,7 +23,8 @@ PROBE_PROVIDER = "<iframe id=xss-provider srcdoc=\"<script>parent.__xss.push('pr
 PROBE_FACTOR = "<img src=x id=xss-factor onerror=\"window.__xss.push('factor')\">"
 PROBE_PHOTO = "javascript:window.__xss.push('photo')"
 PROBE_QUERY = "<img src=x id=xss-query onerror=\"window.__xss.push('query')\">"
-PROBE_IDS = ["xss-name", "xss-uid", "xss-email", "xss-claims", "xss-provider", "xss-factor", "xss-query", "xss-project"]
+PROBE_IDS = ["xss-name", "xss-uid", "xss-email", "xss-claims", "xss-provider", "xss-factor", "xss-query", "xss-project",
+             "xss-tenant"]
 
 INJECTED = """
 return {
@@ -87,6 +88,25 @@ def test_hostile_values_are_shown_as_text_and_never_run(console):
         console.open("codes", project=DEFAULT_PROJECT)
         console.wait_for_text("#oob-rows", email)
         assert_nothing_ran(console)
+
+        # A tenant's name, in the tenants table and the header's picker.
+        probe_tenant = "<img src=x id=xss-tenant onerror=\"window.__xss.push('tenant')\">"
+        created = console.admin.post(
+            f"{console.url}/identitytoolkit.googleapis.com/v2/projects/{DEFAULT_PROJECT}/tenants",
+            json={"displayName": probe_tenant}, timeout=10)
+        assert created.status_code == 200, created.text
+        tenant_id = created.json()["tenantId"]
+        try:
+            console.open("tenants", project=DEFAULT_PROJECT)
+            console.wait_for_text("#tenants-table", probe_tenant)
+            console.wait(lambda: probe_tenant in console.text("#tenant-select") or
+                         any(probe_tenant in o.get_attribute("textContent") for o in console.find_all("#tenant-select option")),
+                         "the picker did not list the tenant")
+            assert_nothing_ran(console)
+            assert not console.find_all("#xss-tenant")
+        finally:
+            console.admin.delete(f"{console.url}/identitytoolkit.googleapis.com/v2/projects/{DEFAULT_PROJECT}/tenants/{tenant_id}",
+                                 timeout=10)
 
         # What a person types, and what an address says.
         console.open("accounts", project=DEFAULT_PROJECT)

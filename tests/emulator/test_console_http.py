@@ -412,10 +412,26 @@ def test_search_refuses_bad_paging(console, params, message):
     assert response.json()["error"]["message"].startswith(f"{message} must be a whole number")
 
 
-def test_tenants_are_answered_as_the_rest_routes_answer_them(console):
-    response = console.api("GET", f"/projects/{console.project}/tenants/t1/accounts")
-    rest = console.rest("POST", f"{IDENTITY}/projects/{console.project}/tenants/t1/accounts:lookup", json={"localId": ["x"]})
-    assert response.status_code == rest.status_code, (response.text, rest.text)
+def create_tenant(console: Console, **settings) -> str:
+    response = requests.post(f"{console.base_url}/identitytoolkit.googleapis.com/v2/projects/{console.project}/tenants",
+                             headers={"Authorization": "Bearer owner"}, json=settings, timeout=10)
+    assert response.status_code == 200, response.text
+    return response.json()["tenantId"]
+
+
+def create_in_tenant(console: Console, tenant: str, users: list[dict]) -> None:
+    response = requests.post(f"{console.base_url}{console.admin_path(f'/tenants/{tenant}/accounts:batchCreate')}",
+                             headers={"Authorization": "Bearer owner"}, json={"users": users}, timeout=30)
+    assert response.status_code == 200 and not response.json().get("error"), response.text
+
+
+def test_a_tenants_accounts_are_searched_apart_from_the_projects(console):
+    tenant = create_tenant(console, displayName="staging", allowPasswordSignup=True)
+    seed(console)
+    create_in_tenant(console, tenant, [{"localId": "tenant-ada", "email": "ada@lovelace.example", "createdAt": "5"}])
+    page = console.api("GET", f"/projects/{console.project}/tenants/{tenant}/accounts", params={"q": "ada"}).json()
+    assert (uids(page), page["total"]) == (["tenant-ada"], 1)
+    assert uids(console.search(q="ada")) == ["uid-ada"]
 
 
 # --- Codes by long poll ------------------------------------------------------------------------------
@@ -437,6 +453,53 @@ def test_codes_list_sms_codes_and_action_links_with_a_version(default_console):
 def test_codes_of_a_project_without_any_are_empty_lists(console):
     codes = console.codes()
     assert (codes["verificationCodes"], codes["oobCodes"]) == ([], [])
+
+
+def tenant_list(console: Console) -> list[str]:
+    response = requests.get(f"{console.base_url}/identitytoolkit.googleapis.com/v2/projects/{console.project}/tenants",
+                            headers={"Authorization": "Bearer owner"}, timeout=10)
+    return [tenant["tenantId"] for tenant in response.json()["tenants"]]
+
+
+def test_looking_at_a_tenant_that_does_not_exist_creates_nothing(console):
+    page = console.api("GET", f"/projects/{console.project}/tenants/ghost/accounts").json()
+    assert (page["total"], page["users"]) == (0, [])
+    codes = console.api("GET", f"/projects/{console.project}/tenants/ghost/codes").json()
+    assert (codes["verificationCodes"], codes["oobCodes"]) == ([], [])
+    assert tenant_list(console) == []
+
+
+def test_a_long_poll_on_a_deleted_tenant_does_not_bring_it_back(console):
+    tenant = create_tenant(console)
+    version = console.api("GET", f"/projects/{console.project}/tenants/{tenant}/codes").json()["version"]
+    answers = []
+    poll = threading.Thread(target=lambda: answers.append(
+        console.api("GET", f"/projects/{console.project}/tenants/{tenant}/codes", params={"after": version})))
+    poll.start()
+    poll.join(timeout=0.3)
+    deleted = requests.delete(f"{console.base_url}/identitytoolkit.googleapis.com/v2/projects/{console.project}/tenants/{tenant}",
+                              headers={"Authorization": "Bearer owner"}, timeout=10)
+    assert deleted.status_code == 200
+    poll.join(timeout=10)
+    [answer] = answers
+    assert answer.json()["oobCodes"] == [] and answer.json()["version"] != version
+    time.sleep(0.5)
+    assert tenant_list(console) == []
+
+
+def test_a_tenants_codes_are_its_own(default_console, base_url):
+    console = default_console
+    tenant = f"codes-{uuid.uuid4().hex[:8]}"
+    email = f"{tenant}@example.com"
+    signed_up = requests.post(f"{base_url}{IDENTITY}/accounts:signUp?key={API_KEY}", timeout=10,
+                              json={"email": email, "password": "secret-1", "tenantId": tenant})
+    assert signed_up.status_code == 200, signed_up.text
+    sent = requests.post(f"{base_url}{IDENTITY}/accounts:sendOobCode?key={API_KEY}", timeout=10,
+                         json={"requestType": "PASSWORD_RESET", "email": email, "tenantId": tenant})
+    assert sent.status_code == 200, sent.text
+    codes = console.api("GET", f"/projects/{PROJECT_ID}/tenants/{tenant}/codes").json()
+    assert [link["email"] for link in codes["oobCodes"]] == [email]
+    assert email not in json.dumps(console.codes())
 
 
 def test_a_long_poll_answers_when_a_code_is_issued(default_console):
@@ -547,6 +610,40 @@ def files_of(archive: zipfile.ZipFile) -> dict[str, str]:
     return {name: archive.read(name).decode() for name in archive.namelist()}
 
 
+def test_tenants_accounts_travel_in_the_export(console, base_url):
+    tenant = create_tenant(console, displayName="travels")
+    console.create([{"localId": "project-account"}])
+    create_in_tenant(console, tenant, [{"localId": "tenant-account", "email": "t@example.com", "rawPassword": "secret-t"}])
+    archive = export_zip(console)
+    assert archive.namelist() == ["firebase-export-metadata.json", f"auth_export/accounts-{tenant}.json",
+                                  "auth_export/accounts.json", "auth_export/config.json"]
+    [user] = json.loads(archive.read(f"auth_export/accounts-{tenant}.json"))["users"]
+    assert user["localId"] == "tenant-account"
+
+    target = Console(base_url, unique_project())
+    response = target.project_api("POST", "/import", json={"files": files_of(archive)})
+    assert response.status_code == 200, response.text
+    assert response.json()["tenants"] == [tenant]
+    page = target.api("GET", f"/projects/{target.project}/tenants/{tenant}/accounts").json()
+    assert uids(page) == ["tenant-account"]
+    assert uids(target.search()) == ["project-account"]
+
+
+def test_a_bad_account_in_a_tenants_file_changes_nothing_anywhere(console):
+    tenant = create_tenant(console)
+    console.create([{"localId": "project-survivor"}])
+    create_in_tenant(console, tenant, [{"localId": "tenant-survivor"}])
+    files = {
+        "auth_export/accounts.json": json.dumps({"users": [{"localId": "new-project-account"}]}),
+        f"auth_export/accounts-{tenant}.json": json.dumps({"users": [{"localId": "bad", "phoneNumber": "555"}]}),
+    }
+    response = console.project_api("POST", "/import", json={"files": files})
+    assert response.status_code == 400
+    assert response.json()["error"]["message"].startswith(f"auth_export/accounts-{tenant}.json: 1 of 1 accounts cannot be imported")
+    assert uids(console.search()) == ["project-survivor"]
+    assert uids(console.api("GET", f"/projects/{console.project}/tenants/{tenant}/accounts").json()) == ["tenant-survivor"]
+
+
 def test_an_export_imports_into_another_project_whole(console, base_url):
     console.create([{"localId": f"moved-{n}", "email": f"moved{n}@example.com", "rawPassword": f"secret-{n}"}
                     for n in range(3)])
@@ -557,7 +654,7 @@ def test_an_export_imports_into_another_project_whole(console, base_url):
     target.create([{"localId": "replaced", "email": "old@example.com"}])
     response = target.project_api("POST", "/import", json={"files": files})
     assert response.status_code == 200, response.text
-    assert response.json() == {"accounts": 3, "settings": True, "notes": []}
+    assert response.json() == {"accounts": 3, "tenants": [], "settings": True, "notes": []}
     assert target.lookup("replaced") is None
     assert target.lookup("moved-1")["email"] == "moved1@example.com"
     assert requests.get(f"{base_url}/emulator/v1/projects/{target.project}/config", timeout=10).json()["smsCodeTtlSeconds"] == 42

@@ -40,7 +40,7 @@ enum AccountSearch {
             let offset = try number(query["offset"], name: "offset", default: 0, range: 0...Int(Int32.max))
             let limit = try number(query["limit"], name: "limit", default: defaultLimit, range: 1...maximumLimit)
             // The dictionary is copied out (a reference count) and searched after the lock is released.
-            let users = try scope.project(in: state).read { $0.users }
+            let users = scope.existingProject(in: state)?.read { $0.users } ?? [:]
             return ConsoleResponse.json(search(users, query: query["q"] ?? "", offset: offset, limit: limit))
         } catch {
             return ConsoleResponse.error(error)

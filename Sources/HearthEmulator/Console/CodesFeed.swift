@@ -17,18 +17,18 @@ struct CodesFeed {
     static let timeout = TimeAmount.seconds(20)
 
     let responder: EmulatorResponder
+    let state: EmulatorState
 
     func answer(after version: String?, in scope: ConsoleScope) -> ConsoleAnswer {
         let current = snapshot(scope)
         guard let version, current.version == version else { return .now(current.response) }
-        let responder = self.responder
         return .later(LongPoll(
             interval: Self.interval, timeout: Self.timeout,
-            check: {
-                let now = CodesFeed(responder: responder).snapshot(scope)
+            check: { [self] in
+                let now = snapshot(scope)
                 return now.version == version ? nil : now.response
             },
-            timedOut: { CodesFeed(responder: responder).snapshot(scope).response }))
+            timedOut: { [self] in snapshot(scope).response }))
     }
 
     struct Snapshot {
@@ -40,7 +40,14 @@ struct CodesFeed {
     func snapshot(_ scope: ConsoleScope) -> Snapshot {
         var lists = JSONObject()
         var hash = FNV1a()
+        // The listing routes would create a tenant that does not exist (`ConsoleScope.existingProject`).
+        let exists = scope.existingProject(in: state) != nil
         for name in ["verificationCodes", "oobCodes"] {
+            guard exists else {
+                hash.add(Array(name.utf8))
+                lists[name] = .array([])
+                continue
+            }
             let answer = responder.respond(to: EmulatorRequest(
                 method: .get, path: "\(scope.emulatorPath)/\(name)", query: nil, headers: RequestHeaders(), body: .bytes([])))
             guard answer.status == .ok, let list = (try? JSONCoding.parse(answer.body))?.objectValue?[name] else {

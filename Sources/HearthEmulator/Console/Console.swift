@@ -88,7 +88,7 @@ struct Console: Sendable {
             return .now(AccountSearch.respond(to: request.query, in: scope, state: state))
         case "codes":
             guard request.isRead else { return .now(ConsoleResponse.methodNotAllowed(allowing: "GET, HEAD", api: true)) }
-            return CodesFeed(responder: responder).answer(after: request.query.nonEmpty("after"), in: scope)
+            return CodesFeed(responder: responder, state: state).answer(after: request.query.nonEmpty("after"), in: scope)
         case "export":
             guard request.isRead else { return .now(ConsoleResponse.methodNotAllowed(allowing: "GET, HEAD", api: true)) }
             return .now(ConsoleTransfer(state: state, environment: environment).export(scope))
@@ -127,12 +127,16 @@ struct ConsoleScope: Sendable {
         "/emulator/v1/projects/\(projectId)" + (tenantId.map { "/tenants/\($0)" } ?? "")
     }
 
-    /// The scope's state. Tenants are not part of this emulator yet; they answer as the REST
-    /// routes answer a tenant.
-    func project(in state: EmulatorState) throws(ApiError) -> LockedProject {
-        if let tenantId {
-            throw .notImplemented("Tenants (tenantId \(tenantId)) are not supported by hearth-emulator yet.")
-        }
-        return state.project(projectId)
+    /// The scope's state, for a change: a tenant nobody created is created, as the REST routes
+    /// create one on first use (`EmulatorState.tenant`).
+    func project(in state: EmulatorState) -> LockedProject {
+        state.project(projectId, tenantId: tenantId)
+    }
+
+    /// The scope's state, for a look: nil for a tenant that does not exist. Looking creates
+    /// nothing, or a console left open on a tenant someone deleted would bring it back.
+    func existingProject(in state: EmulatorState) -> LockedProject? {
+        guard let tenantId else { return state.project(projectId) }
+        return state.family(projectId).tenants.read { $0[tenantId] }
     }
 }

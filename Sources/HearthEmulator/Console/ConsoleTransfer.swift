@@ -4,23 +4,26 @@ import Foundation
 /// `--export-on-exit` writes and `--import` reads (`ExportDirectory`), carried as files.
 ///
 /// - `GET api/projects/{p}/export` answers a zip of that directory (`firebase-export-metadata.json`,
-///   `auth_export/accounts.json`, `auth_export/config.json`), unzipped anywhere it is an export
-///   directory for `firebase emulators:start --import` or `hearth-emulator --import`.
+///   `auth_export/accounts.json`, `auth_export/accounts-<tenantId>.json` for each tenant,
+///   `auth_export/config.json`), unzipped anywhere it is an export directory for
+///   `firebase emulators:start --import` or `hearth-emulator --import`.
 /// - `POST api/projects/{p}/import` takes `{"files": {"auth_export/accounts.json": "...", ...}}`,
 ///   the files of such a directory by their paths in it (the page reads them from a zip, a chosen
-///   folder or chosen files), and replaces the project's accounts, and its settings when
-///   `config.json` is there, with the export's. All or nothing: an export with one account that
-///   cannot be loaded changes nothing, and the answer names the file and the account, as
-///   `--import` does.
+///   folder or chosen files), and replaces the project's accounts (and those of each tenant the
+///   export has a file for), and its settings when `config.json` is there, with the export's. All
+///   or nothing: an export with one account that cannot be loaded changes nothing, and the answer
+///   names the file and the account, as `--import` does.
 struct ConsoleTransfer {
     let state: EmulatorState
     let environment: EmulatorEnvironment
 
-    /// An export directory has three files; a few more (other emulators' data) are passed over.
-    static let maximumFiles = 64
+    /// An export directory has a few files; more (other emulators' data) are passed over by the page.
+    static let maximumFiles = 1000
 
     struct Imported: Encodable {
         var accounts: Int
+        /// Tenants whose accounts were replaced.
+        var tenants: [String]
         var settings: Bool
         var notes: [String]
     }
@@ -32,11 +35,17 @@ struct ConsoleTransfer {
     func export(_ scope: ConsoleScope) -> EmulatorResponse {
         do throws(ApiError) {
             try requireProject(scope)
-            let (users, config) = try scope.project(in: state).read { ($0.usersSortedByLocalId(), $0.config) }
+            let (users, config) = scope.project(in: state).read { ($0.usersSortedByLocalId(), $0.config) }
+            let family = state.family(scope.projectId)
+            let tenants = family.tenantConfigs(after: nil).compactMap { tenant -> (tenantId: String, users: [UserRecord])? in
+                // One deleted meanwhile is left out, not made again.
+                guard let locked = family.tenants.read({ $0[tenant.tenantId] }) else { return nil }
+                return (tenant.tenantId, locked.read { $0.usersSortedByLocalId() })
+            }
             let directory = try TemporaryDirectory()
             defer { directory.remove() }
             do throws(ExportDirectory.Failure) {
-                try ExportDirectory.write(users: users, config: config, to: directory.path)
+                try ExportDirectory.write(users: users, tenants: tenants, config: config, to: directory.path)
             } catch {
                 throw .internalError("The export could not be written: \(directory.relative(error.description))")
             }
@@ -63,7 +72,7 @@ struct ConsoleTransfer {
             ])))
             let files = try JSONCoding.decode(ImportRequest.self, from: object).files
             try require(!files.isEmpty, "No files: give the files of an export directory (firebase-export-metadata.json, auth_export/accounts.json, auth_export/config.json).")
-            try require(files.count <= Self.maximumFiles, "Too many files (\(files.count)); an export directory has three.")
+            try require(files.count <= Self.maximumFiles, "Too many files (\(files.count)).")
 
             let directory = try TemporaryDirectory()
             defer { directory.remove() }
@@ -80,46 +89,80 @@ struct ConsoleTransfer {
                 throw .badRequest("The export has no auth data (its firebase-export-metadata.json lists none).")
             }
             let accountsPath = "\(authDirectory)/\(ExportDirectory.accountsFileName)"
-            let accountsFile = directory.relative(accountsPath)
             // An export always has one, even of a project without accounts; without it, a stray
             // file would wipe the project.
             guard FileManager.default.fileExists(atPath: accountsPath) else {
-                throw .badRequest("The export has no \(accountsFile): choose the export's folder, its zip, or its files.")
+                throw .badRequest("The export has no \(directory.relative(accountsPath)): choose the export's folder, its zip, or its files.")
+            }
+
+            // Every scope is loaded into a copy first: a failure anywhere changes nothing. Loading
+            // again under each lock then cannot fail (the same accounts into an emptied project).
+            var loads = [Load(
+                locked: scope.project(in: state), users: contents.users, file: directory.relative(accountsPath),
+                settings: contents.settings.map { ($0, directory.relative("\(authDirectory)/\(ExportDirectory.configFileName)")) })]
+            for (tenantId, users) in contents.tenantUsers {
+                loads.append(Load(
+                    locked: state.tenant(tenantId, of: scope.projectId), users: users,
+                    file: directory.relative("\(authDirectory)/\(ExportDirectory.tenantAccountsFileName(tenantId))"),
+                    settings: nil))
             }
             let clock = environment.clock
-            try scope.project(in: state).write { project throws(ApiError) in
-                var replaced = project
-                replaced.deleteAllUsers()
-                if let settings = contents.settings {
-                    do throws(ApiError) {
-                        replaced.config = try EmulatorConfig.applying(settings, to: project.config)
-                    } catch {
-                        throw .badRequest("\(directory.relative("\(authDirectory)/\(ExportDirectory.configFileName)")): \(ExportDirectory.fileMessage(error))")
-                    }
-                    if replaced.config.smsRateLimit != project.config.smsRateLimit { replaced.smsRateLimiter.reset() }
-                }
-                let failures: [AccountImport.Failure]
-                do throws(ApiError) {
-                    failures = try AccountImport.load(contents.users, into: &replaced, clock: clock)
-                } catch {
-                    throw .badRequest("\(accountsFile): \(error.message)")
-                }
-                if !failures.isEmpty {
-                    let lines = failures.prefix(10).map { failure in
-                        "users[\(failure.index)]\(failure.localId.map { " (localId \"\($0)\")" } ?? ""): \(failure.message)"
-                    }
-                    let more = failures.count > 10 ? "; and \(failures.count - 10) more" : ""
-                    throw .badRequest("\(accountsFile): \(failures.count) of \(contents.users.count) accounts cannot be imported, so nothing was: "
-                                      + lines.joined(separator: "; ") + more)
-                }
-                project = replaced
+            for load in loads {
+                var copy = load.locked.read { $0 }
+                try load.replace(&copy, clock: clock)
             }
-            environment.log.info("Console: imported \(contents.users.count) accounts into project \(scope.projectId)")
+            for load in loads {
+                try load.locked.write { project throws(ApiError) in try load.replace(&project, clock: clock) }
+            }
+            if contents.settings != nil { state.family(scope.projectId).shareConfig() }
+
+            let tenants = contents.tenantUsers.map(\.tenantId)
+            environment.log.info("Console: imported \(contents.users.count) accounts into project \(scope.projectId)"
+                                 + (tenants.isEmpty ? "" : " and the accounts of its tenants \(tenants.joined(separator: ", "))"))
             return ConsoleResponse.json(Imported(
-                accounts: contents.users.count, settings: contents.settings != nil,
+                accounts: contents.users.count, tenants: tenants, settings: contents.settings != nil,
                 notes: contents.notes.map { Self.consoleWording(directory.relative($0)) }))
         } catch {
             return ConsoleResponse.error(error)
+        }
+    }
+
+    /// One project's (or tenant's) part of an import.
+    private struct Load {
+        var locked: LockedProject
+        var users: [AccountImport.User]
+        /// The accounts file, as the export names it.
+        var file: String
+        /// `config.json` and its name.
+        var settings: (EmulatorConfig.Settings, file: String)?
+
+        /// Replaces `project`'s accounts (and settings) with the export's, or throws leaving it as it was.
+        func replace(_ project: inout ProjectState, clock: EmulatorClock) throws(ApiError) {
+            var replaced = project
+            replaced.deleteAllUsers()
+            if let (settings, file) = settings {
+                do throws(ApiError) {
+                    replaced.config = try EmulatorConfig.applying(settings, to: project.config)
+                } catch {
+                    throw .badRequest("\(file): \(ExportDirectory.fileMessage(error))")
+                }
+                if replaced.config.smsRateLimit != project.config.smsRateLimit { replaced.smsRateLimiter.reset() }
+            }
+            let failures: [AccountImport.Failure]
+            do throws(ApiError) {
+                failures = try AccountImport.load(users, into: &replaced, clock: clock)
+            } catch {
+                throw .badRequest("\(file): \(error.message)")
+            }
+            if !failures.isEmpty {
+                let lines = failures.prefix(10).map { failure in
+                    "users[\(failure.index)]\(failure.localId.map { " (localId \"\($0)\")" } ?? ""): \(failure.message)"
+                }
+                let more = failures.count > 10 ? "; and \(failures.count - 10) more" : ""
+                throw .badRequest("\(file): \(failures.count) of \(users.count) accounts cannot be imported, so nothing was: "
+                                  + lines.joined(separator: "; ") + more)
+            }
+            project = replaced
         }
     }
 
