@@ -216,7 +216,7 @@ function createForm() {
 // One account: profile, providers, second factors, metadata and custom claims, with the actions a
 // person takes on it (disable / enable, set a password, mark the email verified, edit claims, delete).
 
-import { h, replace, formatTime, formatSeconds, toast, confirmButton, errorBox, field, copyButton } from './dom.js';
+import { h, replace, formatTime, formatSeconds, toast, confirmButton, errorBox, copyButton } from './dom.js';
 import { rest, adminPath, scope } from './api.js';
 
 export function userView(main, uid) {

@@ -136,28 +136,44 @@ export function settingsView(main) {
 
     static let tenants = #"""
 // Tenants (Identity Platform multi-tenancy), through the v2 tenant routes
-// (/identitytoolkit.googleapis.com/v2/projects/{p}/tenants). An emulator without them says so
-// here; once it has them, the list, the switches and the tenant picker in the header work.
+// (/identitytoolkit.googleapis.com/v2/projects/{p}/tenants): listed, created, switched, opened and
+// deleted.
 
 import { h, replace, toast, confirmButton, errorBox, field } from './dom.js';
 import { rest, tenantsPath, scope, scopeURL } from './api.js';
 
-// Every tenant, or null when the emulator has no tenant routes (they answer 501 / 404).
-export async function listTenants() {
+// Every tenant of the project, page after page.
+async function listTenants() {
   const tenants = [];
   let pageToken = '';
   do {
-    let page;
-    try {
-      page = await rest('GET', tenantsPath(`?pageSize=1000${pageToken ? `&pageToken=${encodeURIComponent(pageToken)}` : ''}`));
-    } catch (error) {
-      if (error.status === 501 || error.status === 404) return { unsupported: error.message };
-      throw error;
-    }
+    const page = await rest('GET', tenantsPath(`?pageSize=1000${pageToken ? `&pageToken=${encodeURIComponent(pageToken)}` : ''}`));
     tenants.push(...(page.tenants ?? []));
+    // A full page carries a token even when nothing follows; an empty page ends the list.
     pageToken = page.nextPageToken && page.tenants?.length ? page.nextPageToken : '';
   } while (pageToken);
-  return { tenants };
+  return tenants;
+}
+
+// The header's picker: shown once there is a tenant to pick (or one is open).
+export async function showTenantPicker() {
+  let tenants;
+  try {
+    tenants = await listTenants();
+  } catch {
+    return; // the tenants view says what went wrong
+  }
+  if (tenants.length === 0 && !scope.tenant) {
+    document.getElementById('tenant-picker').hidden = true;
+    return;
+  }
+  const known = tenants.some((tenant) => tenant.tenantId === scope.tenant);
+  replace(document.getElementById('tenant-select'),
+    h('option', { value: '' }, '(project)'),
+    tenants.map((tenant) => h('option', { value: tenant.tenantId, selected: tenant.tenantId === scope.tenant },
+      tenant.displayName ? `${tenant.displayName} (${tenant.tenantId})` : tenant.tenantId)),
+    scope.tenant && !known ? h('option', { value: scope.tenant, selected: true }, scope.tenant) : null);
+  document.getElementById('tenant-picker').hidden = false;
 }
 
 const SWITCHES = [
@@ -172,21 +188,15 @@ export function tenantsView(main) {
   replace(main, h('p', { class: 'summary' }, 'Loading…'));
 
   async function show() {
-    let result;
+    let tenants;
     try {
-      result = await listTenants();
+      tenants = await listTenants();
     } catch (error) {
       if (alive) replace(main, heading(), errorBox(error));
       return;
     }
-    if (!alive) return;
-    if (result.unsupported) {
-      replace(main, heading(), h('section', { class: 'panel', id: 'tenants-unsupported' },
-        h('p', {}, 'This hearth-emulator has no tenants: it does not serve the v2 tenant routes.'),
-        h('p', { class: 'muted' }, `It answered: ${result.unsupported}`)));
-      return;
-    }
-    render(result.tenants);
+    if (alive) render(tenants);
+    showTenantPicker();
   }
 
   async function patch(tenant, mask, body, message) {

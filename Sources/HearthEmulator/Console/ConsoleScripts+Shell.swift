@@ -5,13 +5,12 @@ extension ConsoleScripts {
 // The console's shell: the project and tenant in the header, the tabs, and the view the address's
 // fragment names (#/accounts, #/accounts/{uid}, #/codes, #/settings, #/tenants, #/data).
 
-import { h, replace } from './dom.js';
 import { scope, defaultProject, scopeURL } from './api.js';
 import { accountsView } from './accounts.js';
 import { userView } from './user.js';
 import { codesView } from './codes.js';
 import { settingsView } from './settings.js';
-import { tenantsView, listTenants } from './tenants.js';
+import { tenantsView, showTenantPicker } from './tenants.js';
 import { transferView } from './transfer.js';
 import { subscribe, onConnection } from './feed.js';
 
@@ -60,19 +59,7 @@ function header() {
     location.href = scopeURL(scope.project, picker.value, hash);
   });
   document.title = `${scope.tenant ? `${scope.tenant} · ` : ''}${scope.project} · hearth-emulator`;
-  listTenants().then((result) => {
-    if (result.unsupported) {
-      document.getElementById('tab-tenants').title = 'This hearth-emulator has no tenants';
-      return;
-    }
-    const known = result.tenants.some((tenant) => tenant.tenantId === scope.tenant);
-    replace(picker,
-      h('option', { value: '' }, '(project)'),
-      result.tenants.map((tenant) => h('option', { value: tenant.tenantId, selected: tenant.tenantId === scope.tenant },
-        tenant.displayName ? `${tenant.displayName} (${tenant.tenantId})` : tenant.tenantId)),
-      scope.tenant && !known ? h('option', { value: scope.tenant, selected: true }, scope.tenant) : null);
-    document.getElementById('tenant-picker').hidden = false;
-  }).catch(() => {});
+  showTenantPicker();
 }
 
 function liveStatus() {
@@ -154,7 +141,7 @@ export function toast(message, kind = 'info') {
 }
 
 // Clipboard access needs a secure context (localhost is one); elsewhere the selection is copied.
-export async function copyText(text, button) {
+async function copyText(text, button) {
   let copied = false;
   if (navigator.clipboard && window.isSecureContext) {
     try {
@@ -247,7 +234,7 @@ export const scope = {
   tenant: params.get('tenant') || '',
 };
 
-export class ApiFailure extends Error {
+class ApiFailure extends Error {
   constructor(status, message) {
     super(message);
     this.status = status;
