@@ -1,23 +1,27 @@
 import NIOCore
 
 /// `GET /emulator/ui/api/projects/{p}[/tenants/{t}]/codes?after=VERSION`: the SMS codes and email
-/// action links the emulator would have sent, as its REST routes list them
-/// (`/emulator/v1/projects/{p}/verificationCodes` and `.../oobCodes`), with a version:
+/// action links the emulator would have sent, the lists (and entries) of
+/// `/emulator/v1/projects/{p}/verificationCodes` and `.../oobCodes`, with a version:
 ///
 /// ```
-/// {"version": "9c1f...", "verificationCodes": [...], "oobCodes": [...]}
+/// {"version": "9c1f...", "oobCodes": [...], "verificationCodes": [...]}
 /// ```
 ///
 /// With `after` equal to the current version the answer waits (a long poll) until the lists change
 /// or `timeout` passes, so the page shows a code the moment it is issued without asking again and
-/// again. The lists are looked at every `interval` on the connection's event loop: nothing on the
-/// emulator's paths that issue codes knows the console exists.
+/// again. The lists are looked at every `interval` on the connection's event loop, under the
+/// project's read lock: nothing on the emulator's paths that issue codes knows the console exists.
 struct CodesFeed {
     static let interval = TimeAmount.milliseconds(150)
     static let timeout = TimeAmount.seconds(20)
 
-    let responder: EmulatorResponder
     let state: EmulatorState
+
+    private struct Lists: Encodable {
+        var oobCodes: [OobCodeRecord]
+        var verificationCodes: [VerificationCodeListing]
+    }
 
     func answer(after version: String?, in scope: ConsoleScope) -> ConsoleAnswer {
         let current = snapshot(scope)
@@ -32,34 +36,24 @@ struct CodesFeed {
     }
 
     struct Snapshot {
-        /// nil when a list could not be read (the answer is then that error).
-        var version: String?
+        var version: String
         var response: EmulatorResponse
     }
 
     func snapshot(_ scope: ConsoleScope) -> Snapshot {
-        var lists = JSONObject()
+        // A tenant that does not exist has no codes, and is not made by looking (`existingProject`).
+        let lists = scope.existingProject(in: state)?.read { project in
+            Lists(oobCodes: project.oobCodes.all,
+                  verificationCodes: project.verificationSessions.all.map { VerificationCodeListing($0.record) })
+        } ?? Lists(oobCodes: [], verificationCodes: [])
+        let encoded = JSONCoding.encode(lists)
         var hash = FNV1a()
-        // The listing routes would create a tenant that does not exist (`ConsoleScope.existingProject`).
-        let exists = scope.existingProject(in: state) != nil
-        for name in ["verificationCodes", "oobCodes"] {
-            guard exists else {
-                hash.add(Array(name.utf8))
-                lists[name] = .array([])
-                continue
-            }
-            let answer = responder.respond(to: EmulatorRequest(
-                method: .get, path: "\(scope.emulatorPath)/\(name)", query: nil, headers: RequestHeaders(), body: .bytes([])))
-            guard answer.status == .ok, let list = (try? JSONCoding.parse(answer.body))?.objectValue?[name] else {
-                return Snapshot(version: nil, response: ConsoleResponse.json(answer.body, status: answer.status))
-            }
-            hash.add(answer.body)
-            lists[name] = list
-        }
+        hash.add(encoded)
         let version = hash.hexDigest
-        var body = JSONObject([("version", .string(version))])
-        for (name, list) in zip(lists.keys, lists.values) { body[name] = list }
-        return Snapshot(version: version, response: ConsoleResponse.json(JSONWriter.bytes(.object(body))))
+        // {"version":"...", then the lists' members.
+        var body = Array(#"{"version":"\#(version)""#.utf8)
+        body.append(contentsOf: encoded.count > 2 ? Array(",".utf8) + encoded.dropFirst() : Array("}".utf8))
+        return Snapshot(version: version, response: ConsoleResponse.json(body))
     }
 }
 

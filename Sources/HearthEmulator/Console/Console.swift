@@ -88,7 +88,7 @@ struct Console: Sendable {
             return .now(AccountSearch.respond(to: request.query, in: scope, state: state))
         case "codes":
             guard request.isRead else { return .now(ConsoleResponse.methodNotAllowed(allowing: "GET, HEAD", api: true)) }
-            return CodesFeed(responder: responder, state: state).answer(after: request.query.nonEmpty("after"), in: scope)
+            return CodesFeed(state: state).answer(after: request.query.nonEmpty("after"), in: scope)
         case "export":
             guard request.isRead else { return .now(ConsoleResponse.methodNotAllowed(allowing: "GET, HEAD", api: true)) }
             return .now(ConsoleTransfer(state: state, environment: environment).export(scope))
