@@ -104,7 +104,8 @@ $(OUT)/provider_client: tests/browser/provider_client.c include/hearth.h $(LIB) 
 	$(CC) $(CFLAGS_T) -o $@ $< $(LDFLAGS_T)
 
 # A person in headless Chromium (Debian's, driven by its chromedriver) completes provider sign-ins
-# that a C app started.
+# that a C app started, follows email action links, and uses hearth-emulator's console
+# (tests/browser/test_console*.py; its screenshots land in out/browser/console/).
 test-browser: $(OUT)/provider_client
 	HEARTH_PROVIDER_CLIENT=$(abspath $(OUT)/provider_client) \
 	  scripts/with-emulator $(PYTHON) -m pytest -q -p no:cacheprovider tests/browser
