@@ -104,10 +104,18 @@ $(OUT)/provider_client: tests/browser/provider_client.c include/hearth.h $(LIB) 
 	$(CC) $(CFLAGS_T) -o $@ $< $(LDFLAGS_T)
 
 # A person in headless Chromium (Debian's, driven by its chromedriver) completes provider sign-ins
-# that a C app started.
+# that a C app started, follows email action links, and uses hearth-emulator's console
+# (tests/browser/test_console*.py; its screenshots land in out/browser/console/).
 test-browser: $(OUT)/provider_client
 	HEARTH_PROVIDER_CLIENT=$(abspath $(OUT)/provider_client) \
 	  scripts/with-emulator $(PYTHON) -m pytest -q -p no:cacheprovider tests/browser
+
+# The console's screenshots (tests/browser/test_console.py) into docs/emulator-ui/, for
+# docs/emulator-ui.md; commit them when the console's look changes.
+.PHONY: console-screenshots
+console-screenshots:
+	HEARTH_CONSOLE_SCREENSHOTS=$(abspath docs/emulator-ui) \
+	  scripts/with-emulator $(PYTHON) -m pytest -q -p no:cacheprovider tests/browser/test_console.py
 
 # Exports, soname, version, strict header builds and options structs versioned by struct_size.
 test-abi: $(LIB) $(SONAME_LINK)
