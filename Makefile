@@ -45,15 +45,15 @@ TEST_SUITES := test-swift test-emulator test-c test-cpp test-compat test-python 
 	test-docs test-faults test-bad-input test-load test-crash test-fuzz-corpus test-schema test-asan test-tsan \
 	test-valgrind
 
-# Every suite in turn; each one's wall-clock time goes to out/test-times.txt (and is printed at the end).
+# Every suite in turn; each one's wall-clock and CPU time (user + system, its processes and their children)
+# go to out/test-times.txt, printed at the end.
 test: build | $(OUT)
 	@: > $(OUT)/test-times.txt
 	@for suite in $(TEST_SUITES); do \
-	  started=$$(date +%s); \
-	  $(MAKE) $$suite || { echo "make test: $$suite failed"; exit 1; }; \
-	  echo "$$suite $$(( $$(date +%s) - started )) s" >> $(OUT)/test-times.txt; \
+	  TIMEFORMAT="$$suite %0R s wall, %0U + %0S s CPU"; \
+	  { time $(MAKE) $$suite 2>&3 || { echo "make test: $$suite failed"; exit 1; }; } 3>&2 2>> $(OUT)/test-times.txt; \
 	done
-	@echo "make test: all suites passed (seconds per suite:" $$(tr '\n' ' ' < $(OUT)/test-times.txt)")"
+	@echo "make test: all suites passed"; cat $(OUT)/test-times.txt
 
 test-swift:
 	$(SWIFT) build --product hearthPackageTests
@@ -104,10 +104,18 @@ $(OUT)/provider_client: tests/browser/provider_client.c include/hearth.h $(LIB) 
 	$(CC) $(CFLAGS_T) -o $@ $< $(LDFLAGS_T)
 
 # A person in headless Chromium (Debian's, driven by its chromedriver) completes provider sign-ins
-# that a C app started.
+# that a C app started, follows email action links, and uses hearth-emulator's console
+# (tests/browser/test_console*.py; its screenshots land in out/browser/console/).
 test-browser: $(OUT)/provider_client
 	HEARTH_PROVIDER_CLIENT=$(abspath $(OUT)/provider_client) \
 	  scripts/with-emulator $(PYTHON) -m pytest -q -p no:cacheprovider tests/browser
+
+# The console's screenshots (tests/browser/test_console.py) into docs/emulator-ui/, for
+# docs/emulator-ui.md; commit them when the console's look changes.
+.PHONY: console-screenshots
+console-screenshots:
+	HEARTH_CONSOLE_SCREENSHOTS=$(abspath docs/emulator-ui) \
+	  scripts/with-emulator $(PYTHON) -m pytest -q -p no:cacheprovider tests/browser/test_console.py
 
 # Exports, soname, version, strict header builds and options structs versioned by struct_size.
 test-abi: $(LIB) $(SONAME_LINK)

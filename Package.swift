@@ -55,8 +55,10 @@ let package = Package(
         // JSON code's byte scans, in C for SSE2 (Swift's SIMD types compile to per-lane code there).
         // DWARF 4: valgrind 3.19 (make test-valgrind) gives up on a library with two DWARF 5 units.
         .target(name: "CHearthShims", dependencies: ["CCurl"], cSettings: [.unsafeFlags(["-gdwarf-4"])]),
-        // Hashes, HMAC and base32 in pure Swift, shared by the client and the emulator.
-        .target(name: "HearthCrypto", swiftSettings: leanRuntime + fuzzInstrumented),
+        // Hashes and HMAC from OpenSSL's libcrypto (which libcurl loads anyway): typed one-shot wrappers.
+        .target(name: "CHearthCrypto", cSettings: [.unsafeFlags(["-gdwarf-4"])], linkerSettings: [.linkedLibrary("crypto")]),
+        // Hashes and HMAC (through CHearthCrypto) and base32, shared by the client and the emulator.
+        .target(name: "HearthCrypto", dependencies: ["CHearthCrypto"], swiftSettings: leanRuntime + fuzzInstrumented),
         // The public C header: the ABI layer reads the options structs with the host's layout, and the
         // core and the emulator take the version from its HEARTH_VERSION_* numbers (its one source).
         .systemLibrary(name: "CHearthHeader"),

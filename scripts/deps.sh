@@ -17,7 +17,7 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${opts[@]}" "${missing[@]}" >/dev/null
 }
 # zlib: hearth-emulator's gzip answers.
-apt_install -- libuv1-dev libcurl4-openssl-dev zlib1g-dev pkg-config cmake
+apt_install -- libuv1-dev libcurl4-openssl-dev libssl-dev zlib1g-dev pkg-config cmake
 # The wheel test (tests/install) installs the wheel into a fresh virtualenv: Debian's python3 needs
 # python3-venv (ensurepip) for `python3 -m venv`.
 python3 -c "import ensurepip" 2>/dev/null || apt_install -- python3-venv

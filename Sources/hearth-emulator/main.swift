@@ -21,6 +21,7 @@ case .run(let configuration):
     do {
         try await EmulatorServer(configuration: configuration).run { url in
             writeLine("hearth-emulator listening on \(url)", to: .standardOutput)
+            writeLine("hearth-emulator console at \(url)/emulator/ui/", to: .standardOutput)
         }
     } catch {
         writeLine("hearth-emulator: \(error)", to: .standardError)

@@ -136,7 +136,8 @@ def _missing_prerequisites() -> List[str]:
         missing.append("pkg-config (Debian/Ubuntu: pkg-config; Fedora: pkgconf-pkg-config)")
     else:
         for module, debian, fedora in (("libuv", "libuv1-dev", "libuv-devel"),
-                                       ("libcurl", "libcurl4-openssl-dev", "libcurl-devel")):
+                                       ("libcurl", "libcurl4-openssl-dev", "libcurl-devel"),
+                                       ("libcrypto", "libssl-dev", "openssl-devel")):
             if subprocess.run(["pkg-config", "--exists", module]).returncode != 0:
                 missing.append(f"{module}'s development files (Debian/Ubuntu: {debian}; Fedora: {fedora})")
     if not shutil.which("strip"):

@@ -146,8 +146,9 @@ def swift_signatures(library, tmp_path) -> dict[str, tuple]:
     if swiftc is None:
         pytest.fail("swiftc is needed to read the Swift side of the ABI")
     build = library.parent  # <scratch>/<triple>/release
-    shims_map = build / "CHearthShims.build" / "module.modulemap"
-    assert (build / "Modules" / "HearthCore.swiftmodule").exists() and shims_map.exists(), \
+    # The C targets' module maps, which SwiftPM generates into the build.
+    c_target_maps = [build / f"{target}.build" / "module.modulemap" for target in ("CHearthShims", "CHearthCrypto")]
+    assert (build / "Modules" / "HearthCore.swiftmodule").exists() and all(m.exists() for m in c_target_maps), \
         f"{build} lacks the modules of the build that produced the library"
     sources = sorted((ROOT / "Sources" / "Hearth").glob("*.swift"))
     generated = tmp_path / "Hearth-Swift.h"
@@ -156,7 +157,8 @@ def swift_signatures(library, tmp_path) -> dict[str, tuple]:
                   *sources, "-I", build / "Modules",
                   *[arg for m in ("CHearthHeader", "CLibUV", "CCurl")
                     for arg in ("-Xcc", f"-fmodule-map-file={ROOT / 'Sources' / m / 'module.modulemap'}")],
-                  "-Xcc", f"-fmodule-map-file={shims_map}", "-emit-clang-header-path", generated], timeout=300)
+                  *[arg for m in c_target_maps for arg in ("-Xcc", f"-fmodule-map-file={m}")],
+                  "-emit-clang-header-path", generated], timeout=300)
     assert result.returncode == 0, result.stderr
     found = {}
     for match in re.finditer(r"SWIFT_EXTERN (.*?)\b(hearth_\w+)\((.*?)\) SWIFT_NOEXCEPT", generated.read_text()):

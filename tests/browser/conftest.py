@@ -162,3 +162,19 @@ class ProviderClient:
         if self.process.poll() is None:
             self.process.kill()
         self.process.wait(timeout=10)
+
+
+@pytest.fixture
+def console(browser, emulator_url):
+    """The web console in the suite's browser, on a project of its own; uncaught script errors fail the test."""
+    from console_support import ERROR_COLLECTOR, ConsolePage, unique
+
+    collector = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": ERROR_COLLECTOR})
+    page = ConsolePage(browser, emulator_url, unique("console-"))
+    try:
+        yield page
+        if browser.current_url.startswith(f"{emulator_url}/emulator/ui/"):
+            assert page.page_errors() == [], f"the console page raised: {page.page_errors()}"
+    finally:
+        browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": collector["identifier"]})
+        page.admin.close()

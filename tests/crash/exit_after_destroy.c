@@ -8,7 +8,9 @@
  *   exit_after_destroy fork       sign in, destroy, fork: the child exits at once (the parent's loop
  *                                 threads are not the child's to wait for), then the parent returns
  *
- * Needs FIREBASE_AUTH_EMULATOR_HOST. Exit status 0 and nothing on stderr is a pass. */
+ * Needs FIREBASE_AUTH_EMULATOR_HOST. Exit status 0 and nothing on stderr is a pass. Right before it leaves
+ * (returns from main or calls exit) it prints "leaving at SECONDS" (CLOCK_MONOTONIC), so the test can time
+ * the exit itself apart from the work before it. */
 #include <hearth.h>
 
 #include <stdio.h>
@@ -20,10 +22,18 @@
 
 static hearth_app *app;
 
+static void leaving(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  printf("leaving at %.6f\n", (double)now.tv_sec + (double)now.tv_nsec / 1e9);
+  fflush(stdout);
+}
+
 static void exit_from_callback(hearth_future *future, void *user_data) {
   (void)future;
   (void)user_data;
   hearth_app_destroy(app);
+  leaving();
   exit(0);
 }
 
@@ -63,6 +73,7 @@ int main(int argc, char **argv) {
       hearth_auth_sign_out(auth); /* else the next anonymous sign-in answers with this user */
     }
     hearth_app_destroy(app);
+    leaving();
     return 0;
   }
   if (!strcmp(mode, "fork")) {
@@ -88,11 +99,13 @@ int main(int argc, char **argv) {
       fprintf(stderr, "the forked child exited with status %d after %.0f ms\n", status, ms);
       return 1;
     }
+    leaving();
     return 0;
   }
   if (!strcmp(mode, "in-flight")) {
     for (int i = 0; i < 200; i++) hearth_future_release(hearth_auth_sign_in_anonymously(auth));
     hearth_app_destroy(app);
+    leaving();
     return 0;
   }
   hearth_future *f = hearth_auth_sign_in_anonymously(auth);

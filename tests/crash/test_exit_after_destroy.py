@@ -27,12 +27,16 @@ def program():
 
 @pytest.mark.parametrize("mode", ["idle", "in-flight", "in-callback", "fork"])
 def test_process_exits_cleanly_right_after_destroy_on_the_owned_loop(program, mode):
+    # The exit itself, from the program's last line to the end of the process: the exit handler waits for
+    # loop threads, never for the exiting thread itself (up to 2 s each). The work before it (500 sign-ins
+    # in "idle") is not timed: under load it says nothing about exiting.
     slowest = 0.0
     for run in range(RUNS):
-        started = time.monotonic()
         done = subprocess.run([program, mode], capture_output=True, text=True, timeout=30)
-        slowest = max(slowest, time.monotonic() - started)
+        ended = time.monotonic()
         assert done.returncode == 0 and done.stderr == "", \
             f"run {run + 1} of {RUNS}: exit status {done.returncode}, stderr: {done.stderr[-2000:]!r}"
-    # The exit handler waits for loop threads, never for the exiting thread itself (up to 2 s each).
-    assert slowest < 1.5, f"slowest run took {slowest:.2f} s"
+        leaving = [float(line.split()[-1]) for line in done.stdout.splitlines() if line.startswith("leaving at ")]
+        assert len(leaving) == 1, f"run {run + 1}: {done.stdout!r}"
+        slowest = max(slowest, ended - leaving[0])
+    assert slowest < 1.5, f"the slowest exit took {slowest:.2f} s"

@@ -91,7 +91,7 @@ def test_pip_without_swift_says_a_swift_toolchain_is_missing(unpacked_sdist, tmp
     assert not list(tmp_path.glob("*.whl"))
 
 
-def test_pip_without_libuv_and_libcurl_development_files_names_them(unpacked_sdist, tmp_path):
+def test_pip_without_libuv_libcurl_and_libcrypto_development_files_names_them(unpacked_sdist, tmp_path):
     # pkg-config that knows no package stands for a machine without the -dev packages.
     environment = {key: value for key, value in os.environ.items() if key != "HEARTH_WHEEL_LIBRARY"}
     environment["PKG_CONFIG_LIBDIR"] = str(tmp_path / "no-packages")
@@ -101,6 +101,7 @@ def test_pip_without_libuv_and_libcurl_development_files_names_them(unpacked_sdi
     output = result.stdout + result.stderr
     assert "libuv's development files (Debian/Ubuntu: libuv1-dev; Fedora: libuv-devel)" in output
     assert "libcurl's development files (Debian/Ubuntu: libcurl4-openssl-dev; Fedora: libcurl-devel)" in output
+    assert "libcrypto's development files (Debian/Ubuntu: libssl-dev; Fedora: openssl-devel)" in output
     assert "Swift" not in output.split("lacks:")[1].split("Install them")[0]
     assert not list(tmp_path.glob("*.whl"))
 

@@ -102,6 +102,8 @@ public struct EmulatorServer: Sendable {
         // Before binding: a signal that arrives while starting still shuts down gracefully.
         let signals = TerminationSignals { stopRequested.succeed() }
         let connections = OpenConnections()
+        let console = Console(responder: responder, state: state, environment: environment,
+                              access: ConsoleAccess(host: configuration.host))
         let listener: any Channel
         do {
             listener = try await ServerBootstrap(group: group)
@@ -119,7 +121,7 @@ public struct EmulatorServer: Sendable {
                         // NIO's decoder; answers are written as wire bytes by the connection handler.
                         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(
                             HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: Self.requestLimits)))
-                        try channel.pipeline.syncOperations.addHandler(HTTPConnectionHandler(responder: responder))
+                        try channel.pipeline.syncOperations.addHandler(HTTPConnectionHandler(responder: responder, console: console))
                     }
                 }
                 .bind(host: configuration.host, port: configuration.port)

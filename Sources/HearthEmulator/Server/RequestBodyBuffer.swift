@@ -9,12 +9,18 @@ struct RequestBodyBuffer {
 
     private var bytes: ByteBuffer?
     private(set) var received = 0
+    /// `Self.limit` for every request but the console's imports (`Console.bodyLimit`).
+    private let limit: Int
 
-    var isPastDrainLimit: Bool { received > Self.drainLimit }
+    init(limit: Int = RequestBodyBuffer.limit) {
+        self.limit = limit
+    }
+
+    var isPastDrainLimit: Bool { received > max(Self.drainLimit, limit) }
 
     mutating func append(_ part: ByteBuffer) {
         received += part.readableBytes
-        guard received <= Self.limit else {
+        guard received <= limit else {
             bytes = nil
             return
         }
@@ -28,7 +34,7 @@ struct RequestBodyBuffer {
     /// The body read so far; the buffer starts over for the next request.
     mutating func take() -> EmulatorRequest.Body {
         defer { self = RequestBodyBuffer() }
-        if received > Self.limit { return .tooLarge }
+        if received > limit { return .tooLarge }
         guard let bytes else { return .bytes([]) }
         return .bytes(Array(bytes.readableBytesView))
     }
