@@ -187,6 +187,7 @@ private func operation(_ value: hearth_operation) -> Operation? {
     case HEARTH_OP_MULTI_FACTOR_RESOLVER_RESOLVE_SIGN_IN: return .resolveSignIn
     case HEARTH_OP_AUTH_GET_CREDENTIAL_WITH_PROVIDER: return .getCredentialWithProvider
     case HEARTH_OP_USER_UPDATE_EMAIL: return .updateEmail
+    case HEARTH_OP_AUTH_UPDATE_CURRENT_USER: return .updateCurrentUser
     default: return nil
     }
 }

@@ -31,6 +31,7 @@ public enum Operation: Int, CaseIterable, Sendable {
     case resolveSignIn
     case getCredentialWithProvider
     case updateEmail
+    case updateCurrentUser
 }
 
 extension Operation {
@@ -47,7 +48,7 @@ extension Operation {
         case .signInAnonymously, .createUserWithEmailAndPassword, .signInWithEmailAndPassword,
              .sendPasswordResetEmail, .fetchProvidersForEmail, .reload, .updateUserProfile, .updatePassword,
              .updateEmail, .sendEmailVerification, .sendEmailVerificationBeforeUpdatingEmail, .deleteUser,
-             .unlink, .multiFactorUnenroll:
+             .unlink, .multiFactorUnenroll, .updateCurrentUser:
             return false
         }
     }

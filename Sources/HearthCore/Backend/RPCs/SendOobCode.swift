@@ -1,5 +1,5 @@
 /// `accounts:sendOobCode`: asks the server to email an action link.
-public struct SendOobCode: BackendRPC {
+public struct SendOobCode: TenantScopedRPC {
     public enum Request: Sendable, Equatable {
         /// PASSWORD_RESET to `email`.
         case passwordReset(email: String)
@@ -10,15 +10,17 @@ public struct SendOobCode: BackendRPC {
     }
 
     public var request: Request
+    public var tenantId: String?
 
-    public init(_ request: Request) {
+    public init(_ request: Request, tenantId: String? = nil) {
         self.request = request
+        self.tenantId = tenantId
     }
 
     public var endpoint: Endpoint { .identityToolkitV1("accounts:sendOobCode") }
 
     public func encodeBody() -> [UInt8] {
-        let body: JSONValue
+        var body: JSONObject
         switch request {
         case .passwordReset(let email):
             body = ["requestType": "PASSWORD_RESET", "email": .string(email)]
@@ -27,7 +29,8 @@ public struct SendOobCode: BackendRPC {
         case .verifyAndChangeEmail(let idToken, let newEmail):
             body = ["requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": .string(idToken), "newEmail": .string(newEmail)]
         }
-        return body.serialized()
+        body.setIfPresent("tenantId", tenantId)
+        return JSONValue.object(body).serialized()
     }
 
     /// The address the email went to, when the server says.
