@@ -247,7 +247,7 @@ inline void SetCompletion(const FutureHandlePtr& handle, std::function<void(cons
 /// Hearth extra: the calling thread's last synchronous failure in the wrapper, as hearth.h's
 /// hearth_last_error_code / hearth_last_error_message: App::Create returning nullptr, a provider's
 /// GetCredential returning an invalid Credential, an AuthError other than kAuthErrorNone from
-/// Auth::UseEmulator, SetProviderFlowOptions, SetAppVerificationDisabledForTesting or
+/// Auth::UseEmulator, set_tenant_id, SetProviderFlowOptions, SetAppVerificationDisabledForTesting or
 /// PhoneAuthProvider::VerifyPhoneNumber. The next such failure on the thread replaces it; successes
 /// leave it alone. Operations that return a Future report their failure in the Future instead.
 inline int LastErrorCode() { return detail::ThreadLastError().code; }
