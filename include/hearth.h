@@ -686,9 +686,11 @@ HEARTH_API hearth_error hearth_auth_remove_id_token_listener(hearth_auth *auth, 
  * ------------------------------------------------------------------------------------------------- */
 
 /* Sets the tenant users sign in to from now on (copied); NULL: none, the project's own users (the
- * default). Operations already started keep the tenant they started with; the signed-in user stays
- * signed in (a user of another tenant then fails the operations that name the tenant with
- * HEARTH_ERROR_TENANT_ID_MISMATCH). Returns 0; HEARTH_ERROR_INVALID_HANDLE for an invalid auth;
+ * default). Requests sent afterwards name it. Set it while no sign-in is running: a sign-in must end
+ * with a user of the Auth's tenant as it is when the sign-in completes, so one that started before a
+ * change fails with HEARTH_ERROR_TENANT_ID_MISMATCH. The signed-in user stays signed in (a user of
+ * another tenant then fails the operations that name the tenant with HEARTH_ERROR_TENANT_ID_MISMATCH).
+ * Returns 0; HEARTH_ERROR_INVALID_HANDLE for an invalid auth;
  * HEARTH_ERROR_INVALID_ARGUMENT for "" (no tenant is NULL) or a tenant id that is not valid UTF-8 (the
  * tenant id stays as it was). The server decides whether a tenant exists (HEARTH_ERROR_INVALID_TENANT_ID
  * when a request names one the project does not have). */

@@ -117,9 +117,10 @@ public final class Auth: @unchecked Sendable {
     /// own users.
     public var tenantId: String? { state.current.tenantId }
 
-    /// Sets `tenantId`. Requests started afterwards name it; the signed-in user stays signed in, as in
+    /// Sets `tenantId`. Requests sent afterwards name it; the signed-in user stays signed in, as in
     /// Firebase's SDKs (a user of another tenant then fails the requests that name the tenant with
-    /// TENANT_ID_MISMATCH, and a new sign-in must yield a user of this tenant). An empty id is refused:
+    /// TENANT_ID_MISMATCH). A sign-in checks its user against the tenant when it completes, as they do,
+    /// so one still running across a change fails with TENANT_ID_MISMATCH. An empty id is refused:
     /// Firebase has no tenant without a name, and "" is easily meant as "none", which is nil.
     public func setTenantId(_ tenantId: String?) throws(AuthError) {
         if let tenantId, tenantId.isEmpty {
