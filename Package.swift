@@ -59,10 +59,11 @@ let package = Package(
         .target(name: "CHearthCrypto", cSettings: [.unsafeFlags(["-gdwarf-4"])], linkerSettings: [.linkedLibrary("crypto")]),
         // Hashes and HMAC (through CHearthCrypto) and base32, shared by the client and the emulator.
         .target(name: "HearthCrypto", dependencies: ["CHearthCrypto"], swiftSettings: leanRuntime + fuzzInstrumented),
-        .target(name: "HearthCore", dependencies: ["CLibUV", "CCurl", "CHearthShims", "HearthCrypto"],
-                swiftSettings: leanRuntime + fuzzInstrumented),
-        // The public C header, so the ABI layer reads the options struct with the host's layout.
+        // The public C header: the ABI layer reads the options structs with the host's layout, and the
+        // core and the emulator take the version from its HEARTH_VERSION_* numbers (its one source).
         .systemLibrary(name: "CHearthHeader"),
+        .target(name: "HearthCore", dependencies: ["CLibUV", "CCurl", "CHearthShims", "HearthCrypto", "CHearthHeader"],
+                swiftSettings: leanRuntime + fuzzInstrumented),
         // The shipped ABI: exports only hearth_* (exports.map) under the soname libhearth.so.<major>.
         // lld, because gold leaves the hidden Swift symbols in .dynsym (as LOCAL entries).
         .target(name: "Hearth", dependencies: ["HearthCore", "CHearthHeader", "CLibUV"],
@@ -74,7 +75,7 @@ let package = Package(
                     "-Xlinker", "-soname=libhearth.so.0",
                 ])]),
         .target(name: "HearthEmulator", dependencies: [
-            "HearthCrypto", "CZlib",
+            "HearthCrypto", "CHearthHeader", "CZlib",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -3,23 +3,68 @@
  *
  * One header, one prefix (hearth_), opaque handles, explicit ownership.
  *
- * Threading contract
- * ------------------
+ * Names
+ * -----
+ * Functions are hearth_<object>_<verb or attribute>: the object they act on (app, auth, user, future,
+ * credential, oauth_provider, multi_factor_resolver, totp_secret, ...), then what they do
+ * (hearth_user_link_with_credential, hearth_future_release) or what they read (hearth_user_email).
+ * Constructors are hearth_<object>_create[_<kind>] (hearth_app_create, hearth_credential_create_google),
+ * references are taken with hearth_<object>_retain and given back with hearth_<object>_release, options
+ * structs are filled with hearth_<struct>_init. Library-wide functions have the library as their object:
+ * hearth_version, hearth_free, hearth_last_error_message. Types are hearth_<name>, callback types
+ * hearth_<purpose>_cb, enum values HEARTH_<ENUM>_<NAME>.
+ *
+ * Threads and the loop
+ * --------------------
  * - Every app runs on one libuv loop. Pass your own loop in hearth_app_options.loop (Hearth then creates
  *   no threads; you drive it with uv_run, e.g. uv_run(loop, UV_RUN_NOWAIT) once per frame) or pass NULL
  *   and Hearth runs one loop thread of its own.
  * - Every function may be called from any thread.
- * - Every callback (future completion, listeners) runs on the loop thread, from inside uv_run, and
- *   never inside the Hearth call that registered it. Callbacks may call any Hearth function, including
- *   on the same future, and may destroy the app. While a callback runs, a call from ANOTHER thread that
- *   must guarantee "no callback after this returns" (hearth_future_release, listener removal,
- *   hearth_app_destroy) waits for that callback to return; nothing else waits on callbacks.
+ * - Every callback runs on the loop thread, from inside uv_run, and never inside the Hearth call that
+ *   registered it. Callbacks may call any Hearth function, including on the same future, and may destroy
+ *   the app. While a callback runs, a call from ANOTHER thread that must guarantee "not called after this
+ *   returns" (listener removal, hearth_app_destroy) waits for that callback to return; nothing else waits
+ *   on callbacks.
  * - Idle Hearth handles are unref'd: an idle Hearth never keeps uv_run(UV_RUN_DEFAULT) alive. Calls made
  *   on the loop thread and requests in flight keep the loop alive until they are done. Work posted from
  *   ANOTHER thread (an operation, or hearth_app_destroy) wakes the loop but cannot ref it (libuv's
  *   uv_ref is not thread-safe): it runs during the host's next uv_run while the loop is alive — because
  *   of the host's own ref'd handles (a game engine's loop usually has some), or Hearth's requests in
  *   flight. On a loop that holds nothing else, call Hearth from the loop thread.
+ *
+ * Callbacks and user_data: every registration ends in exactly one final call
+ * ---------------------------------------------------------------------------
+ * Like libuv (a closed handle's requests still get their callback, with UV_ECANCELED), Hearth hands every
+ * user_data it was given with a callback back exactly once, in a final call after which it never uses
+ * that user_data again: free it there. A registering call that fails (returns an error code, 0 or NULL)
+ * keeps nothing: none of its callbacks ever runs.
+ * - hearth_future_add_callback: the callback is its own final call. It runs once the operation
+ *   completes, also when the future reference was released meanwhile.
+ * - hearth_app_post: the posted function is its own final call, with status HEARTH_ERROR_NONE, or
+ *   HEARTH_ERROR_CANCELLED when the app was destroyed before its turn came.
+ * - Callbacks called any number of times — auth-state and ID-token listeners, the phone listener, the
+ *   provider-flow UI delegate — come with a `release` callback (NULL: none wanted), which is the final
+ *   call: it runs after the last call of the others, once the registration ends (the listener was
+ *   removed; the verification ended; the UI delegate was replaced and no flow needs it any more) or the
+ *   app is destroyed.
+ * - Storage callbacks are part of the app's options, not registrations: none starts once
+ *   hearth_app_destroy has been called (a save already running on the loop thread finishes), so their
+ *   user_data is the host's again when the destroy's final calls have run. The log callback belongs to
+ *   the process: hearth_log_set_callback says when it stops.
+ *
+ * Destroying the app (hearth_app_destroy) ends every registration of that app, on its loop thread, in this
+ * order:
+ *   1. every operation still pending completes with HEARTH_ERROR_CANCELLED, in the order they started;
+ *   2. every final call due runs, in the order it became due: completion callbacks (those of the
+ *      operations just cancelled come after any already due), posted functions whose turn had not come
+ *      (with HEARTH_ERROR_CANCELLED), releases of listeners removed earlier. Calls of listeners, of the
+ *      phone listener and of the UI delegate that were due but had not run are dropped;
+ *   3. the release of every registration still in place (listeners, a phone listener whose verification
+ *      has not ended, UI delegates), in the order they were registered.
+ * With Hearth's own loop this happens before hearth_app_destroy returns, or, when it is called from a
+ * Hearth callback, right after that callback returns. With a host loop it happens during the host's
+ * next uv_run (the turn that closes Hearth's handles, which the host runs before uv_loop_close anyway).
+ * After that no callback of the app ever runs.
  *
  * Ownership
  * ---------
@@ -30,8 +75,16 @@
  *
  * Errors
  * ------
- * Error codes equal the Firebase C++ SDK's firebase::auth::AuthError values (0..78), plus Hearth codes
- * from 1000 up. Every failed future also carries a message (the server's detail text where there is one).
+ * Error codes are hearth_error values: the Firebase C++ SDK's firebase::auth::AuthError values (-1..78)
+ * and Hearth's own codes from 1000 up. An operation that returns a future reports its outcome there
+ * (hearth_future_error, and a message: the server's detail text where there is one). A call that fails at
+ * once — a function returning a hearth_error other than HEARTH_ERROR_NONE, a function documented to
+ * return NULL (or a listener id of 0) on failure — also stores that code and a precise English sentence
+ * naming the cause in the calling thread's last error (hearth_last_error_code, hearth_last_error_message),
+ * the way errno and dlerror work: the next failing call on the same thread overwrites it, calls that
+ * succeed leave it as it is, and other threads have their own. Accessors (hearth_future_status,
+ * hearth_future_error, hearth_user_email, counts, ...) never touch it: they answer an invalid handle
+ * with their documented value.
  */
 #ifndef HEARTH_H
 #define HEARTH_H
@@ -43,16 +96,37 @@
 extern "C" {
 #endif
 
-#if defined(_WIN32)
-#  define HEARTH_EXPORT __declspec(dllimport)
+/* HEARTH_API marks the library's functions. Windows: dllexport while building the DLL (the build defines
+ * HEARTH_BUILDING_DLL), nothing for a static library (define HEARTH_STATIC), dllimport for hosts using
+ * the DLL. ELF and Mach-O: default visibility, so the functions stay exported when the library (or a
+ * host embedding it statically) is built with -fvisibility=hidden. */
+#if defined(_WIN32) || defined(__CYGWIN__)
+#  if defined(HEARTH_STATIC)
+#    define HEARTH_API
+#  elif defined(HEARTH_BUILDING_DLL)
+#    define HEARTH_API __declspec(dllexport)
+#  else
+#    define HEARTH_API __declspec(dllimport)
+#  endif
+#elif defined(__GNUC__) || defined(__clang__)
+#  define HEARTH_API __attribute__((visibility("default")))
 #else
-#  define HEARTH_EXPORT __attribute__((visibility("default")))
+#  define HEARTH_API
 #endif
 
+/* The version of this header. The numbers are the one source of Hearth's version: the library, the
+ * Python package and the build derive theirs from them (tests check that they agree). */
 #define HEARTH_VERSION_MAJOR 0
 #define HEARTH_VERSION_MINOR 1
 #define HEARTH_VERSION_PATCH 0
-#define HEARTH_VERSION_STRING "0.1.0"
+#define HEARTH_VERSION_STRINGIFY_(x) #x
+#define HEARTH_VERSION_STRINGIFY(x) HEARTH_VERSION_STRINGIFY_(x)
+/* "MAJOR.MINOR.PATCH" */
+#define HEARTH_VERSION_STRING                                                                              \
+  HEARTH_VERSION_STRINGIFY(HEARTH_VERSION_MAJOR) "." HEARTH_VERSION_STRINGIFY(HEARTH_VERSION_MINOR) "."    \
+  HEARTH_VERSION_STRINGIFY(HEARTH_VERSION_PATCH)
+/* MAJOR * 10000 + MINOR * 100 + PATCH (1.2.3 is 10203), for #if checks; as SQLITE_VERSION_NUMBER. */
+#define HEARTH_VERSION_NUMBER (HEARTH_VERSION_MAJOR * 10000 + HEARTH_VERSION_MINOR * 100 + HEARTH_VERSION_PATCH)
 
 /* libuv's loop type; include <uv.h> to create one. */
 struct uv_loop_s;
@@ -172,25 +246,39 @@ typedef enum hearth_error {
 } hearth_error;
 
 /* Name of an error code, e.g. "HEARTH_ERROR_CREDENTIAL_ALREADY_IN_USE". Static string; never NULL
- * ("HEARTH_ERROR_UNKNOWN" for values not in the enum). */
-HEARTH_EXPORT const char *hearth_error_name(int code);
+ * ("HEARTH_ERROR_UNKNOWN" for values not in the enum). Takes an int: any value may be asked about. */
+HEARTH_API const char *hearth_error_name(int code);
 
 /* A generic English sentence describing an error code. Static string; never NULL. A failed future's
- * own hearth_future_error_message() is more specific. */
-HEARTH_EXPORT const char *hearth_error_message(int code);
+ * own hearth_future_error_message() and hearth_last_error_message() are more specific. */
+HEARTH_API const char *hearth_error_message(int code);
 
-/* The library version as "MAJOR.MINOR.PATCH". Static string. */
-HEARTH_EXPORT const char *hearth_version(void);
+/* The code of the last call on this thread that failed at once (see "Errors" at the top of this file);
+ * HEARTH_ERROR_NONE when none has on this thread. */
+HEARTH_API hearth_error hearth_last_error_code(void);
+
+/* What went wrong in that call, as one English sentence naming the cause ("hearth_app_create:
+ * options.api_key is empty."); "" when no call has failed on this thread. Borrowed: valid on this
+ * thread until the next failing Hearth call on it. Never NULL. */
+HEARTH_API const char *hearth_last_error_message(void);
+
+/* The library's version as "MAJOR.MINOR.PATCH". Static string. Compare it with HEARTH_VERSION_STRING
+ * to see whether the library a host loaded is the one it was compiled against. */
+HEARTH_API const char *hearth_version(void);
+
+/* The library's version as MAJOR * 10000 + MINOR * 100 + PATCH (HEARTH_VERSION_NUMBER of the header it
+ * was built from). */
+HEARTH_API int hearth_version_number(void);
 
 /* Frees memory that Hearth allocated and handed to the caller (documented per function). NULL is a
  * no-op. */
-HEARTH_EXPORT void hearth_free(void *ptr);
+HEARTH_API void hearth_free(void *ptr);
 
 /* ---------------------------------------------------------------------------------------------------
  * Logging
  * ------------------------------------------------------------------------------------------------- */
 
-/* Levels of hearth_set_log_callback, least to most severe. */
+/* Levels of hearth_log_set_callback, least to most severe. */
 typedef enum hearth_log_level {
   HEARTH_LOG_DEBUG = 0,   /* every HTTP request: method, URL without its query values, outcome, time */
   HEARTH_LOG_INFO = 1,    /* apps created and destroyed, sign-ins and sign-outs, operations that succeeded */
@@ -202,7 +290,7 @@ typedef enum hearth_log_level {
 /* One log message: a hearth_log_level and one line of UTF-8 text, NUL-terminated, without a trailing
  * newline, borrowed for the duration of the call. Messages start with the app's name in brackets when
  * they concern one app ("[DEFAULT] signInAnonymously succeeded"). */
-typedef void (*hearth_log_cb)(void *user_data, int level, const char *message);
+typedef void (*hearth_log_cb)(void *user_data, hearth_log_level level, const char *message);
 
 /* Sends every message of `level` and above, from every app, to `callback` (one callback per process;
  * a later call replaces an earlier one). Logging is off until this is called: Hearth writes nothing to
@@ -211,9 +299,9 @@ typedef void (*hearth_log_cb)(void *user_data, int level, const char *message);
  * The callback runs on the thread that logs (an app's loop thread, or the thread calling Hearth), on
  * several threads at once when several apps are busy: it must be thread-safe. Hearth calls made from
  * inside the callback log nothing. After this returns, the previous callback is no longer running on
- * another thread and is never called again. Returns 0, or HEARTH_ERROR_INVALID_ARGUMENT for a level
- * outside hearth_log_level (the previous setting stays). */
-HEARTH_EXPORT int hearth_set_log_callback(int level, hearth_log_cb callback, void *user_data);
+ * another thread and is never called again: its user_data is the host's again. Returns 0, or
+ * HEARTH_ERROR_INVALID_ARGUMENT for a level outside hearth_log_level (the previous setting stays). */
+HEARTH_API hearth_error hearth_log_set_callback(hearth_log_level level, hearth_log_cb callback, void *user_data);
 
 /* ---------------------------------------------------------------------------------------------------
  * App
@@ -237,17 +325,17 @@ typedef int (*hearth_storage_save_cb)(void *user_data, const char *key, const ch
 typedef int (*hearth_storage_erase_cb)(void *user_data, const char *key);
 
 /* Inside a load callback: hands the stored bytes to Hearth (copied). Returns 0 or an error code. */
-HEARTH_EXPORT int hearth_storage_reply_set(hearth_storage_reply *reply, const char *data, size_t length);
+HEARTH_API hearth_error hearth_storage_reply_set(hearth_storage_reply *reply, const char *data, size_t length);
 
 typedef struct hearth_app_options {
   uint32_t struct_size;          /* sizeof(hearth_app_options); set by hearth_app_options_init */
   const char *api_key;           /* required: the Web API key */
   const char *project_id;        /* optional */
   const char *app_id;            /* optional: sent as X-Firebase-GMPID */
-  const char *auth_domain;       /* optional: for provider sign-in (later) */
+  const char *auth_domain;       /* optional */
   const char *app_name;          /* optional, not "": default "[DEFAULT]" */
   struct uv_loop_s *loop;        /* NULL: Hearth runs its own loop thread */
-  int persistence;               /* a hearth_persistence value */
+  hearth_persistence persistence; /* HEARTH_PERSISTENCE_FILE unless set */
   const char *persistence_dir;   /* FILE: directory; NULL = $XDG_DATA_HOME/hearth or ~/.local/share/hearth */
   hearth_storage_load_cb storage_load;   /* CALLBACKS only */
   hearth_storage_save_cb storage_save;   /* CALLBACKS only */
@@ -261,142 +349,180 @@ typedef struct hearth_app_options {
 } hearth_app_options;
 
 /* Fills `options` with defaults and sets struct_size. Always call it first, then set fields. */
-HEARTH_EXPORT void hearth_app_options_init(hearth_app_options *options);
+HEARTH_API void hearth_app_options_init(hearth_app_options *options);
 
 /* Creates an app and its Auth (the persisted session, if any, is loaded before this returns, so
  * hearth_auth_current_user is right from the first call). On success stores a new app in *out and
- * returns 0; otherwise returns an error code and stores NULL. Destroy with hearth_app_destroy. */
-HEARTH_EXPORT int hearth_app_create(const hearth_app_options *options, hearth_app **out);
+ * returns 0; otherwise returns an error code, stores NULL (when `out` is not NULL) and says which
+ * option was wrong in hearth_last_error_message. HEARTH_ERROR_INVALID_ARGUMENT: `options` or `out` is
+ * NULL; struct_size is smaller than the first hearth_app_options (not initialized with
+ * hearth_app_options_init); api_key is NULL or ""; a string option is not valid UTF-8; app_name is "";
+ * persistence is not a hearth_persistence value; CALLBACKS without all three storage callbacks;
+ * request_timeout_ms is negative or above INT32_MAX; ca_bundle_path is not a readable regular file.
+ * HEARTH_ERROR_LOOP_FAILURE: libuv could not set up the loop (or its thread). Destroy with
+ * hearth_app_destroy. */
+HEARTH_API hearth_error hearth_app_create(const hearth_app_options *options, hearth_app **out);
 
-/* Destroys the app: cancels in-flight requests (their futures complete with HEARTH_ERROR_CANCELLED, but
- * no completion callback runs), stops the owned loop thread if any, and returns without waiting on the
- * network. After it returns no callback of this app runs. Futures, users and credentials obtained from
- * the app stay valid (release them as usual). With a host loop, the host must run its loop once more
- * before uv_loop_close (libuv closes handles asynchronously; that turn also frees the app's connections).
- * With Hearth's own loop, its thread frees the connections after this returns, then exits; the process
- * may exit right after this returns (an exit handler waits, up to 2 s, for that thread to finish). May be
- * called from any thread, including from inside a Hearth callback. NULL is a no-op. */
-HEARTH_EXPORT void hearth_app_destroy(hearth_app *app);
+/* Destroys the app: cancels in-flight requests, ends every registration of the app in the documented
+ * order (see "Callbacks and user_data" at the top of this file: pending futures complete with
+ * HEARTH_ERROR_CANCELLED and their completion callbacks run, posted functions get
+ * HEARTH_ERROR_CANCELLED, release callbacks run), stops the owned loop thread if any, and returns without
+ * waiting on the network.
+ * - Hearth's own loop, called from another thread: when it returns, every final call has run and no
+ *   callback of the app runs any more. Called from a Hearth callback: the final calls run right after
+ *   that callback returns.
+ * - Host loop: the final calls run during the host's next uv_run, which the host must run before
+ *   uv_loop_close anyway (libuv closes handles asynchronously; that turn also frees the app's
+ *   connections). After that turn no callback of the app runs.
+ * The app handle (and its Auth) is invalid as soon as this is called. Futures, users and credentials
+ * obtained from the app stay valid (release them as usual). With Hearth's own loop, its thread frees the
+ * connections after this returns, then exits; the process may exit right after this returns (an exit
+ * handler waits, up to 2 s, for that thread to finish). May be called from any thread, including from
+ * inside a Hearth callback. NULL is a no-op. */
+HEARTH_API void hearth_app_destroy(hearth_app *app);
 
 /* The app's name (borrowed). NULL for an invalid handle. */
-HEARTH_EXPORT const char *hearth_app_name(const hearth_app *app);
+HEARTH_API const char *hearth_app_name(const hearth_app *app);
 
 /* Host data attached to the app. */
-HEARTH_EXPORT void hearth_app_set_user_data(hearth_app *app, void *user_data);
-HEARTH_EXPORT void *hearth_app_get_user_data(const hearth_app *app);
+HEARTH_API void hearth_app_set_user_data(hearth_app *app, void *user_data);
+HEARTH_API void *hearth_app_get_user_data(const hearth_app *app);
 
-/* Runs `fn(user_data)` on the app's loop thread (on the next loop turn, even when called from the loop
- * thread). Returns 0 or an error code. */
-HEARTH_EXPORT int hearth_app_post(hearth_app *app, void (*fn)(void *user_data), void *user_data);
+/* A function posted with hearth_app_post: status is HEARTH_ERROR_NONE when it runs in its turn, or
+ * HEARTH_ERROR_CANCELLED when the app was destroyed first (then it runs during the destroy; see the top
+ * of this file). It is called exactly once either way. */
+typedef void (*hearth_post_cb)(void *user_data, hearth_error status);
+
+/* The final call of a registration whose other callbacks run any number of times (listeners, the
+ * phone listener, the provider-flow UI delegate): it runs once, on the loop thread, after the last of
+ * them, with the user_data given at registration. See "Callbacks and user_data" at the top. */
+typedef void (*hearth_release_cb)(void *user_data);
+
+/* Runs `fn(user_data, status)` on the app's loop thread, on a later loop turn (even when called from the
+ * loop thread), in the order posted. Returns 0; HEARTH_ERROR_INVALID_HANDLE for an invalid app;
+ * HEARTH_ERROR_INVALID_ARGUMENT for a NULL fn; HEARTH_ERROR_APP_DESTROYED when the app's destroy has
+ * already ended its registrations. On an error fn never runs. */
+HEARTH_API hearth_error hearth_app_post(hearth_app *app, hearth_post_cb fn, void *user_data);
 
 /* 1 if the calling thread is the app's loop thread, else 0. */
-HEARTH_EXPORT int hearth_app_is_loop_thread(const hearth_app *app);
+HEARTH_API int hearth_app_is_loop_thread(const hearth_app *app);
 
 /* ---------------------------------------------------------------------------------------------------
  * Futures (mirror firebase::Future)
  * ------------------------------------------------------------------------------------------------- */
-/* Values of hearth_future_status(). (An enum tag only: the function owns the plain name.) */
-enum hearth_future_status_value {
+/* What hearth_future_status() answers (firebase::FutureStatus's values). */
+typedef enum hearth_future_state {
   HEARTH_FUTURE_COMPLETE = 0,
   HEARTH_FUTURE_PENDING = 1,
   HEARTH_FUTURE_INVALID = 2
-};
+} hearth_future_state;
 
+/* A completion callback: `future` is the reference it was added to, valid until the callback returns
+ * (also when the host released it meanwhile). */
 typedef void (*hearth_completion_cb)(hearth_future *future, void *user_data);
 
 /* HEARTH_FUTURE_COMPLETE, _PENDING, or _INVALID (NULL / released handle). */
-HEARTH_EXPORT int hearth_future_status(const hearth_future *future);
+HEARTH_API hearth_future_state hearth_future_status(const hearth_future *future);
 
-/* The error code of a complete future (0 = success); -1 for an invalid future, like the C++ SDK. */
-HEARTH_EXPORT int hearth_future_error(const hearth_future *future);
+/* The error code of a complete future (HEARTH_ERROR_NONE on success and while pending);
+ * HEARTH_ERROR_INVALID_HANDLE for NULL or a released handle (a code no operation fails with: the
+ * C++ SDK's -1 is HEARTH_ERROR_UNIMPLEMENTED, which an operation may answer). */
+HEARTH_API hearth_error hearth_future_error(const hearth_future *future);
 
 /* The error message of a failed future: the server's detail where there is one. Borrowed (lives as long
  * as this future handle); "" on success or while pending; NULL for an invalid future. */
-HEARTH_EXPORT const char *hearth_future_error_message(const hearth_future *future);
+HEARTH_API const char *hearth_future_error_message(const hearth_future *future);
 
-/* Sets this reference's one completion callback (a later call replaces an earlier one; NULL clears it). It runs once,
- * on the loop thread, after the future completes — on the next loop turn if it is already complete —
- * never inside this call. Not called for futures cancelled by hearth_app_destroy. Returns 0, or
- * HEARTH_ERROR_INVALID_HANDLE, or HEARTH_ERROR_APP_DESTROYED. */
-HEARTH_EXPORT int hearth_future_on_completion(hearth_future *future, hearth_completion_cb callback,
-                                              void *user_data);
+/* Adds a completion callback to this reference. It runs exactly once, on the loop thread, after the
+ * operation completes — on a later loop turn if it is already complete — never inside this call; also
+ * when the reference is released first (see hearth_future_release), and when the app is destroyed first
+ * (the operation then completes with HEARTH_ERROR_CANCELLED). Any number may be added; they run in the
+ * order they were added. Returns 0; HEARTH_ERROR_INVALID_HANDLE for NULL or a released future;
+ * HEARTH_ERROR_INVALID_ARGUMENT for a NULL callback; HEARTH_ERROR_APP_DESTROYED once the destroy of the
+ * future's app has begun. On an error the callback never runs. */
+HEARTH_API hearth_error hearth_future_add_callback(hearth_future *future, hearth_completion_cb callback,
+                                                   void *user_data);
 
 /* Blocks the calling thread until the future completes or `timeout_ms` passes (< 0 = forever).
  * Returns 0 when complete, HEARTH_ERROR_TIMED_OUT, HEARTH_ERROR_WOULD_DEADLOCK (called on the loop
  * thread of a host loop, or on the owned loop thread: it returns at once), or
  * HEARTH_ERROR_INVALID_HANDLE. */
-HEARTH_EXPORT int hearth_future_wait(hearth_future *future, int64_t timeout_ms);
+HEARTH_API hearth_error hearth_future_wait(hearth_future *future, int64_t timeout_ms);
 
-/* Releases this reference. The operation itself goes on; other references (e.g. *_last_result) stay
- * valid. After it returns, this reference's completion callback never runs. NULL is a no-op. */
-HEARTH_EXPORT void hearth_future_release(hearth_future *future);
+/* Releases this reference. The operation itself goes on; other references (e.g. from
+ * hearth_auth_last_result) stay valid. Completion callbacks added to this reference still run when the
+ * operation completes: they receive this handle, which stays valid until the last of them returns and
+ * is freed then; do not use it anywhere else after this call. NULL is a no-op. */
+HEARTH_API void hearth_future_release(hearth_future *future);
 
-/* A new reference to the same operation (same status, error and results), with a completion slot of
- * its own. NULL for an invalid handle. Release with hearth_future_release. */
-HEARTH_EXPORT hearth_future *hearth_future_retain(const hearth_future *future);
+/* A new reference to the same operation (same status, error and results). Release with
+ * hearth_future_release. NULL for an invalid handle (sets the last error). */
+HEARTH_API hearth_future *hearth_future_retain(const hearth_future *future);
 
 /* Typed results. All borrowed (valid as long as this future handle) and NULL when the future is not
  * complete, failed, or of another kind. */
 /* sign_in_*_and_retrieve_data, create_user, sign_in_anonymously, sign_in_with_email_and_password,
  * sign_in_with_custom_token: */
-HEARTH_EXPORT const hearth_auth_result *hearth_future_auth_result(const hearth_future *future);
+HEARTH_API const hearth_auth_result *hearth_future_auth_result(const hearth_future *future);
 /* sign_in_with_credential, and any future with an auth result (its user): */
-HEARTH_EXPORT const hearth_user *hearth_future_user(const hearth_future *future);
+HEARTH_API const hearth_user *hearth_future_user(const hearth_future *future);
 /* hearth_user_get_token: the ID token. */
-HEARTH_EXPORT const char *hearth_future_string(const hearth_future *future);
+HEARTH_API const char *hearth_future_string(const hearth_future *future);
 /* hearth_auth_fetch_providers_for_email: the provider ids. Count is 0 when not available. */
-HEARTH_EXPORT size_t hearth_future_string_count(const hearth_future *future);
-HEARTH_EXPORT const char *hearth_future_string_at(const hearth_future *future, size_t index);
+HEARTH_API size_t hearth_future_string_count(const hearth_future *future);
+HEARTH_API const char *hearth_future_string_at(const hearth_future *future, size_t index);
 
 /* ---------------------------------------------------------------------------------------------------
  * Credentials
  * ------------------------------------------------------------------------------------------------- */
 
 /* An email/password credential (provider "password"). Returns a new reference; NULL if either argument
- * is NULL or not valid UTF-8. Release with hearth_credential_release. */
-HEARTH_EXPORT hearth_credential *hearth_email_credential(const char *email, const char *password);
+ * is NULL or not valid UTF-8 (hearth_last_error_message names it). Release with
+ * hearth_credential_release. */
+HEARTH_API hearth_credential *hearth_credential_create_email(const char *email, const char *password);
 
 /* Identity-provider credentials. Each returns a new reference (release with hearth_credential_release),
- * or NULL when a required argument is NULL or an argument is not valid UTF-8. Empty tokens are
- * accepted here and refused when the credential is used (HEARTH_ERROR_INVALID_CREDENTIAL). */
+ * or NULL when a required argument is NULL or an argument is not valid UTF-8 (hearth_last_error_message
+ * names the argument). Empty tokens are accepted here and refused when the credential is used
+ * (HEARTH_ERROR_INVALID_CREDENTIAL). */
 
 /* Google ("google.com"): an ID token and/or an access token (NULL for the one you do not have). */
-HEARTH_EXPORT hearth_credential *hearth_google_credential(const char *id_token, const char *access_token);
+HEARTH_API hearth_credential *hearth_credential_create_google(const char *id_token, const char *access_token);
 /* Facebook ("facebook.com") with a classic access token. */
-HEARTH_EXPORT hearth_credential *hearth_facebook_credential(const char *access_token);
+HEARTH_API hearth_credential *hearth_credential_create_facebook(const char *access_token);
 /* Facebook Limited Login: the authentication token (an OIDC ID token) and the raw nonce it was made for. */
-HEARTH_EXPORT hearth_credential *hearth_facebook_limited_login_credential(const char *id_token,
-                                                                         const char *raw_nonce);
+HEARTH_API hearth_credential *hearth_credential_create_facebook_limited_login(const char *id_token,
+                                                                              const char *raw_nonce);
 /* Twitter ("twitter.com"): OAuth 1.0a token and secret. */
-HEARTH_EXPORT hearth_credential *hearth_twitter_credential(const char *token, const char *secret);
+HEARTH_API hearth_credential *hearth_credential_create_twitter(const char *token, const char *secret);
 /* GitHub ("github.com"): an OAuth access token. */
-HEARTH_EXPORT hearth_credential *hearth_github_credential(const char *token);
+HEARTH_API hearth_credential *hearth_credential_create_github(const char *token);
 /* Play Games ("playgames.google.com"): a server auth code. */
-HEARTH_EXPORT hearth_credential *hearth_play_games_credential(const char *server_auth_code);
+HEARTH_API hearth_credential *hearth_credential_create_play_games(const char *server_auth_code);
 /* Any OAuth / OIDC provider ("microsoft.com", "yahoo.com", "oidc.<name>", ...): provider_id required,
  * id_token and/or access_token. */
-HEARTH_EXPORT hearth_credential *hearth_oauth_credential(const char *provider_id, const char *id_token,
-                                                         const char *access_token);
+HEARTH_API hearth_credential *hearth_credential_create_oauth(const char *provider_id, const char *id_token,
+                                                             const char *access_token);
 /* The same with the RAW nonce the ID token was requested with (the token carries its SHA-256). As the
  * C++ SDK's OAuthProvider::GetCredential(provider_id, id_token, raw_nonce, access_token); for
  * "apple.com" this is Sign in with Apple (access_token: Apple's authorization code, or NULL). */
-HEARTH_EXPORT hearth_credential *hearth_oauth_credential_with_nonce(const char *provider_id, const char *id_token,
-                                                                    const char *raw_nonce,
-                                                                    const char *access_token);
+HEARTH_API hearth_credential *hearth_credential_create_oauth_with_nonce(const char *provider_id, const char *id_token,
+                                                                        const char *raw_nonce,
+                                                                        const char *access_token);
 /* Sign in with Apple ("apple.com"): Apple's ID token, the RAW nonce (Apple got its SHA-256), and
  * optionally the authorization code and the user's name (Apple sends the name only on the first
  * authorization; Firebase stores it). */
-HEARTH_EXPORT hearth_credential *hearth_apple_credential(const char *id_token, const char *raw_nonce,
-                                                         const char *authorization_code,
-                                                         const char *given_name, const char *family_name);
+HEARTH_API hearth_credential *hearth_credential_create_apple(const char *id_token, const char *raw_nonce,
+                                                             const char *authorization_code,
+                                                             const char *given_name, const char *family_name);
 
 /* The provider id ("password", "google.com", ...). Borrowed; NULL for an invalid handle. */
-HEARTH_EXPORT const char *hearth_credential_provider(const hearth_credential *credential);
+HEARTH_API const char *hearth_credential_provider(const hearth_credential *credential);
 /* The identity provider's tokens the credential carries (e.g. the access token the server returned in
  * an auth result). Borrowed; "" when absent; NULL for an invalid handle. */
-HEARTH_EXPORT const char *hearth_credential_id_token(const hearth_credential *credential);
-HEARTH_EXPORT const char *hearth_credential_access_token(const hearth_credential *credential);
-HEARTH_EXPORT const char *hearth_credential_secret(const hearth_credential *credential);
+HEARTH_API const char *hearth_credential_id_token(const hearth_credential *credential);
+HEARTH_API const char *hearth_credential_access_token(const hearth_credential *credential);
+HEARTH_API const char *hearth_credential_secret(const hearth_credential *credential);
 
 /* Nonces for providers that bind an ID token to a request (Apple, Facebook Limited Login, OIDC).
  * Writes a fresh cryptographically random raw nonce (32 characters of [0-9A-Za-z-._], NUL-terminated)
@@ -404,102 +530,139 @@ HEARTH_EXPORT const char *hearth_credential_secret(const hearth_credential *cred
  * provider and raw_nonce to Hearth. Returns 0 or an error code. */
 #define HEARTH_NONCE_SIZE 33      /* 32 characters + NUL */
 #define HEARTH_SHA256_HEX_SIZE 65 /* 64 hex digits + NUL */
-HEARTH_EXPORT int hearth_nonce_generate(char raw_nonce[HEARTH_NONCE_SIZE], char sha256_hex[HEARTH_SHA256_HEX_SIZE]);
-/* SHA-256 of a NUL-terminated string as lowercase hex. Returns 0 or an error code. */
-HEARTH_EXPORT int hearth_sha256_hex(const char *input, char sha256_hex[HEARTH_SHA256_HEX_SIZE]);
+HEARTH_API hearth_error hearth_nonce_generate(char raw_nonce[HEARTH_NONCE_SIZE],
+                                              char sha256_hex[HEARTH_SHA256_HEX_SIZE]);
+/* SHA-256 of a NUL-terminated string (a raw nonce, or any text) as 64 lowercase hex digits: what to send
+ * the provider for a raw nonce. Returns 0 or an error code. */
+HEARTH_API hearth_error hearth_nonce_hash(const char *input, char sha256_hex[HEARTH_SHA256_HEX_SIZE]);
 
 /* 1 if the handle is a live credential, else 0. */
-HEARTH_EXPORT int hearth_credential_is_valid(const hearth_credential *credential);
+HEARTH_API int hearth_credential_is_valid(const hearth_credential *credential);
 
-/* A new reference to the same credential. NULL for an invalid handle. */
-HEARTH_EXPORT hearth_credential *hearth_credential_retain(const hearth_credential *credential);
+/* A new reference to the same credential. NULL for an invalid handle (sets the last error). */
+HEARTH_API hearth_credential *hearth_credential_retain(const hearth_credential *credential);
 
 /* Releases a credential reference. NULL is a no-op. */
-HEARTH_EXPORT void hearth_credential_release(hearth_credential *credential);
+HEARTH_API void hearth_credential_release(hearth_credential *credential);
 
 /* ---------------------------------------------------------------------------------------------------
  * Auth
  * ------------------------------------------------------------------------------------------------- */
 
 /* The app's Auth. Borrowed: lives as long as the app. NULL for an invalid app. */
-HEARTH_EXPORT hearth_auth *hearth_auth_get(hearth_app *app);
+HEARTH_API hearth_auth *hearth_auth_get(hearth_app *app);
 
 /* The app that owns this Auth (borrowed). */
-HEARTH_EXPORT hearth_app *hearth_auth_app(hearth_auth *auth);
+HEARTH_API hearth_app *hearth_auth_app(hearth_auth *auth);
 
 /* Routes every endpoint (Identity Toolkit v1/v2 and Secure Token) to the emulator at
  * http://host:port/<production host>/<path>. The FIREBASE_AUTH_EMULATOR_HOST environment variable
  * ("host:port") does the same when the app is created. Returns 0 or an error code. */
-HEARTH_EXPORT int hearth_auth_use_emulator(hearth_auth *auth, const char *host, uint16_t port);
+HEARTH_API hearth_error hearth_auth_use_emulator(hearth_auth *auth, const char *host, uint16_t port);
 
 /* Sets the language code sent as X-Firebase-Locale (localizes emails and SMS); NULL or "" clears it.
  * Returns 0 or an error code. */
-HEARTH_EXPORT int hearth_auth_set_language_code(hearth_auth *auth, const char *language_code);
+HEARTH_API hearth_error hearth_auth_set_language_code(hearth_auth *auth, const char *language_code);
 
 /* The language code, as a new string the caller frees with hearth_free; NULL when none is set. */
-HEARTH_EXPORT char *hearth_auth_language_code(hearth_auth *auth);
+HEARTH_API char *hearth_auth_language_code(hearth_auth *auth);
 
 /* The signed-in user as a new snapshot reference (release with hearth_user_release), or NULL when
  * signed out. */
-HEARTH_EXPORT hearth_user *hearth_auth_current_user(hearth_auth *auth);
+HEARTH_API hearth_user *hearth_auth_current_user(hearth_auth *auth);
 
 /* Signs the current user out (listeners are told on the loop thread) and erases the persisted session.
  * Synchronous. Returns 0 or an error code. */
-HEARTH_EXPORT int hearth_auth_sign_out(hearth_auth *auth);
+HEARTH_API hearth_error hearth_auth_sign_out(hearth_auth *auth);
 
 /* Operations. Each returns a new future reference (release with hearth_future_release), never NULL
- * except for an invalid auth handle; bad arguments give a future failed with
- * HEARTH_ERROR_INVALID_ARGUMENT (or the C++ SDK's code, e.g. MISSING_EMAIL). */
+ * except for an invalid auth handle (which sets the last error); bad arguments give a future failed
+ * with HEARTH_ERROR_INVALID_ARGUMENT (or the C++ SDK's code, e.g. MISSING_EMAIL). */
 
 /* Signs in a new anonymous user; completes with the current user if it is already anonymous.
  * Result: hearth_future_auth_result. */
-HEARTH_EXPORT hearth_future *hearth_auth_sign_in_anonymously(hearth_auth *auth);
+HEARTH_API hearth_future *hearth_auth_sign_in_anonymously(hearth_auth *auth);
 /* Creates an email/password user and signs it in. Result: auth result. */
-HEARTH_EXPORT hearth_future *hearth_auth_create_user_with_email_and_password(hearth_auth *auth,
-                                                                             const char *email,
-                                                                             const char *password);
+HEARTH_API hearth_future *hearth_auth_create_user_with_email_and_password(hearth_auth *auth,
+                                                                          const char *email,
+                                                                          const char *password);
 /* Result: auth result. */
-HEARTH_EXPORT hearth_future *hearth_auth_sign_in_with_email_and_password(hearth_auth *auth,
-                                                                         const char *email,
-                                                                         const char *password);
+HEARTH_API hearth_future *hearth_auth_sign_in_with_email_and_password(hearth_auth *auth,
+                                                                      const char *email,
+                                                                      const char *password);
 /* Result: auth result. */
-HEARTH_EXPORT hearth_future *hearth_auth_sign_in_with_custom_token(hearth_auth *auth, const char *token);
+HEARTH_API hearth_future *hearth_auth_sign_in_with_custom_token(hearth_auth *auth, const char *token);
 /* Result: hearth_future_user. */
-HEARTH_EXPORT hearth_future *hearth_auth_sign_in_with_credential(hearth_auth *auth,
-                                                                 const hearth_credential *credential);
+HEARTH_API hearth_future *hearth_auth_sign_in_with_credential(hearth_auth *auth,
+                                                              const hearth_credential *credential);
 /* Result: auth result. */
-HEARTH_EXPORT hearth_future *hearth_auth_sign_in_and_retrieve_data_with_credential(
+HEARTH_API hearth_future *hearth_auth_sign_in_and_retrieve_data_with_credential(
     hearth_auth *auth, const hearth_credential *credential);
 /* Result: none (success or error). */
-HEARTH_EXPORT hearth_future *hearth_auth_send_password_reset_email(hearth_auth *auth, const char *email);
+HEARTH_API hearth_future *hearth_auth_send_password_reset_email(hearth_auth *auth, const char *email);
 /* Result: hearth_future_string_count / _string_at (sign-in methods; empty when the project has email
  * enumeration protection). */
-HEARTH_EXPORT hearth_future *hearth_auth_fetch_providers_for_email(hearth_auth *auth, const char *email);
+HEARTH_API hearth_future *hearth_auth_fetch_providers_for_email(hearth_auth *auth, const char *email);
 
-/* The most recent future of each operation, as a new reference; NULL if the operation never ran. */
-HEARTH_EXPORT hearth_future *hearth_auth_sign_in_anonymously_last_result(hearth_auth *auth);
-HEARTH_EXPORT hearth_future *hearth_auth_create_user_with_email_and_password_last_result(hearth_auth *auth);
-HEARTH_EXPORT hearth_future *hearth_auth_sign_in_with_email_and_password_last_result(hearth_auth *auth);
-HEARTH_EXPORT hearth_future *hearth_auth_sign_in_with_custom_token_last_result(hearth_auth *auth);
-HEARTH_EXPORT hearth_future *hearth_auth_sign_in_with_credential_last_result(hearth_auth *auth);
-HEARTH_EXPORT hearth_future *hearth_auth_sign_in_and_retrieve_data_with_credential_last_result(
-    hearth_auth *auth);
-HEARTH_EXPORT hearth_future *hearth_auth_send_password_reset_email_last_result(hearth_auth *auth);
-HEARTH_EXPORT hearth_future *hearth_auth_fetch_providers_for_email_last_result(hearth_auth *auth);
+/* The operations that remember their most recent future, for hearth_auth_last_result (the C++ SDK's
+ * *LastResult). Each is named after its function: HEARTH_OP_ and the function's name without
+ * "hearth_", in capitals. */
+typedef enum hearth_operation {
+  HEARTH_OP_AUTH_SIGN_IN_ANONYMOUSLY = 0,
+  HEARTH_OP_AUTH_CREATE_USER_WITH_EMAIL_AND_PASSWORD = 1,
+  HEARTH_OP_AUTH_SIGN_IN_WITH_EMAIL_AND_PASSWORD = 2,
+  HEARTH_OP_AUTH_SIGN_IN_WITH_CUSTOM_TOKEN = 3,
+  HEARTH_OP_AUTH_SIGN_IN_WITH_CREDENTIAL = 4,
+  HEARTH_OP_AUTH_SIGN_IN_AND_RETRIEVE_DATA_WITH_CREDENTIAL = 5,
+  HEARTH_OP_AUTH_SEND_PASSWORD_RESET_EMAIL = 6,
+  HEARTH_OP_AUTH_FETCH_PROVIDERS_FOR_EMAIL = 7,
+  HEARTH_OP_USER_GET_TOKEN = 8,
+  HEARTH_OP_USER_RELOAD = 9,
+  HEARTH_OP_USER_UPDATE_USER_PROFILE = 10,
+  HEARTH_OP_USER_UPDATE_PASSWORD = 11,
+  HEARTH_OP_USER_SEND_EMAIL_VERIFICATION = 12,
+  HEARTH_OP_USER_SEND_EMAIL_VERIFICATION_BEFORE_UPDATING_EMAIL = 13,
+  HEARTH_OP_USER_DELETE = 14,
+  HEARTH_OP_USER_LINK_WITH_CREDENTIAL = 15,
+  HEARTH_OP_USER_UNLINK = 16,
+  HEARTH_OP_USER_REAUTHENTICATE = 17,
+  HEARTH_OP_USER_REAUTHENTICATE_AND_RETRIEVE_DATA = 18,
+  HEARTH_OP_AUTH_SIGN_IN_WITH_PROVIDER = 19,
+  HEARTH_OP_USER_LINK_WITH_PROVIDER = 20,
+  HEARTH_OP_USER_REAUTHENTICATE_WITH_PROVIDER = 21,
+  HEARTH_OP_AUTH_VERIFY_PHONE_NUMBER = 22, /* the future form; the listener form keeps no future */
+  HEARTH_OP_USER_UPDATE_PHONE_NUMBER_CREDENTIAL = 23,
+  HEARTH_OP_USER_MULTI_FACTOR_GET_SESSION = 24,
+  HEARTH_OP_USER_MULTI_FACTOR_ENROLL = 25,
+  HEARTH_OP_USER_MULTI_FACTOR_UNENROLL = 26,
+  HEARTH_OP_TOTP_SECRET_GENERATE = 27,
+  HEARTH_OP_MULTI_FACTOR_RESOLVER_RESOLVE_SIGN_IN = 28,
+  HEARTH_OP_AUTH_GET_CREDENTIAL_WITH_PROVIDER = 29,
+  HEARTH_OP_USER_UPDATE_EMAIL = 30
+} hearth_operation;
+
+/* The most recent future of `operation` on this Auth (user operations count for the Auth of their
+ * user), as a new reference; NULL when it never ran. NULL also for an
+ * invalid auth handle or an operation outside hearth_operation, which set the last error
+ * (HEARTH_ERROR_INVALID_HANDLE, HEARTH_ERROR_INVALID_ARGUMENT). */
+HEARTH_API hearth_future *hearth_auth_last_result(hearth_auth *auth, hearth_operation operation);
 
 /* Listeners. Called on the loop thread; an auth-state listener when the signed-in uid changes, an
  * ID-token listener when the ID token changes (both also once, on the next loop turn, after they are
- * added). add returns a listener id > 0, or 0 on error. After remove returns, the listener is never
- * called again (unless remove runs inside another callback on the loop thread, where that holds at
- * once too). */
+ * added). add returns a listener id > 0, or 0 on error (which sets the last error: a NULL callback,
+ * an invalid auth, or HEARTH_ERROR_APP_DESTROYED once the app's destroy has begun; then neither
+ * callback runs). `release` (NULL: none) runs once after the listener's last call: after remove, or
+ * when the app is destroyed with the listener still added. After remove returns, the listener is never
+ * called again (unless remove runs inside another callback on the loop thread, where that holds at once
+ * too); its release follows on a later loop turn. */
 typedef void (*hearth_auth_state_cb)(hearth_auth *auth, void *user_data);
 typedef void (*hearth_id_token_cb)(hearth_auth *auth, void *user_data);
-HEARTH_EXPORT uint64_t hearth_auth_add_auth_state_listener(hearth_auth *auth, hearth_auth_state_cb callback,
-                                                           void *user_data);
-HEARTH_EXPORT int hearth_auth_remove_auth_state_listener(hearth_auth *auth, uint64_t listener_id);
-HEARTH_EXPORT uint64_t hearth_auth_add_id_token_listener(hearth_auth *auth, hearth_id_token_cb callback,
-                                                         void *user_data);
-HEARTH_EXPORT int hearth_auth_remove_id_token_listener(hearth_auth *auth, uint64_t listener_id);
+HEARTH_API uint64_t hearth_auth_add_auth_state_listener(hearth_auth *auth, hearth_auth_state_cb callback,
+                                                        hearth_release_cb release, void *user_data);
+HEARTH_API hearth_error hearth_auth_remove_auth_state_listener(hearth_auth *auth, uint64_t listener_id);
+HEARTH_API uint64_t hearth_auth_add_id_token_listener(hearth_auth *auth, hearth_id_token_cb callback,
+                                                      hearth_release_cb release, void *user_data);
+HEARTH_API hearth_error hearth_auth_remove_id_token_listener(hearth_auth *auth, uint64_t listener_id);
 
 /* ---------------------------------------------------------------------------------------------------
  * Provider sign-in on a desktop (Twitter, Microsoft, Apple, Google, GitHub, Yahoo, any OIDC provider)
@@ -513,19 +676,20 @@ HEARTH_EXPORT int hearth_auth_remove_id_token_listener(hearth_auth *auth, uint64
 
 /* A provider to sign in with: "microsoft.com", "apple.com", "twitter.com", "oidc.example", ...
  * Returns a new reference (release with hearth_oauth_provider_release); NULL when provider_id is NULL
- * or not valid UTF-8. An unknown provider fails when used (HEARTH_ERROR_INVALID_PROVIDER_ID). */
-HEARTH_EXPORT hearth_oauth_provider *hearth_oauth_provider_create(const char *provider_id);
-HEARTH_EXPORT void hearth_oauth_provider_release(hearth_oauth_provider *provider);
+ * or not valid UTF-8 (sets the last error). An unknown provider fails when used
+ * (HEARTH_ERROR_INVALID_PROVIDER_ID). */
+HEARTH_API hearth_oauth_provider *hearth_oauth_provider_create(const char *provider_id);
+HEARTH_API void hearth_oauth_provider_release(hearth_oauth_provider *provider);
 /* The provider id (borrowed). */
-HEARTH_EXPORT const char *hearth_oauth_provider_id(const hearth_oauth_provider *provider);
+HEARTH_API const char *hearth_oauth_provider_id(const hearth_oauth_provider *provider);
 /* Adds an OAuth scope ("email", "mail.read", ...). Returns 0 or an error code. */
-HEARTH_EXPORT int hearth_oauth_provider_add_scope(hearth_oauth_provider *provider, const char *scope);
+HEARTH_API hearth_error hearth_oauth_provider_add_scope(hearth_oauth_provider *provider, const char *scope);
 /* Sets a custom parameter passed to the provider (Microsoft "tenant", "prompt", "login_hint"; Twitter
  * "lang"; Apple "locale"; ...). Parameters Firebase sets itself (client_id, redirect_uri,
  * response_type, scope, state, response_mode) are refused with HEARTH_ERROR_INVALID_ARGUMENT. Returns 0
  * or an error code. */
-HEARTH_EXPORT int hearth_oauth_provider_set_custom_parameter(hearth_oauth_provider *provider, const char *key,
-                                                             const char *value);
+HEARTH_API hearth_error hearth_oauth_provider_set_custom_parameter(hearth_oauth_provider *provider, const char *key,
+                                                                   const char *value);
 
 /* Shows `url` to the user (open the system browser, an in-engine web view, ...). Runs on the loop
  * thread. Return 0 when the URL is being shown; non-zero fails the flow with
@@ -535,7 +699,7 @@ typedef int (*hearth_open_url_cb)(void *user_data, const char *url);
 typedef struct hearth_provider_flow_options {
   uint32_t struct_size;          /* set by hearth_provider_flow_options_init */
   hearth_open_url_cb open_url;   /* required */
-  void *user_data;               /* passed to open_url */
+  void *user_data;               /* passed to open_url and release */
   const char *redirect_uri;      /* NULL: Hearth's loopback receiver. Else a URI of a custom scheme the
                                     host registered (e.g. "com.example.game:/oauth"); the host hands every
                                     URL it is opened with to hearth_auth_handle_url. */
@@ -545,12 +709,18 @@ typedef struct hearth_provider_flow_options {
                                     provider's page), also against the emulator, whose createAuthUri
                                     serves a fake consent page; 0: the emulator's own handler page when
                                     using the emulator */
+  hearth_release_cb release;     /* optional: called with user_data once Hearth no longer uses this UI
+                                    delegate — a later hearth_auth_set_provider_flow_options replaced it
+                                    and no flow started with it still has a page to show, or the app was
+                                    destroyed */
 } hearth_provider_flow_options;
 
-HEARTH_EXPORT void hearth_provider_flow_options_init(hearth_provider_flow_options *options);
-/* Sets the UI delegate and redirect target for provider flows (copied). Returns 0 or an error code. */
-HEARTH_EXPORT int hearth_auth_set_provider_flow_options(hearth_auth *auth,
-                                                        const hearth_provider_flow_options *options);
+HEARTH_API void hearth_provider_flow_options_init(hearth_provider_flow_options *options);
+/* Sets the UI delegate and redirect target for provider flows (copied); flows already started keep the
+ * delegate they started with until they have shown their page. Returns 0 or an error code (then
+ * `release` never runs). */
+HEARTH_API hearth_error hearth_auth_set_provider_flow_options(hearth_auth *auth,
+                                                              const hearth_provider_flow_options *options);
 
 /* Signs in through the provider's page. Result: auth result (with the provider's credential). One
  * provider flow at a time per auth: a second fails with HEARTH_ERROR_WEB_CONTEXT_ALREADY_PRESENTED.
@@ -558,31 +728,43 @@ HEARTH_EXPORT int hearth_auth_set_provider_flow_options(hearth_auth *auth,
  * delegate refusing the URL complete the future with HEARTH_ERROR_WEB_CONTEXT_CANCELLED; destroying the
  * app completes it with HEARTH_ERROR_CANCELLED, like every pending operation. Without flow options:
  * HEARTH_ERROR_INVALID_ARGUMENT. */
-HEARTH_EXPORT hearth_future *hearth_auth_sign_in_with_provider(hearth_auth *auth,
-                                                               const hearth_oauth_provider *provider);
+HEARTH_API hearth_future *hearth_auth_sign_in_with_provider(hearth_auth *auth,
+                                                            const hearth_oauth_provider *provider);
+/* Runs the provider's page and hands back the credential it yields, without signing anybody in (the
+ * Apple SDK's getCredentialWith): sign in, link or reauthenticate with it afterwards
+ * (hearth_auth_sign_in_and_retrieve_data_with_credential, hearth_user_link_with_credential,
+ * hearth_user_reauthenticate_and_retrieve_data, ...), as with any credential. Result:
+ * hearth_future_credential; its provider is the provider's id, and it carries the provider's answer
+ * (which Firebase verifies when the credential is used), not its tokens. Errors and limits as for
+ * hearth_auth_sign_in_with_provider: one provider flow at a time (WEB_CONTEXT_ALREADY_PRESENTED),
+ * WEB_CONTEXT_CANCELLED for a cancel, the timeout, the user cancelling or the UI delegate refusing,
+ * INVALID_PROVIDER_ID, INVALID_ARGUMENT without flow options, CANCELLED when the app is destroyed.
+ * NULL for an invalid auth (sets the last error). */
+HEARTH_API hearth_future *hearth_auth_get_credential_with_provider(hearth_auth *auth,
+                                                                   const hearth_oauth_provider *provider);
+/* The credential of a completed hearth_auth_get_credential_with_provider. Borrowed (valid as long as
+ * this future handle; hearth_credential_retain keeps it longer); NULL otherwise. */
+HEARTH_API const hearth_credential *hearth_future_credential(const hearth_future *future);
 /* Links the provider to the user through its page. Result: auth result; errors as for
  * hearth_user_link_with_credential. */
-HEARTH_EXPORT hearth_future *hearth_user_link_with_provider(const hearth_user *user,
-                                                            const hearth_oauth_provider *provider);
+HEARTH_API hearth_future *hearth_user_link_with_provider(const hearth_user *user,
+                                                         const hearth_oauth_provider *provider);
 /* Reauthenticates the user through the provider's page. Result: auth result; USER_MISMATCH when
  * another account signs in. */
-HEARTH_EXPORT hearth_future *hearth_user_reauthenticate_with_provider(const hearth_user *user,
-                                                                      const hearth_oauth_provider *provider);
+HEARTH_API hearth_future *hearth_user_reauthenticate_with_provider(const hearth_user *user,
+                                                                   const hearth_oauth_provider *provider);
 /* For hosts with a custom URL scheme: offers a URL the host was opened with. Returns 1 when it was the
  * redirect of the pending provider flow (Hearth consumed it), else 0 (not ours: handle it yourself). */
-HEARTH_EXPORT int hearth_auth_handle_url(hearth_auth *auth, const char *url);
+HEARTH_API int hearth_auth_handle_url(hearth_auth *auth, const char *url);
 /* Cancels the pending provider flow, if any (its future fails with WEB_CONTEXT_CANCELLED). Returns 0. */
-HEARTH_EXPORT int hearth_auth_cancel_provider_flow(hearth_auth *auth);
+HEARTH_API hearth_error hearth_auth_cancel_provider_flow(hearth_auth *auth);
 
-HEARTH_EXPORT hearth_future *hearth_auth_sign_in_with_provider_last_result(hearth_auth *auth);
-HEARTH_EXPORT hearth_future *hearth_user_link_with_provider_last_result(hearth_auth *auth);
-HEARTH_EXPORT hearth_future *hearth_user_reauthenticate_with_provider_last_result(hearth_auth *auth);
 
 /* ---------------------------------------------------------------------------------------------------
  * Phone number sign-in
  *
- * 1. hearth_phone_verify_number (or the listener form) sends an SMS code and yields a verification id.
- * 2. The user types the code: hearth_phone_credential(verification_id, code).
+ * 1. hearth_auth_verify_phone_number (or the listener form) sends an SMS code and yields a verification id.
+ * 2. The user types the code: hearth_credential_create_phone(verification_id, code).
  * 3. Sign in, link, reauthenticate or update the phone number with that credential.
  * App verification: Firebase wants proof that a real app asks (reCAPTCHA on a desktop). Hearth runs the
  * reCAPTCHA page through the provider-flow UI delegate (hearth_auth_set_provider_flow_options) and
@@ -602,45 +784,51 @@ typedef struct hearth_phone_auth_options {
   const hearth_multi_factor_info *multi_factor_hint;       /* signing in: which enrolled phone to text */
 } hearth_phone_auth_options;
 
-HEARTH_EXPORT void hearth_phone_auth_options_init(hearth_phone_auth_options *options);
+HEARTH_API void hearth_phone_auth_options_init(hearth_phone_auth_options *options);
 
 /* Sends a verification code. Result: hearth_future_string is the verification id (store it: it stays
  * valid if the app is killed while the user reads the SMS) and hearth_future_phone_resend_token the
  * token that forces a new SMS. Errors: INVALID_PHONE_NUMBER / MISSING_PHONE_NUMBER (checked before any
  * request), TOO_MANY_REQUESTS, QUOTA_EXCEEDED, CAPTCHA_CHECK_FAILED, MISSING_APP_CREDENTIAL,
  * WEB_CONTEXT_CANCELLED (the reCAPTCHA page was cancelled). */
-HEARTH_EXPORT hearth_future *hearth_phone_verify_number(hearth_auth *auth, const hearth_phone_auth_options *options);
-HEARTH_EXPORT hearth_future *hearth_phone_verify_number_last_result(hearth_auth *auth);
+HEARTH_API hearth_future *hearth_auth_verify_phone_number(hearth_auth *auth, const hearth_phone_auth_options *options);
 /* The force-resending token of a completed verification (borrowed); NULL otherwise. */
-HEARTH_EXPORT const char *hearth_future_phone_resend_token(const hearth_future *future);
+HEARTH_API const char *hearth_future_phone_resend_token(const hearth_future *future);
 
 /* The C++ SDK's PhoneAuthProvider::Listener, as C callbacks (all on the loop thread; user_data passed
  * through). Exactly one of on_code_sent / on_verification_failed runs; on_code_auto_retrieval_timeout
- * runs when timeout_ms has passed after a code was sent (a desktop never reads SMS itself). */
+ * runs when timeout_ms has passed after a code was sent (a desktop never reads SMS itself). `release`
+ * runs once after the last of them (after on_verification_failed or on_code_auto_retrieval_timeout), or
+ * when the app is destroyed first: a verification still pending then ends with on_verification_failed
+ * (HEARTH_ERROR_CANCELLED) before it, a timeout still to come is dropped. Every callback may be NULL. */
 typedef struct hearth_phone_listener {
   uint32_t struct_size; /* sizeof(hearth_phone_listener) */
   void (*on_code_sent)(void *user_data, const char *verification_id, const char *force_resending_token);
-  void (*on_verification_failed)(void *user_data, int error, const char *message);
+  void (*on_verification_failed)(void *user_data, hearth_error error, const char *message);
   void (*on_code_auto_retrieval_timeout)(void *user_data, const char *verification_id);
   void *user_data;
+  hearth_release_cb release; /* added after the first version: a struct_size without it means none */
 } hearth_phone_listener;
-/* The listener form of hearth_phone_verify_number. Returns 0 or an error code (then no callback runs). */
-HEARTH_EXPORT int hearth_phone_verify_number_with_listener(hearth_auth *auth, const hearth_phone_auth_options *options,
-                                                           const hearth_phone_listener *listener);
+/* The listener form of hearth_auth_verify_phone_number. Returns 0 or an error code (then no callback
+ * runs, release included): HEARTH_ERROR_INVALID_ARGUMENT for a NULL listener, a struct_size smaller than
+ * the first hearth_phone_listener, or bad options; HEARTH_ERROR_APP_DESTROYED once the app's destroy has
+ * begun. */
+HEARTH_API hearth_error hearth_auth_verify_phone_number_with_listener(hearth_auth *auth,
+                                                                     const hearth_phone_auth_options *options,
+                                                                     const hearth_phone_listener *listener);
 
 /* A phone credential (provider "phone") from a verification id and the code the user typed. New
- * reference; NULL when an argument is NULL or not valid UTF-8. */
-HEARTH_EXPORT hearth_credential *hearth_phone_credential(const char *verification_id, const char *code);
+ * reference; NULL when an argument is NULL or not valid UTF-8 (sets the last error). */
+HEARTH_API hearth_credential *hearth_credential_create_phone(const char *verification_id, const char *code);
 
 /* Replaces the user's phone number with the one the credential proves. Result: hearth_future_user.
  * A number of another account fails with CREDENTIAL_ALREADY_IN_USE (with an updated credential). */
-HEARTH_EXPORT hearth_future *hearth_user_update_phone_number_credential(const hearth_user *user,
-                                                                        const hearth_credential *credential);
-HEARTH_EXPORT hearth_future *hearth_user_update_phone_number_credential_last_result(hearth_auth *auth);
+HEARTH_API hearth_future *hearth_user_update_phone_number_credential(const hearth_user *user,
+                                                                     const hearth_credential *credential);
 
 /* 1: send no app verification (Firebase then accepts only its fictional test numbers); 0: run the
  * reCAPTCHA flow. Default: 1 against the emulator, else 0. Returns 0 or an error code. */
-HEARTH_EXPORT int hearth_auth_set_app_verification_disabled_for_testing(hearth_auth *auth, int disabled);
+HEARTH_API hearth_error hearth_auth_set_app_verification_disabled_for_testing(hearth_auth *auth, int disabled);
 
 /* ---------------------------------------------------------------------------------------------------
  * Multi-factor authentication (SMS and TOTP second factors)
@@ -648,197 +836,188 @@ HEARTH_EXPORT int hearth_auth_set_app_verification_disabled_for_testing(hearth_a
 
 /* A sign-in that needs a second factor fails with HEARTH_ERROR_SECOND_FACTOR_REQUIRED; its resolver
  * (borrowed from the future) lists the user's factors and finishes the sign-in. NULL otherwise. */
-HEARTH_EXPORT const hearth_multi_factor_resolver *hearth_future_multi_factor_resolver(const hearth_future *future);
-HEARTH_EXPORT size_t hearth_multi_factor_resolver_hint_count(const hearth_multi_factor_resolver *resolver);
-HEARTH_EXPORT const hearth_multi_factor_info *hearth_multi_factor_resolver_hint_at(
+HEARTH_API const hearth_multi_factor_resolver *hearth_future_multi_factor_resolver(const hearth_future *future);
+HEARTH_API size_t hearth_multi_factor_resolver_hint_count(const hearth_multi_factor_resolver *resolver);
+HEARTH_API const hearth_multi_factor_info *hearth_multi_factor_resolver_hint_at(
     const hearth_multi_factor_resolver *resolver, size_t index);
 /* The session to verify a phone hint with (hearth_phone_auth_options.multi_factor_session). Borrowed. */
-HEARTH_EXPORT const hearth_multi_factor_session *hearth_multi_factor_resolver_session(
+HEARTH_API const hearth_multi_factor_session *hearth_multi_factor_resolver_session(
     const hearth_multi_factor_resolver *resolver);
 /* Finishes the sign-in with a proven second factor. Result: auth result; auth-state listeners are told
  * once. Errors: INVALID_VERIFICATION_CODE, SESSION_EXPIRED, INVALID_MULTI_FACTOR_SESSION,
- * MULTI_FACTOR_INFO_NOT_FOUND, ... */
-HEARTH_EXPORT hearth_future *hearth_multi_factor_resolver_resolve_sign_in(const hearth_multi_factor_resolver *resolver,
-                                                                          const hearth_multi_factor_assertion *assertion);
+ * MULTI_FACTOR_INFO_NOT_FOUND, ... NULL for an invalid resolver, or when its app is gone (sets the last
+ * error). */
+HEARTH_API hearth_future *hearth_multi_factor_resolver_resolve_sign_in(const hearth_multi_factor_resolver *resolver,
+                                                                       const hearth_multi_factor_assertion *assertion);
 
 /* One second factor (borrowed). factor_id: "phone" or "totp"; uid: the enrollment id; phone number:
  * masked ("+*******4567") in sign-in hints; enrollment time in ms since the epoch (0 if unknown). */
-HEARTH_EXPORT const char *hearth_multi_factor_info_factor_id(const hearth_multi_factor_info *info);
-HEARTH_EXPORT const char *hearth_multi_factor_info_uid(const hearth_multi_factor_info *info);
-HEARTH_EXPORT const char *hearth_multi_factor_info_display_name(const hearth_multi_factor_info *info);
-HEARTH_EXPORT const char *hearth_multi_factor_info_phone_number(const hearth_multi_factor_info *info);
-HEARTH_EXPORT uint64_t hearth_multi_factor_info_enrollment_timestamp(const hearth_multi_factor_info *info);
+HEARTH_API const char *hearth_multi_factor_info_factor_id(const hearth_multi_factor_info *info);
+HEARTH_API const char *hearth_multi_factor_info_uid(const hearth_multi_factor_info *info);
+HEARTH_API const char *hearth_multi_factor_info_display_name(const hearth_multi_factor_info *info);
+HEARTH_API const char *hearth_multi_factor_info_phone_number(const hearth_multi_factor_info *info);
+HEARTH_API uint64_t hearth_multi_factor_info_enrollment_timestamp(const hearth_multi_factor_info *info);
 
 /* The user's enrolled second factors (from the snapshot). */
-HEARTH_EXPORT size_t hearth_user_multi_factor_count(const hearth_user *user);
-HEARTH_EXPORT const hearth_multi_factor_info *hearth_user_multi_factor_at(const hearth_user *user, size_t index);
+HEARTH_API size_t hearth_user_multi_factor_count(const hearth_user *user);
+HEARTH_API const hearth_multi_factor_info *hearth_user_multi_factor_at(const hearth_user *user, size_t index);
 
 /* A session for enrolling a second factor (proves the first). Result: hearth_future_multi_factor_session. */
-HEARTH_EXPORT hearth_future *hearth_user_multi_factor_session(const hearth_user *user);
+HEARTH_API hearth_future *hearth_user_multi_factor_get_session(const hearth_user *user);
 /* Borrowed from a completed future; NULL otherwise. */
-HEARTH_EXPORT const hearth_multi_factor_session *hearth_future_multi_factor_session(const hearth_future *future);
+HEARTH_API const hearth_multi_factor_session *hearth_future_multi_factor_session(const hearth_future *future);
 /* Enrolls a proven second factor under display_name (NULL: none). Result: hearth_future_user. Errors:
  * SECOND_FACTOR_ALREADY_ENROLLED, MAXIMUM_SECOND_FACTOR_COUNT_EXCEEDED, UNVERIFIED_EMAIL,
  * UNSUPPORTED_FIRST_FACTOR, INVALID_VERIFICATION_CODE, ... */
-HEARTH_EXPORT hearth_future *hearth_user_multi_factor_enroll(const hearth_user *user,
-                                                             const hearth_multi_factor_assertion *assertion,
-                                                             const char *display_name);
+HEARTH_API hearth_future *hearth_user_multi_factor_enroll(const hearth_user *user,
+                                                          const hearth_multi_factor_assertion *assertion,
+                                                          const char *display_name);
 /* Removes an enrolled factor by enrollment id. Result: hearth_future_user. MULTI_FACTOR_INFO_NOT_FOUND. */
-HEARTH_EXPORT hearth_future *hearth_user_multi_factor_unenroll(const hearth_user *user, const char *enrollment_id);
+HEARTH_API hearth_future *hearth_user_multi_factor_unenroll(const hearth_user *user, const char *enrollment_id);
 
 /* Second-factor assertions: new references, release with hearth_multi_factor_assertion_release; NULL
- * for NULL / invalid arguments. */
+ * for NULL / invalid arguments (sets the last error). */
 /* From a phone credential whose verification used a multi-factor session. */
-HEARTH_EXPORT hearth_multi_factor_assertion *hearth_phone_multi_factor_assertion(const hearth_credential *credential);
+HEARTH_API hearth_multi_factor_assertion *hearth_multi_factor_assertion_create_phone(
+    const hearth_credential *credential);
 /* Enrolling TOTP: the secret being enrolled and a code the user's authenticator shows. */
-HEARTH_EXPORT hearth_multi_factor_assertion *hearth_totp_multi_factor_assertion_for_enrollment(
+HEARTH_API hearth_multi_factor_assertion *hearth_multi_factor_assertion_create_totp_enrollment(
     const hearth_totp_secret *secret, const char *code);
 /* Signing in with TOTP: the hint's enrollment id and a code. */
-HEARTH_EXPORT hearth_multi_factor_assertion *hearth_totp_multi_factor_assertion_for_sign_in(const char *enrollment_id,
+HEARTH_API hearth_multi_factor_assertion *hearth_multi_factor_assertion_create_totp_sign_in(const char *enrollment_id,
                                                                                             const char *code);
-HEARTH_EXPORT void hearth_multi_factor_assertion_release(hearth_multi_factor_assertion *assertion);
+HEARTH_API void hearth_multi_factor_assertion_release(hearth_multi_factor_assertion *assertion);
 
-/* Starts a TOTP enrollment. Result: hearth_future_totp_secret. */
-HEARTH_EXPORT hearth_future *hearth_totp_generate_secret(const hearth_multi_factor_session *session);
+/* Starts a TOTP enrollment. Result: hearth_future_totp_secret. NULL for an invalid session, or when
+ * its app is gone (sets the last error). */
+HEARTH_API hearth_future *hearth_totp_secret_generate(const hearth_multi_factor_session *session);
 /* Borrowed from a completed future; NULL otherwise. */
-HEARTH_EXPORT const hearth_totp_secret *hearth_future_totp_secret(const hearth_future *future);
+HEARTH_API const hearth_totp_secret *hearth_future_totp_secret(const hearth_future *future);
 /* The base32 shared secret, code length, period and hashing algorithm ("SHA1", ...). */
-HEARTH_EXPORT const char *hearth_totp_secret_shared_secret_key(const hearth_totp_secret *secret);
-HEARTH_EXPORT int hearth_totp_secret_code_length(const hearth_totp_secret *secret);
-HEARTH_EXPORT int hearth_totp_secret_period_seconds(const hearth_totp_secret *secret);
-HEARTH_EXPORT const char *hearth_totp_secret_algorithm(const hearth_totp_secret *secret);
-/* The otpauth:// URI for a QR code (new string, free with hearth_free); NULL on bad arguments. */
-HEARTH_EXPORT char *hearth_totp_secret_qr_code_url(const hearth_totp_secret *secret, const char *account_name,
-                                                   const char *issuer);
+HEARTH_API const char *hearth_totp_secret_shared_secret_key(const hearth_totp_secret *secret);
+HEARTH_API int hearth_totp_secret_code_length(const hearth_totp_secret *secret);
+HEARTH_API int hearth_totp_secret_period_seconds(const hearth_totp_secret *secret);
+HEARTH_API const char *hearth_totp_secret_algorithm(const hearth_totp_secret *secret);
+/* The otpauth:// URI for a QR code (new string, free with hearth_free); NULL on bad arguments (sets
+ * the last error). */
+HEARTH_API char *hearth_totp_secret_qr_code_url(const hearth_totp_secret *secret, const char *account_name,
+                                                const char *issuer);
 /* RFC 6238: the code for `unix_time` from a base32 secret (what an authenticator app shows); algorithm
  * "SHA1", "SHA256" or "SHA512" (NULL: "SHA1", the default of authenticator apps). Writes
  * `digits` digits and a NUL to `out` (out_size > digits). Returns 0 or HEARTH_ERROR_INVALID_ARGUMENT. */
-HEARTH_EXPORT int hearth_totp_generate_code(const char *base32_secret, const char *algorithm, int digits,
-                                            int period_seconds, int64_t unix_time, char *out, size_t out_size);
+HEARTH_API hearth_error hearth_totp_code_generate(const char *base32_secret, const char *algorithm, int digits,
+                                                  int period_seconds, int64_t unix_time, char *out, size_t out_size);
 
 /* ---------------------------------------------------------------------------------------------------
  * Auth results
  * ------------------------------------------------------------------------------------------------- */
 
 /* The signed-in user (borrowed); NULL for the conflict details of a failed operation (see below). */
-HEARTH_EXPORT const hearth_user *hearth_auth_result_user(const hearth_auth_result *result);
+HEARTH_API const hearth_user *hearth_auth_result_user(const hearth_auth_result *result);
 /* Additional user info: provider id of the sign-in ("password", "anonymous", "custom", ...), borrowed. */
-HEARTH_EXPORT const char *hearth_auth_result_provider_id(const hearth_auth_result *result);
+HEARTH_API const char *hearth_auth_result_provider_id(const hearth_auth_result *result);
 /* The IdP user name (GitHub login, Twitter screen name), borrowed; "" when none. */
-HEARTH_EXPORT const char *hearth_auth_result_user_name(const hearth_auth_result *result);
+HEARTH_API const char *hearth_auth_result_user_name(const hearth_auth_result *result);
 /* The IdP profile (parsed rawUserInfo) as a JSON object text, borrowed; "{}" when none. */
-HEARTH_EXPORT const char *hearth_auth_result_profile_json(const hearth_auth_result *result);
+HEARTH_API const char *hearth_auth_result_profile_json(const hearth_auth_result *result);
 /* 1 if this sign-in created the user, else 0. */
-HEARTH_EXPORT int hearth_auth_result_is_new_user(const hearth_auth_result *result);
+HEARTH_API int hearth_auth_result_is_new_user(const hearth_auth_result *result);
 /* The identity provider's credential the server returned with a sign-in, link or reauthentication
  * (access token, ID token, secret), borrowed; NULL when there is none. */
-HEARTH_EXPORT const hearth_credential *hearth_auth_result_credential(const hearth_auth_result *result);
+HEARTH_API const hearth_credential *hearth_auth_result_credential(const hearth_auth_result *result);
 /* For a FAILED sign-in or link whose server answer names another account
  * (HEARTH_ERROR_CREDENTIAL_ALREADY_IN_USE, HEARTH_ERROR_EMAIL_ALREADY_IN_USE,
  * HEARTH_ERROR_ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIALS): hearth_future_auth_result still returns a
  * result, whose user is NULL and whose updated credential signs in to that other account (the C++
  * SDK's additional_user_info.updated_credential). Borrowed; NULL when there is none. */
-HEARTH_EXPORT const hearth_credential *hearth_auth_result_updated_credential(const hearth_auth_result *result);
+HEARTH_API const hearth_credential *hearth_auth_result_updated_credential(const hearth_auth_result *result);
 /* The email the server reported with such a conflict, borrowed; "" when none. */
-HEARTH_EXPORT const char *hearth_auth_result_email(const hearth_auth_result *result);
+HEARTH_API const char *hearth_auth_result_email(const hearth_auth_result *result);
 
 /* ---------------------------------------------------------------------------------------------------
  * Users: immutable snapshots + operations on the signed-in user with that uid
  * ------------------------------------------------------------------------------------------------- */
 
-/* A new reference to the same snapshot (e.g. to keep a future's user after releasing the future). */
-HEARTH_EXPORT hearth_user *hearth_user_retain(const hearth_user *user);
+/* A new reference to the same snapshot (e.g. to keep a future's user after releasing the future).
+ * NULL for an invalid handle (sets the last error). */
+HEARTH_API hearth_user *hearth_user_retain(const hearth_user *user);
 /* Releases a snapshot reference. NULL is a no-op. */
-HEARTH_EXPORT void hearth_user_release(hearth_user *user);
+HEARTH_API void hearth_user_release(hearth_user *user);
 
 /* Profile. Borrowed strings (live as long as the snapshot); "" when unset; NULL for an invalid handle. */
-HEARTH_EXPORT const char *hearth_user_uid(const hearth_user *user);
-HEARTH_EXPORT const char *hearth_user_email(const hearth_user *user);
-HEARTH_EXPORT const char *hearth_user_display_name(const hearth_user *user);
-HEARTH_EXPORT const char *hearth_user_photo_url(const hearth_user *user);
-HEARTH_EXPORT const char *hearth_user_phone_number(const hearth_user *user);
+HEARTH_API const char *hearth_user_uid(const hearth_user *user);
+HEARTH_API const char *hearth_user_email(const hearth_user *user);
+HEARTH_API const char *hearth_user_display_name(const hearth_user *user);
+HEARTH_API const char *hearth_user_photo_url(const hearth_user *user);
+HEARTH_API const char *hearth_user_phone_number(const hearth_user *user);
 /* "Firebase", as in the C++ SDK. */
-HEARTH_EXPORT const char *hearth_user_provider_id(const hearth_user *user);
-HEARTH_EXPORT int hearth_user_is_anonymous(const hearth_user *user);
-HEARTH_EXPORT int hearth_user_is_email_verified(const hearth_user *user);
+HEARTH_API const char *hearth_user_provider_id(const hearth_user *user);
+HEARTH_API int hearth_user_is_anonymous(const hearth_user *user);
+HEARTH_API int hearth_user_is_email_verified(const hearth_user *user);
 /* Milliseconds since the Unix epoch (UTC); 0 when unknown. */
-HEARTH_EXPORT uint64_t hearth_user_creation_timestamp(const hearth_user *user);
-HEARTH_EXPORT uint64_t hearth_user_last_sign_in_timestamp(const hearth_user *user);
+HEARTH_API uint64_t hearth_user_creation_timestamp(const hearth_user *user);
+HEARTH_API uint64_t hearth_user_last_sign_in_timestamp(const hearth_user *user);
 
 /* Linked providers. */
-HEARTH_EXPORT size_t hearth_user_provider_data_count(const hearth_user *user);
+HEARTH_API size_t hearth_user_provider_data_count(const hearth_user *user);
 /* Borrowed; NULL when out of range. */
-HEARTH_EXPORT const hearth_user_info *hearth_user_provider_data_at(const hearth_user *user, size_t index);
+HEARTH_API const hearth_user_info *hearth_user_provider_data_at(const hearth_user *user, size_t index);
 /* The provider's own uid (rawId). Borrowed strings; "" when unset. */
-HEARTH_EXPORT const char *hearth_user_info_uid(const hearth_user_info *info);
-HEARTH_EXPORT const char *hearth_user_info_provider_id(const hearth_user_info *info);
-HEARTH_EXPORT const char *hearth_user_info_email(const hearth_user_info *info);
-HEARTH_EXPORT const char *hearth_user_info_display_name(const hearth_user_info *info);
-HEARTH_EXPORT const char *hearth_user_info_photo_url(const hearth_user_info *info);
-HEARTH_EXPORT const char *hearth_user_info_phone_number(const hearth_user_info *info);
+HEARTH_API const char *hearth_user_info_uid(const hearth_user_info *info);
+HEARTH_API const char *hearth_user_info_provider_id(const hearth_user_info *info);
+HEARTH_API const char *hearth_user_info_email(const hearth_user_info *info);
+HEARTH_API const char *hearth_user_info_display_name(const hearth_user_info *info);
+HEARTH_API const char *hearth_user_info_photo_url(const hearth_user_info *info);
+HEARTH_API const char *hearth_user_info_phone_number(const hearth_user_info *info);
 
 /* Operations act on the signed-in user with the snapshot's uid; they fail with
  * HEARTH_ERROR_NO_SIGNED_IN_USER when that user is no longer signed in. Each returns a new future
- * reference (NULL only for an invalid user handle). Operations that change the user update
+ * reference (NULL only for an invalid user handle, which sets the last error). Operations that change the user update
  * hearth_auth_current_user; take a new snapshot to see the change. */
 
 /* The ID token: cached unless it expires within 5 minutes or force_refresh != 0. Result:
  * hearth_future_string. */
-HEARTH_EXPORT hearth_future *hearth_user_get_token(const hearth_user *user, int force_refresh);
+HEARTH_API hearth_future *hearth_user_get_token(const hearth_user *user, int force_refresh);
 /* Reloads the profile from the server. Result: hearth_future_user (the fresh snapshot). */
-HEARTH_EXPORT hearth_future *hearth_user_reload(const hearth_user *user);
+HEARTH_API hearth_future *hearth_user_reload(const hearth_user *user);
 /* NULL keeps a field, "" deletes it. Result: hearth_future_user. */
-HEARTH_EXPORT hearth_future *hearth_user_update_user_profile(const hearth_user *user, const char *display_name,
-                                                             const char *photo_url);
+HEARTH_API hearth_future *hearth_user_update_user_profile(const hearth_user *user, const char *display_name,
+                                                          const char *photo_url);
 /* Result: none. May fail with HEARTH_ERROR_REQUIRES_RECENT_LOGIN. */
-HEARTH_EXPORT hearth_future *hearth_user_update_password(const hearth_user *user, const char *password);
+HEARTH_API hearth_future *hearth_user_update_password(const hearth_user *user, const char *password);
 /* Sets the email without verifying the new address first (the Firebase SDKs' deprecated updateEmail;
  * prefer hearth_user_send_email_verification_before_updating_email). The new address starts
  * unverified. Result: none. Errors: MISSING_EMAIL (""), INVALID_EMAIL, EMAIL_ALREADY_IN_USE,
  * REQUIRES_RECENT_LOGIN, OPERATION_NOT_ALLOWED (projects with email enumeration protection). */
-HEARTH_EXPORT hearth_future *hearth_user_update_email(const hearth_user *user, const char *email);
+HEARTH_API hearth_future *hearth_user_update_email(const hearth_user *user, const char *email);
 /* Result: none. */
-HEARTH_EXPORT hearth_future *hearth_user_send_email_verification(const hearth_user *user);
+HEARTH_API hearth_future *hearth_user_send_email_verification(const hearth_user *user);
 /* Result: none. */
-HEARTH_EXPORT hearth_future *hearth_user_send_email_verification_before_updating_email(const hearth_user *user,
-                                                                                      const char *new_email);
+HEARTH_API hearth_future *hearth_user_send_email_verification_before_updating_email(const hearth_user *user,
+                                                                                    const char *new_email);
 /* Deletes the account and signs out. Result: none. */
-HEARTH_EXPORT hearth_future *hearth_user_delete(const hearth_user *user);
+HEARTH_API hearth_future *hearth_user_delete(const hearth_user *user);
 
 /* Links a credential to the user, so the same account is reachable through that provider too (an
  * anonymous user linked to any credential stops being anonymous). Result: auth result. Errors:
  * HEARTH_ERROR_PROVIDER_ALREADY_LINKED (the user already has that provider); CREDENTIAL_ALREADY_IN_USE
  * or EMAIL_ALREADY_IN_USE (it belongs to another account: the failed future's auth result carries an
  * updated credential that signs in to that account); REQUIRES_RECENT_LOGIN. */
-HEARTH_EXPORT hearth_future *hearth_user_link_with_credential(const hearth_user *user,
-                                                              const hearth_credential *credential);
+HEARTH_API hearth_future *hearth_user_link_with_credential(const hearth_user *user,
+                                                           const hearth_credential *credential);
 /* Unlinks a provider ("google.com", "password", "phone", ...). Unlinking "password" removes the
  * email, "phone" the phone number. Result: auth result (the updated user). Errors:
  * HEARTH_ERROR_NO_SUCH_PROVIDER when that provider is not linked. */
-HEARTH_EXPORT hearth_future *hearth_user_unlink(const hearth_user *user, const char *provider_id);
+HEARTH_API hearth_future *hearth_user_unlink(const hearth_user *user, const char *provider_id);
 /* Signs in again with a credential of the same user, before sensitive operations (password change,
  * deletion) that fail with REQUIRES_RECENT_LOGIN otherwise. A credential of another account fails
  * with HEARTH_ERROR_USER_MISMATCH and the user stays signed in. Result: none. */
-HEARTH_EXPORT hearth_future *hearth_user_reauthenticate(const hearth_user *user,
-                                                        const hearth_credential *credential);
+HEARTH_API hearth_future *hearth_user_reauthenticate(const hearth_user *user,
+                                                     const hearth_credential *credential);
 /* The same; result: auth result. */
-HEARTH_EXPORT hearth_future *hearth_user_reauthenticate_and_retrieve_data(const hearth_user *user,
-                                                                          const hearth_credential *credential);
+HEARTH_API hearth_future *hearth_user_reauthenticate_and_retrieve_data(const hearth_user *user,
+                                                                       const hearth_credential *credential);
 
-/* The most recent future of each user operation (per Auth), as a new reference; NULL if it never ran. */
-HEARTH_EXPORT hearth_future *hearth_user_get_token_last_result(hearth_auth *auth);
-HEARTH_EXPORT hearth_future *hearth_user_reload_last_result(hearth_auth *auth);
-HEARTH_EXPORT hearth_future *hearth_user_update_user_profile_last_result(hearth_auth *auth);
-HEARTH_EXPORT hearth_future *hearth_user_update_password_last_result(hearth_auth *auth);
-HEARTH_EXPORT hearth_future *hearth_user_update_email_last_result(hearth_auth *auth);
-HEARTH_EXPORT hearth_future *hearth_user_send_email_verification_last_result(hearth_auth *auth);
-HEARTH_EXPORT hearth_future *hearth_user_send_email_verification_before_updating_email_last_result(
-    hearth_auth *auth);
-HEARTH_EXPORT hearth_future *hearth_user_delete_last_result(hearth_auth *auth);
-HEARTH_EXPORT hearth_future *hearth_user_link_with_credential_last_result(hearth_auth *auth);
-HEARTH_EXPORT hearth_future *hearth_user_unlink_last_result(hearth_auth *auth);
-HEARTH_EXPORT hearth_future *hearth_user_reauthenticate_last_result(hearth_auth *auth);
-HEARTH_EXPORT hearth_future *hearth_user_reauthenticate_and_retrieve_data_last_result(hearth_auth *auth);
 
 #ifdef __cplusplus
 } /* extern "C" */

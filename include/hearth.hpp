@@ -24,10 +24,11 @@
  *   with the same uid and fail with kAuthErrorNoSignedInUser when that user is gone. Operations on an
  *   invalid User return an invalid Future (error() == -1), as in the C++ SDK.
  * - A callback given to OnCompletion runs even when every copy of the Future has been destroyed (as the
- *   C++ SDK does through its LastResult references); it is dropped, without running, when the App is
- *   deleted first. Copies of one Future share one callback slot; a Future from *LastResult() has its own.
- * - Futures, Users and Credentials may outlive the App (a Future cancelled by deleting the App completes
- *   with kAuthErrorCancelled).
+ *   C++ SDK does through its LastResult references). Deleting the App completes its pending operations
+ *   with kAuthErrorCancelled, and their callbacks run then: with Hearth's own loop before `delete app`
+ *   returns, with a host loop on its next turn (the C library's rule: every callback registered runs
+ *   once). Copies of one Future share one callback slot; a Future from *LastResult() has its own.
+ * - Futures, Users and Credentials may outlive the App.
  * - Provider sign-in (SignInWithProvider, LinkWithProvider, ReauthenticateWithProvider) works on a
  *   desktop (the C++ SDK's desktop build answers kAuthErrorUnimplemented): set the UI delegate and
  *   redirect target first with Auth::SetProviderFlowOptions.
@@ -44,8 +45,9 @@
  *   additional_user_info.updated_credential signs in to that account (the SDK's documented recipe).
  * - Extras: App options for the libuv loop, persistence and timeouts; Future::Wait; is_new_user and email
  *   in AdditionalUserInfo; Credential::id_token/access_token/secret; FacebookAuthProvider's Limited
- *   Login, AppleAuthProvider (with the user's name), Nonce; provider flow options, Auth::HandleUrl and
- *   CancelProviderFlow; PhoneAuthProvider::VerifyPhoneNumber as a Future; Hearth's own error codes
+ *   Login, AppleAuthProvider (with the user's name), Nonce; provider flow options, Auth::HandleUrl,
+ *   CancelProviderFlow and GetCredentialWithProvider (the provider's page for a credential only, the
+ *   Apple SDK's getCredentialWith); PhoneAuthProvider::VerifyPhoneNumber as a Future; Hearth's own error codes
  *   (kAuthErrorInvalidArgument and up, from 1000).
  * - Logging: SetLogLevel / GetLogLevel as in firebase/log.h, but nothing is printed until SetLogCallback
  *   installs a std::function (called on the thread that logs; secrets are never in the messages).
@@ -56,6 +58,7 @@
 
 #include "hearth.h"
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
@@ -89,6 +92,7 @@ class IdTokenListener;
 namespace detail {
 class ProviderArgument;
 struct FutureAccess;
+struct PhoneListenerState;
 }  // namespace detail
 
 /// Status of a Future, with firebase::FutureStatus's values.
@@ -118,8 +122,27 @@ constexpr AdoptTag kAdopt{};
 
 inline std::string CopyString(const char* text) { return text ? std::string(text) : std::string(); }
 
-inline void* IdToPointer(uint64_t id) { return reinterpret_cast<void*>(static_cast<uintptr_t>(id)); }
-inline uint64_t PointerToId(void* pointer) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(pointer)); }
+// The calling thread's last synchronous failure of the wrapper (LastErrorCode / LastErrorMessage): a
+// failed C call's hearth_last_error_*, or the wrapper's own refusal of an argument.
+struct LastErrorRecord {
+  int code = HEARTH_ERROR_NONE;
+  std::string message;
+};
+inline LastErrorRecord& ThreadLastError() {
+  thread_local LastErrorRecord record;
+  return record;
+}
+// Records a refusal of the wrapper's own; returns `code`.
+inline int SetLastError(int code, std::string message) {
+  LastErrorRecord& record = ThreadLastError();
+  record.code = code;
+  record.message = std::move(message);
+  return code;
+}
+// Records the failure a C call just reported (its hearth_last_error_*); returns `code`.
+inline int TakeCLastError(int code) {
+  return SetLastError(code, CopyString(hearth_last_error_message()));
+}
 
 // What users and futures need of their app after the App object may be gone: the C handles, cleared
 // (under the mutex) before the app is destroyed.
@@ -127,10 +150,6 @@ struct AppCore {
   std::mutex mutex;
   hearth_app* app = nullptr;
   hearth_auth* auth = nullptr;
-  // Every UI delegate given to Auth::SetProviderFlowOptions. A flow keeps the delegate it started with
-  // (its C user_data points here), so none is freed before the app is destroyed, after which no
-  // callback runs.
-  std::vector<std::unique_ptr<std::function<bool(const std::string&)>>> url_delegates;
 };
 using AppCorePtr = std::shared_ptr<AppCore>;
 
@@ -168,9 +187,10 @@ class FutureHandle {
     return result_.get();
   }
 
-  // The completion registration in this reference's slot (0: none). Atomic so that a firing callback
-  // never takes a lock another thread may hold while calling into Hearth.
-  std::atomic<uint64_t> callback_id{0};
+  // Firebase's one callback slot per Future (shared by its copies): OnCompletion bumps the generation,
+  // and a C callback whose generation is no longer current runs nothing of the host's. Atomic, so a
+  // firing callback never takes a lock another thread may hold while calling into Hearth.
+  std::atomic<uint64_t> callback_generation{0};
   // Serializes OnCompletion calls on copies of one Future (never taken by a firing callback).
   std::mutex callback_mutex;
 
@@ -184,81 +204,22 @@ class FutureHandle {
 };
 using FutureHandlePtr = std::shared_ptr<FutureHandle>;
 
-// Completion callbacks waiting for their future. The C callback's user_data is only an id into this
-// table, so a callback that fires after its registration was replaced or dropped finds nothing and
-// touches no freed memory. A registration keeps its future reference alive until it fires, is replaced,
-// or its app is deleted (hearth_app_destroy promises no callback runs after it, so the app's
-// registrations are dropped then; nothing leaks when a callback never fires).
+// One OnCompletion, as the user_data of its C completion callback, which Hearth calls exactly once (when
+// the operation completes; as kAuthErrorCancelled if the App is deleted first), and which deletes it.
+// It keeps the Future's shared reference alive until then, as the C++ SDK keeps a completed Future's
+// callback running after every copy is gone.
 struct PendingCompletion {
   FutureHandlePtr handle;
+  uint64_t generation;
   std::function<void(const FutureHandlePtr&)> invoke;
 };
 
-class CompletionRegistry {
- public:
-  uint64_t Add(PendingCompletion pending) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const uint64_t id = next_id_++;
-    pending_.emplace(id, std::move(pending));
-    return id;
-  }
-
-  bool Take(uint64_t id, PendingCompletion* out) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto it = pending_.find(id);
-    if (it == pending_.end()) return false;
-    *out = std::move(it->second);
-    pending_.erase(it);
-    return true;
-  }
-
-  // Destroys the registration outside the lock: its captures may run arbitrary destructors.
-  void Cancel(uint64_t id) {
-    PendingCompletion doomed;
-    Take(id, &doomed);
-  }
-
-  void DropApp(const AppCore* core) {
-    std::vector<PendingCompletion> doomed;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      for (auto it = pending_.begin(); it != pending_.end();) {
-        if (it->second.handle && it->second.handle->core() == core) {
-          doomed.push_back(std::move(it->second));
-          it = pending_.erase(it);
-        } else {
-          ++it;
-        }
-      }
-    }
-  }
-
-  // Registrations still waiting (diagnostics and tests).
-  size_t PendingCount() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return pending_.size();
-  }
-
- private:
-  std::mutex mutex_;
-  uint64_t next_id_ = 1;
-  std::unordered_map<uint64_t, PendingCompletion> pending_;
-};
-
-// Intentionally never destroyed: a loop thread may still look ids up while static destructors run.
-inline CompletionRegistry& Completions() {
-  static CompletionRegistry* registry = new CompletionRegistry();
-  return *registry;
-}
-
 inline void OnFutureComplete(hearth_future* /*future*/, void* user_data) {
-  const uint64_t id = PointerToId(user_data);
-  PendingCompletion pending;
-  if (!Completions().Take(id, &pending)) return;
-  uint64_t expected = id;
-  pending.handle->callback_id.compare_exchange_strong(expected, 0);
+  std::unique_ptr<PendingCompletion> pending(static_cast<PendingCompletion*>(user_data));
+  // A later OnCompletion replaced this one: only the most recent callback runs.
+  if (pending->handle->callback_generation.load() != pending->generation) return;
   try {
-    pending.invoke(pending.handle);
+    pending->invoke(pending->handle);
   } catch (...) {
     // An exception must not unwind into the C library's loop.
   }
@@ -266,20 +227,32 @@ inline void OnFutureComplete(hearth_future* /*future*/, void* user_data) {
 
 inline void SetCompletion(const FutureHandlePtr& handle, std::function<void(const FutureHandlePtr&)> invoke) {
   if (!handle || !invoke) return;
-  const uint64_t id = Completions().Add(PendingCompletion{handle, std::move(invoke)});
-  uint64_t previous = 0;
-  int rc = 0;
-  {
-    // Held across the C call so that concurrent OnCompletion calls leave the slot and callback_id agreeing.
-    std::lock_guard<std::mutex> lock(handle->callback_mutex);
-    rc = hearth_future_on_completion(handle->future(), &OnFutureComplete, IdToPointer(id));
-    previous = handle->callback_id.exchange(rc == 0 ? id : 0);
+  auto pending = std::make_unique<PendingCompletion>(PendingCompletion{handle, 0, std::move(invoke)});
+  // Held across the C call so that concurrent OnCompletion calls on copies agree on the latest one.
+  std::lock_guard<std::mutex> lock(handle->callback_mutex);
+  const uint64_t previous = handle->callback_generation.load();
+  pending->generation = previous + 1;
+  // Current before Hearth has it: on Hearth's own loop thread it may run before the call returns.
+  handle->callback_generation.store(pending->generation);
+  if (hearth_future_add_callback(handle->future(), &OnFutureComplete, pending.get()) != HEARTH_ERROR_NONE) {
+    // Refused (the App is gone): the earlier callback stays the one that runs.
+    handle->callback_generation.store(previous);
+    return;
   }
-  if (previous != 0) Completions().Cancel(previous);
-  if (rc != 0) Completions().Cancel(id);
+  pending.release();  // Hearth owns it now, until OnFutureComplete
 }
 
 }  // namespace detail
+
+/// Hearth extra: the calling thread's last synchronous failure in the wrapper, as hearth.h's
+/// hearth_last_error_code / hearth_last_error_message: App::Create returning nullptr, a provider's
+/// GetCredential returning an invalid Credential, an AuthError other than kAuthErrorNone from
+/// Auth::UseEmulator, SetProviderFlowOptions, SetAppVerificationDisabledForTesting or
+/// PhoneAuthProvider::VerifyPhoneNumber. The next such failure on the thread replaces it; successes
+/// leave it alone. Operations that return a Future report their failure in the Future instead.
+inline int LastErrorCode() { return detail::ThreadLastError().code; }
+/// One English sentence naming the cause ("" when nothing has failed on this thread).
+inline std::string LastErrorMessage() { return detail::ThreadLastError().message; }
 
 // -------------------------------------------------------------------------------------------------
 // Futures (firebase::FutureBase / firebase::Future<T>)
@@ -322,7 +295,8 @@ class FutureBase {
 
   /// Sets the completion callback of this Future and its copies (a later call replaces an earlier one).
   /// It runs once, on the loop thread, after the operation completes (on the next loop turn if it
-  /// already has). Nothing happens for an invalid Future.
+  /// already has), also when the App is deleted first (the operation then completes with
+  /// kAuthErrorCancelled). Nothing happens for an invalid Future, or once its App has been deleted.
   void OnCompletion(CompletionCallback callback, void* user_data) const {
     if (!callback) return;
     detail::SetCompletion(handle_, [callback, user_data](const detail::FutureHandlePtr& handle) {
@@ -466,7 +440,7 @@ struct LogState {
   std::shared_ptr<const LogCallback> callback;
   LogLevel level = kLogLevelInfo;
   uint64_t changes = 0;
-  // Serializes handing the settings to Hearth, except from inside a callback: hearth_set_log_callback
+  // Serializes handing the settings to Hearth, except from inside a callback: hearth_log_set_callback
   // waits for callbacks running on other threads, and one of those may be setting the log itself.
   std::mutex apply_mutex;
 };
@@ -482,7 +456,7 @@ inline bool& InsideLogCallback() {
   return inside;
 }
 
-inline void DeliverLog(void*, int level, const char* message) {
+inline void DeliverLog(void*, hearth_log_level level, const char* message) {
   std::shared_ptr<const LogCallback> callback;
   {
     std::lock_guard<std::mutex> lock(Log().mutex);
@@ -498,7 +472,7 @@ inline void DeliverLog(void*, int level, const char* message) {
   InsideLogCallback() = false;
 }
 
-// Hands the current settings to Hearth. Concurrent changes may reach hearth_set_log_callback in
+// Hands the current settings to Hearth. Concurrent changes may reach hearth_log_set_callback in
 // either order, so this repeats until what Hearth got is what LogState says.
 inline void ApplyLogSettings() {
   LogState& state = Log();
@@ -506,13 +480,13 @@ inline void ApplyLogSettings() {
   if (!InsideLogCallback()) serial.lock();
   for (;;) {
     uint64_t seen;
-    int level = HEARTH_LOG_OFF;
+    hearth_log_level level = HEARTH_LOG_OFF;
     {
       std::lock_guard<std::mutex> lock(state.mutex);
       seen = state.changes;
-      if (state.callback) level = state.level;
+      if (state.callback) level = static_cast<hearth_log_level>(state.level);
     }
-    hearth_set_log_callback(level, level == HEARTH_LOG_OFF ? nullptr : &DeliverLog, nullptr);
+    hearth_log_set_callback(level, level == HEARTH_LOG_OFF ? nullptr : &DeliverLog, nullptr);
     std::lock_guard<std::mutex> lock(state.mutex);
     if (state.changes == seen) return;
   }
@@ -542,7 +516,7 @@ inline LogLevel GetLogLevel() {
 
 /// Sends Hearth's messages at GetLogLevel() and above, from every App, to `callback`; an empty callback
 /// (nullptr) turns logging off again, which is the default. One callback per process: a later call
-/// replaces it (use this or hearth_set_log_callback, not both).
+/// replaces it (use this or hearth_log_set_callback, not both).
 ///
 /// The callback runs on the thread that logs, usually an app's loop thread, on several threads at once
 /// when several apps are busy: it must be thread-safe. It may call Hearth (those calls log nothing) and
@@ -670,7 +644,7 @@ inline int StorageErase(void* user_data, const char* key) {
   }
 }
 
-// Live apps by name, for App::GetInstance. Never destroyed, like Completions().
+// Live apps by name, for App::GetInstance. Never destroyed: apps may be deleted during static destruction.
 struct AppDirectory {
   std::mutex mutex;
   std::map<std::string, App*> apps;
@@ -682,9 +656,10 @@ inline AppDirectory& Apps() {
 
 }  // namespace detail
 
-/// One configured app, as firebase::App. Create with App::Create, destroy with delete (which cancels its
-/// in-flight operations, deletes its Auth and returns without waiting on the network). With a host loop,
-/// run the loop once more after deleting the app, before uv_loop_close.
+/// One configured app, as firebase::App. Create with App::Create, destroy with delete (which deletes its
+/// Auth, cancels its in-flight operations — their OnCompletion callbacks run with kAuthErrorCancelled —
+/// and returns without waiting on the network). With a host loop, run the loop once more after deleting
+/// the app, before uv_loop_close: the cancelled operations' callbacks run then.
 class App {
  public:
   /// Creates an app; nullptr on failure (e.g. no API key, or an app with this name exists), with the
@@ -879,13 +854,20 @@ class Credential {
 }  // namespace auth
 
 namespace detail {
-// Adopts a new C credential reference; NULL (an argument Hearth refused) gives an invalid Credential.
+// Adopts a new C credential reference from a constructor; NULL (an argument Hearth refused) gives an
+// invalid Credential and records why (LastErrorMessage).
 inline auth::Credential AdoptCredential(hearth_credential* credential) {
-  return credential ? auth::Credential(kAdopt, credential) : auth::Credential();
+  if (!credential) {
+    TakeCLastError(hearth_last_error_code());
+    return auth::Credential();
+  }
+  return auth::Credential(kAdopt, credential);
 }
-// A new reference to a borrowed C credential (an invalid Credential for NULL).
+// A new reference to a borrowed C credential (an invalid Credential for NULL: a result without one,
+// which is no failure of the caller's).
 inline auth::Credential RetainCredential(const hearth_credential* credential) {
-  return AdoptCredential(credential ? hearth_credential_retain(credential) : nullptr);
+  hearth_credential* copy = credential ? hearth_credential_retain(credential) : nullptr;
+  return copy ? auth::Credential(kAdopt, copy) : auth::Credential();
 }
 }  // namespace detail
 
@@ -897,7 +879,7 @@ class EmailAuthProvider {
   static constexpr const char* kProviderId = "password";
   /// An invalid Credential when either argument is NULL or not valid UTF-8.
   static Credential GetCredential(const char* email, const char* password) {
-    return detail::AdoptCredential(hearth_email_credential(email, password));
+    return detail::AdoptCredential(hearth_credential_create_email(email, password));
   }
 };
 
@@ -910,7 +892,7 @@ class GoogleAuthProvider {
  public:
   static constexpr const char* kProviderId = "google.com";
   static Credential GetCredential(const char* id_token, const char* access_token) {
-    return detail::AdoptCredential(hearth_google_credential(id_token, access_token));
+    return detail::AdoptCredential(hearth_credential_create_google(id_token, access_token));
   }
 };
 
@@ -920,12 +902,12 @@ class FacebookAuthProvider {
   static constexpr const char* kProviderId = "facebook.com";
   /// A classic Facebook Login access token.
   static Credential GetCredential(const char* access_token) {
-    return detail::AdoptCredential(hearth_facebook_credential(access_token));
+    return detail::AdoptCredential(hearth_credential_create_facebook(access_token));
   }
   /// Hearth extra: Facebook Limited Login, whose authentication token is an OIDC ID token bound to the
   /// nonce the app requested it with. Pass the RAW nonce (Facebook got its SHA-256; see Nonce).
   static Credential GetLimitedLoginCredential(const char* id_token, const char* raw_nonce) {
-    return detail::AdoptCredential(hearth_facebook_limited_login_credential(id_token, raw_nonce));
+    return detail::AdoptCredential(hearth_credential_create_facebook_limited_login(id_token, raw_nonce));
   }
 };
 
@@ -934,7 +916,7 @@ class TwitterAuthProvider {
  public:
   static constexpr const char* kProviderId = "twitter.com";
   static Credential GetCredential(const char* token, const char* secret) {
-    return detail::AdoptCredential(hearth_twitter_credential(token, secret));
+    return detail::AdoptCredential(hearth_credential_create_twitter(token, secret));
   }
 };
 
@@ -942,7 +924,7 @@ class TwitterAuthProvider {
 class GitHubAuthProvider {
  public:
   static constexpr const char* kProviderId = "github.com";
-  static Credential GetCredential(const char* token) { return detail::AdoptCredential(hearth_github_credential(token)); }
+  static Credential GetCredential(const char* token) { return detail::AdoptCredential(hearth_credential_create_github(token)); }
 };
 
 /// Google Play Games ("playgames.google.com"): a server auth code.
@@ -950,7 +932,7 @@ class PlayGamesAuthProvider {
  public:
   static constexpr const char* kProviderId = "playgames.google.com";
   static Credential GetCredential(const char* server_auth_code) {
-    return detail::AdoptCredential(hearth_play_games_credential(server_auth_code));
+    return detail::AdoptCredential(hearth_credential_create_play_games(server_auth_code));
   }
 };
 
@@ -1082,7 +1064,7 @@ class PhoneMultiFactorGenerator {
   /// Invalid for an invalid credential.
   static MultiFactorAssertion GetAssertion(const PhoneAuthCredential& credential) {
     const hearth_credential* c_credential = credential.c_credential();
-    return MultiFactorAssertion(detail::kAdopt, c_credential ? hearth_phone_multi_factor_assertion(c_credential) : nullptr,
+    return MultiFactorAssertion(detail::kAdopt, c_credential ? hearth_multi_factor_assertion_create_phone(c_credential) : nullptr,
                                 kFactorId);
   }
 };
@@ -1141,12 +1123,12 @@ class TotpMultiFactorGenerator {
   static MultiFactorAssertion GetAssertionForEnrollment(const TotpSecret& secret, const char* one_time_password) {
     const hearth_totp_secret* c_secret = secret.c_secret();
     return MultiFactorAssertion(
-        detail::kAdopt, c_secret ? hearth_totp_multi_factor_assertion_for_enrollment(c_secret, one_time_password) : nullptr,
+        detail::kAdopt, c_secret ? hearth_multi_factor_assertion_create_totp_enrollment(c_secret, one_time_password) : nullptr,
         kFactorId);
   }
   /// Signing in: the hint's enrollment id (MultiFactorInfo::uid()) and a code.
   static MultiFactorAssertion GetAssertionForSignIn(const char* enrollment_id, const char* one_time_password) {
-    return MultiFactorAssertion(detail::kAdopt, hearth_totp_multi_factor_assertion_for_sign_in(enrollment_id, one_time_password),
+    return MultiFactorAssertion(detail::kAdopt, hearth_multi_factor_assertion_create_totp_sign_in(enrollment_id, one_time_password),
                                 kFactorId);
   }
 
@@ -1157,7 +1139,7 @@ class TotpMultiFactorGenerator {
                                   int code_interval_seconds = 30, const char* hashing_algorithm = "SHA1") {
     if (code_length <= 0 || code_length > 9) return std::string();
     char code[16] = {0};
-    const int rc = hearth_totp_generate_code(shared_secret_key, hashing_algorithm, code_length, code_interval_seconds,
+    const int rc = hearth_totp_code_generate(shared_secret_key, hashing_algorithm, code_length, code_interval_seconds,
                                              unix_time_seconds, code, sizeof code);
     return rc == HEARTH_ERROR_NONE ? std::string(code) : std::string();
   }
@@ -1219,7 +1201,7 @@ class PhoneAuthProvider {
   /// stops its callbacks (waiting for one running on another thread); deleting the App does too.
   class Listener {
    public:
-    Listener() = default;
+    Listener();
     Listener(const Listener&) = delete;
     Listener& operator=(const Listener&) = delete;
     virtual ~Listener();
@@ -1238,6 +1220,11 @@ class PhoneAuthProvider {
     virtual void OnVerificationFailedWithError(AuthError /*error*/, const std::string& message) {
       OnVerificationFailed(message);
     }
+
+   private:
+    friend class PhoneAuthProvider;
+    // Shared with every verification it listens to: the destructor turns its calls off.
+    std::shared_ptr<detail::PhoneListenerState> state_;
   };
 
   /// Hearth extra: what the Future form of VerifyPhoneNumber completes with.
@@ -1263,7 +1250,7 @@ class PhoneAuthProvider {
   /// The credential for a verification id and the code the user typed. Invalid when an argument is
   /// NULL or not valid UTF-8 (empty ones fail when used: kAuthErrorMissingVerificationId / Code).
   PhoneAuthCredential GetCredential(const char* verification_id, const char* verification_code) const {
-    hearth_credential* credential = hearth_phone_credential(verification_id, verification_code);
+    hearth_credential* credential = hearth_credential_create_phone(verification_id, verification_code);
     return credential ? PhoneAuthCredential(detail::kAdopt, credential) : PhoneAuthCredential();
   }
 
@@ -1310,13 +1297,13 @@ class OAuthProvider {
  public:
   /// id_token and/or access_token (NULL for the one you do not have).
   static Credential GetCredential(const char* provider_id, const char* id_token, const char* access_token) {
-    return detail::AdoptCredential(hearth_oauth_credential(provider_id, id_token, access_token));
+    return detail::AdoptCredential(hearth_credential_create_oauth(provider_id, id_token, access_token));
   }
   /// With the RAW nonce the ID token was requested with (the token carries its SHA-256). For
   /// "apple.com" this is Sign in with Apple; access_token (Apple's authorization code) may be nullptr.
   static Credential GetCredential(const char* provider_id, const char* id_token, const char* raw_nonce,
                                   const char* access_token) {
-    return detail::AdoptCredential(hearth_oauth_credential_with_nonce(provider_id, id_token, raw_nonce, access_token));
+    return detail::AdoptCredential(hearth_credential_create_oauth_with_nonce(provider_id, id_token, raw_nonce, access_token));
   }
 };
 
@@ -1329,7 +1316,7 @@ class AppleAuthProvider {
   static Credential GetCredential(const char* id_token, const char* raw_nonce, const char* authorization_code = nullptr,
                                   const char* given_name = nullptr, const char* family_name = nullptr) {
     return detail::AdoptCredential(
-        hearth_apple_credential(id_token, raw_nonce, authorization_code, given_name, family_name));
+        hearth_credential_create_apple(id_token, raw_nonce, authorization_code, given_name, family_name));
   }
 };
 
@@ -1358,7 +1345,7 @@ struct Nonce {
   static std::string Sha256Hex(const std::string& text) {
     if (text.find('\0') != std::string::npos) return std::string();
     char hash[HEARTH_SHA256_HEX_SIZE] = {0};
-    return hearth_sha256_hex(text.c_str(), hash) == HEARTH_ERROR_NONE ? std::string(hash) : std::string();
+    return hearth_nonce_hash(text.c_str(), hash) == HEARTH_ERROR_NONE ? std::string(hash) : std::string();
   }
 };
 
@@ -1588,22 +1575,22 @@ class User {
   Future<std::string> GetToken(bool force_refresh) const {
     return detail::AdoptFuture<std::string>(user_ ? hearth_user_get_token(user_, force_refresh ? 1 : 0) : nullptr, core_);
   }
-  Future<std::string> GetTokenLastResult() const { return LastResult<std::string>(hearth_user_get_token_last_result); }
+  Future<std::string> GetTokenLastResult() const { return LastResult<std::string>(HEARTH_OP_USER_GET_TOKEN); }
 
   /// Reloads the profile from the server; take auth->current_user() afterwards to see it.
   Future<void> Reload() const { return detail::AdoptFuture<void>(user_ ? hearth_user_reload(user_) : nullptr, core_); }
-  Future<void> ReloadLastResult() const { return LastResult<void>(hearth_user_reload_last_result); }
+  Future<void> ReloadLastResult() const { return LastResult<void>(HEARTH_OP_USER_RELOAD); }
 
   Future<void> UpdateUserProfile(const UserProfile& profile) const {
     return detail::AdoptFuture<void>(
         user_ ? hearth_user_update_user_profile(user_, profile.display_name, profile.photo_url) : nullptr, core_);
   }
-  Future<void> UpdateUserProfileLastResult() const { return LastResult<void>(hearth_user_update_user_profile_last_result); }
+  Future<void> UpdateUserProfileLastResult() const { return LastResult<void>(HEARTH_OP_USER_UPDATE_USER_PROFILE); }
 
   Future<void> UpdatePassword(const char* password) const {
     return detail::AdoptFuture<void>(user_ ? hearth_user_update_password(user_, password) : nullptr, core_);
   }
-  Future<void> UpdatePasswordLastResult() const { return LastResult<void>(hearth_user_update_password_last_result); }
+  Future<void> UpdatePasswordLastResult() const { return LastResult<void>(HEARTH_OP_USER_UPDATE_PASSWORD); }
 
   /// Sets the email without verifying the new address first (Firebase's deprecated UpdateEmail; prefer
   /// SendEmailVerificationBeforeUpdatingEmail). kAuthErrorMissingEmail for "", kAuthErrorInvalidEmail,
@@ -1612,13 +1599,13 @@ class User {
   Future<void> UpdateEmail(const char* email) const {
     return detail::AdoptFuture<void>(user_ ? hearth_user_update_email(user_, email) : nullptr, core_);
   }
-  Future<void> UpdateEmailLastResult() const { return LastResult<void>(hearth_user_update_email_last_result); }
+  Future<void> UpdateEmailLastResult() const { return LastResult<void>(HEARTH_OP_USER_UPDATE_EMAIL); }
 
   Future<void> SendEmailVerification() const {
     return detail::AdoptFuture<void>(user_ ? hearth_user_send_email_verification(user_) : nullptr, core_);
   }
   Future<void> SendEmailVerificationLastResult() const {
-    return LastResult<void>(hearth_user_send_email_verification_last_result);
+    return LastResult<void>(HEARTH_OP_USER_SEND_EMAIL_VERIFICATION);
   }
 
   Future<void> SendEmailVerificationBeforeUpdatingEmail(const char* email) const {
@@ -1626,12 +1613,12 @@ class User {
         user_ ? hearth_user_send_email_verification_before_updating_email(user_, email) : nullptr, core_);
   }
   Future<void> SendEmailVerificationBeforeUpdatingEmailLastResult() const {
-    return LastResult<void>(hearth_user_send_email_verification_before_updating_email_last_result);
+    return LastResult<void>(HEARTH_OP_USER_SEND_EMAIL_VERIFICATION_BEFORE_UPDATING_EMAIL);
   }
 
   /// Deletes the account and signs out.
   Future<void> Delete() const { return detail::AdoptFuture<void>(user_ ? hearth_user_delete(user_) : nullptr, core_); }
-  Future<void> DeleteLastResult() const { return LastResult<void>(hearth_user_delete_last_result); }
+  Future<void> DeleteLastResult() const { return LastResult<void>(HEARTH_OP_USER_DELETE); }
 
   /// Links a credential, so the account is reachable through that provider too (an anonymous user stops
   /// being anonymous). Fails with kAuthErrorProviderAlreadyLinked when the user has that provider, and
@@ -1657,7 +1644,7 @@ class User {
     return detail::AdoptFuture<void>(user_ ? hearth_user_reauthenticate(user_, credential.c_credential()) : nullptr,
                                      core_);
   }
-  Future<void> ReauthenticateLastResult() const { return LastResult<void>(hearth_user_reauthenticate_last_result); }
+  Future<void> ReauthenticateLastResult() const { return LastResult<void>(HEARTH_OP_USER_REAUTHENTICATE); }
 
   /// Reauthenticate, with the auth result.
   Future<AuthResult> ReauthenticateAndRetrieveData(const Credential& credential) const;
@@ -1693,13 +1680,13 @@ class User {
   }
 
   template <typename T>
-  Future<T> LastResult(hearth_future* (*last_result)(hearth_auth*)) const {
+  Future<T> LastResult(hearth_operation operation) const {
     if (!core_) return Future<T>();
     hearth_future* future = nullptr;
     {
       // The lock keeps the app from being destroyed during the call.
       std::lock_guard<std::mutex> lock(core_->mutex);
-      if (core_->auth) future = last_result(core_->auth);
+      if (core_->auth) future = hearth_auth_last_result(core_->auth, operation);
     }
     return detail::AdoptFuture<T>(future, core_);
   }
@@ -1835,6 +1822,10 @@ class AuthStateListener {
   AuthStateListener& operator=(const AuthStateListener&) = delete;
   virtual ~AuthStateListener();
   virtual void OnAuthStateChanged(Auth* auth) = 0;
+
+ private:
+  friend class Auth;
+  std::vector<Auth*> auths_;  // the Auths it is added to (guarded by detail::ListenerGraphMutex())
 };
 
 /// Told when the ID token changes (sign-in, refresh, sign-out; and once after being added).
@@ -1845,6 +1836,10 @@ class IdTokenListener {
   IdTokenListener& operator=(const IdTokenListener&) = delete;
   virtual ~IdTokenListener();
   virtual void OnIdTokenChanged(Auth* auth) = 0;
+
+ private:
+  friend class Auth;
+  std::vector<Auth*> auths_;  // the Auths it is added to (guarded by detail::ListenerGraphMutex())
 };
 
 /// The app's authentication, as firebase::auth::Auth. One per App; deleted with the App (or by delete,
@@ -1869,49 +1864,49 @@ class Auth {
   /// Signs in a new anonymous user; completes with the current user if it is already anonymous.
   Future<AuthResult> SignInAnonymously() { return Adopt<AuthResult>(hearth_auth_sign_in_anonymously(auth_)); }
   Future<AuthResult> SignInAnonymouslyLastResult() const {
-    return Adopt<AuthResult>(hearth_auth_sign_in_anonymously_last_result(auth_));
+    return Adopt<AuthResult>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_SIGN_IN_ANONYMOUSLY));
   }
 
   Future<AuthResult> CreateUserWithEmailAndPassword(const char* email, const char* password) {
     return Adopt<AuthResult>(hearth_auth_create_user_with_email_and_password(auth_, email, password));
   }
   Future<AuthResult> CreateUserWithEmailAndPasswordLastResult() const {
-    return Adopt<AuthResult>(hearth_auth_create_user_with_email_and_password_last_result(auth_));
+    return Adopt<AuthResult>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_CREATE_USER_WITH_EMAIL_AND_PASSWORD));
   }
 
   Future<AuthResult> SignInWithEmailAndPassword(const char* email, const char* password) {
     return Adopt<AuthResult>(hearth_auth_sign_in_with_email_and_password(auth_, email, password));
   }
   Future<AuthResult> SignInWithEmailAndPasswordLastResult() const {
-    return Adopt<AuthResult>(hearth_auth_sign_in_with_email_and_password_last_result(auth_));
+    return Adopt<AuthResult>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_SIGN_IN_WITH_EMAIL_AND_PASSWORD));
   }
 
   Future<AuthResult> SignInWithCustomToken(const char* custom_token) {
     return Adopt<AuthResult>(hearth_auth_sign_in_with_custom_token(auth_, custom_token));
   }
   Future<AuthResult> SignInWithCustomTokenLastResult() const {
-    return Adopt<AuthResult>(hearth_auth_sign_in_with_custom_token_last_result(auth_));
+    return Adopt<AuthResult>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_SIGN_IN_WITH_CUSTOM_TOKEN));
   }
 
   Future<User> SignInWithCredential(const Credential& credential) {
     return Adopt<User>(hearth_auth_sign_in_with_credential(auth_, credential.c_credential()));
   }
   Future<User> SignInWithCredentialLastResult() const {
-    return Adopt<User>(hearth_auth_sign_in_with_credential_last_result(auth_));
+    return Adopt<User>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_SIGN_IN_WITH_CREDENTIAL));
   }
 
   Future<AuthResult> SignInAndRetrieveDataWithCredential(const Credential& credential) {
     return Adopt<AuthResult>(hearth_auth_sign_in_and_retrieve_data_with_credential(auth_, credential.c_credential()));
   }
   Future<AuthResult> SignInAndRetrieveDataWithCredentialLastResult() const {
-    return Adopt<AuthResult>(hearth_auth_sign_in_and_retrieve_data_with_credential_last_result(auth_));
+    return Adopt<AuthResult>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_SIGN_IN_AND_RETRIEVE_DATA_WITH_CREDENTIAL));
   }
 
   Future<void> SendPasswordResetEmail(const char* email) {
     return Adopt<void>(hearth_auth_send_password_reset_email(auth_, email));
   }
   Future<void> SendPasswordResetEmailLastResult() const {
-    return Adopt<void>(hearth_auth_send_password_reset_email_last_result(auth_));
+    return Adopt<void>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_SEND_PASSWORD_RESET_EMAIL));
   }
 
   /// The sign-in methods of an email (empty under email enumeration protection).
@@ -1919,7 +1914,7 @@ class Auth {
     return Adopt<FetchProvidersResult>(hearth_auth_fetch_providers_for_email(auth_, email));
   }
   Future<FetchProvidersResult> FetchProvidersForEmailLastResult() const {
-    return Adopt<FetchProvidersResult>(hearth_auth_fetch_providers_for_email_last_result(auth_));
+    return Adopt<FetchProvidersResult>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_FETCH_PROVIDERS_FOR_EMAIL));
   }
 
   /// Signs in through the provider's page (see SetProviderFlowOptions). One provider flow at a time:
@@ -1930,7 +1925,18 @@ class Auth {
   Future<AuthResult> SignInWithProvider(FederatedAuthProvider* provider);
   /// Hearth extra.
   Future<AuthResult> SignInWithProviderLastResult() const {
-    return Adopt<AuthResult>(hearth_auth_sign_in_with_provider_last_result(auth_));
+    return Adopt<AuthResult>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_SIGN_IN_WITH_PROVIDER));
+  }
+
+  /// Hearth extra (the Apple SDK's OAuthProvider.getCredentialWith): runs the provider's page like
+  /// SignInWithProvider and completes with the Credential it yields, signing nobody in. Sign in, link or
+  /// reauthenticate with it afterwards (SignInAndRetrieveDataWithCredential, User::LinkWithCredential,
+  /// User::ReauthenticateAndRetrieveData). The Credential's provider() is the provider's id; it carries
+  /// the provider's answer, not its tokens (id_token() and access_token() are ""). Errors as for
+  /// SignInWithProvider.
+  Future<Credential> GetCredentialWithProvider(FederatedAuthProvider* provider);
+  Future<Credential> GetCredentialWithProviderLastResult() const {
+    return Adopt<Credential>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_GET_CREDENTIAL_WITH_PROVIDER));
   }
 
   /// Hearth extra: the UI delegate and redirect target of provider flows (the C++ SDK has no desktop
@@ -1955,7 +1961,7 @@ class Auth {
   /// false runs the reCAPTCHA page through the UI delegate of SetProviderFlowOptions. Default: true
   /// against the emulator, else false.
   AuthError SetAppVerificationDisabledForTesting(bool disabled) {
-    return static_cast<AuthError>(hearth_auth_set_app_verification_disabled_for_testing(auth_, disabled ? 1 : 0));
+    return Checked(hearth_auth_set_app_verification_disabled_for_testing(auth_, disabled ? 1 : 0));
   }
 
   /// The language code sent as X-Firebase-Locale; "" when none is set.
@@ -1976,8 +1982,11 @@ class Auth {
   /// Routes every endpoint (token refresh included) to the Auth emulator at http://host:port.
   /// Hearth extra: returns kAuthErrorInvalidArgument for a port above 65535 or an invalid host.
   AuthError UseEmulator(std::string host, uint32_t port) {
-    if (port > 65535) return kAuthErrorInvalidArgument;
-    return static_cast<AuthError>(hearth_auth_use_emulator(auth_, host.c_str(), static_cast<uint16_t>(port)));
+    if (port > 65535) {
+      return static_cast<AuthError>(detail::SetLastError(
+          kAuthErrorInvalidArgument, "Auth::UseEmulator: port " + std::to_string(port) + " is above 65535."));
+    }
+    return Checked(hearth_auth_use_emulator(auth_, host.c_str(), static_cast<uint16_t>(port)));
   }
 
   /// Adding a listener twice has no effect. Removing waits for a running call of it on another thread.
@@ -1998,12 +2007,44 @@ class Auth {
     return detail::AdoptFuture<T>(future, core_);
   }
 
+  // A C call's status as an AuthError, its failure recorded for LastErrorMessage().
+  static AuthError Checked(hearth_error status) {
+    if (status != HEARTH_ERROR_NONE) detail::TakeCLastError(status);
+    return static_cast<AuthError>(status);
+  }
+
   friend class PhoneAuthProvider;
   App* app_;  // nullptr once the App has let go of this Auth
   const detail::AppCorePtr core_;
   hearth_auth* const auth_;
   std::mutex phone_auth_provider_mutex_;
   PhoneAuthProvider* phone_auth_provider_ = nullptr;  // guarded by phone_auth_provider_mutex_
+
+  // The listeners added to this Auth, with their C listener ids (guarded by
+  // detail::ListenerGraphMutex()). Exactly one of the two pointers is set.
+  struct ListenerEntry {
+    AuthStateListener* auth_state;
+    IdTokenListener* id_token;
+    uint64_t c_id;
+  };
+  std::vector<ListenerEntry> listeners_;
+  static ListenerEntry MakeEntry(AuthStateListener* listener, uint64_t c_id) { return {listener, nullptr, c_id}; }
+  static ListenerEntry MakeEntry(IdTokenListener* listener, uint64_t c_id) { return {nullptr, listener, c_id}; }
+  static bool Holds(const ListenerEntry& entry, const AuthStateListener* listener) { return entry.auth_state == listener; }
+  static bool Holds(const ListenerEntry& entry, const IdTokenListener* listener) { return entry.id_token == listener; }
+  template <typename L>
+  void AddListener(L* listener);
+  template <typename L>
+  void RemoveListener(L* listener);
+  // Takes `listener` out of this Auth's bookkeeping (under the graph mutex); its C id, or 0.
+  template <typename L>
+  uint64_t ForgetListener(L* listener);
+  static void RemoveCListener(hearth_auth* auth, bool auth_state, uint64_t c_id);
+  // A listener's destructor: removes it from every Auth it was added to.
+  template <typename L>
+  static void RemoveFromEveryAuth(L* listener);
+  friend class AuthStateListener;
+  friend class IdTokenListener;
 };
 
 }  // namespace auth
@@ -2222,6 +2263,13 @@ struct FutureReader<auth::AuthResult> {
 };
 
 template <>
+struct FutureReader<auth::Credential> {
+  static std::shared_ptr<const void> Read(const hearth_future* future, const AppCorePtr&) {
+    return std::make_shared<const auth::Credential>(RetainCredential(hearth_future_credential(future)));
+  }
+};
+
+template <>
 struct FutureReader<auth::FetchProvidersResult> {
   static std::shared_ptr<const void> Read(const hearth_future* future, const AppCorePtr&) {
     auto result = std::make_shared<auth::FetchProvidersResult>();
@@ -2234,279 +2282,102 @@ struct FutureReader<auth::FetchProvidersResult> {
   }
 };
 
-// Listener registrations. As with futures, the C user_data is an id into this table. A call in progress
-// is counted so that removal can wait for it: after Remove* returns (outside the loop thread), the
-// listener is neither called nor running.
-class ListenerRegistry {
- public:
-  enum class Kind { kAuthState, kIdToken };
-
-  struct Registration {
-    Kind kind;
-    void* listener;
-    auth::Auth* auth;
-    hearth_auth* c_auth;
-    hearth_app* c_app;
-    void (*notify)(void* listener, auth::Auth* auth);
-    uint64_t c_id = 0;
-    int calls_in_progress = 0;
-  };
-
-  void Add(Kind kind, void* listener, auth::Auth* auth, hearth_app* c_app,
-           void (*notify)(void* listener, auth::Auth* auth)) {
-    if (!listener || !auth) return;
-    std::shared_ptr<Registration> registration;
-    uint64_t id = 0;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      for (const auto& entry : registrations_) {
-        const Registration& r = *entry.second;
-        if (r.kind == kind && r.listener == listener && r.auth == auth) return;
-      }
-      registration = std::make_shared<Registration>(Registration{kind, listener, auth, auth->c_auth(), c_app, notify});
-      id = next_id_++;
-      registrations_.emplace(id, registration);
-    }
-    // No lock of ours is held while Hearth runs.
-    const uint64_t c_id = kind == Kind::kAuthState
-                              ? hearth_auth_add_auth_state_listener(registration->c_auth, &OnEvent, IdToPointer(id))
-                              : hearth_auth_add_id_token_listener(registration->c_auth, &OnEvent, IdToPointer(id));
-    bool removed_meanwhile = false;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      registration->c_id = c_id;
-      removed_meanwhile = registrations_.count(id) == 0;
-      if (c_id == 0) registrations_.erase(id);
-    }
-    // A Remove that ran during the C call left the C registration to us.
-    if (removed_meanwhile && c_id != 0) RemoveFromHearth(*registration, c_id);
-  }
-
-  // Removes the registrations matching kind (any kind when null), listener and auth (any when null).
-  void Remove(const Kind* kind, const void* listener, const auth::Auth* auth) {
-    std::vector<std::pair<std::shared_ptr<Registration>, uint64_t>> removed;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      for (auto it = registrations_.begin(); it != registrations_.end();) {
-        const Registration& r = *it->second;
-        if ((!kind || r.kind == *kind) && (!listener || r.listener == listener) && (!auth || r.auth == auth)) {
-          removed.emplace_back(it->second, it->second->c_id);  // c_id 0: Add is still in its C call
-          it = registrations_.erase(it);
-        } else {
-          ++it;
-        }
-      }
-    }
-    for (const auto& entry : removed) {
-      const Registration& registration = *entry.first;
-      if (entry.second != 0) RemoveFromHearth(registration, entry.second);
-      // On the loop thread a running call is our caller: waiting for it would deadlock.
-      if (hearth_app_is_loop_thread(registration.c_app) == 1) continue;
-      std::unique_lock<std::mutex> lock(mutex_);
-      idle_.wait(lock, [&registration] { return registration.calls_in_progress == 0; });
-    }
-  }
-
- private:
-  static void OnEvent(hearth_auth* /*auth*/, void* user_data);
-
-  static void RemoveFromHearth(const Registration& registration, uint64_t c_id) {
-    if (registration.kind == Kind::kAuthState) {
-      hearth_auth_remove_auth_state_listener(registration.c_auth, c_id);
-    } else {
-      hearth_auth_remove_id_token_listener(registration.c_auth, c_id);
-    }
-  }
-
-  std::mutex mutex_;
-  std::condition_variable idle_;
-  uint64_t next_id_ = 1;
-  std::unordered_map<uint64_t, std::shared_ptr<Registration>> registrations_;
-
-  friend ListenerRegistry& Listeners();
-};
-
-inline ListenerRegistry& Listeners() {
-  static ListenerRegistry* registry = new ListenerRegistry();
-  return *registry;
+// The bookkeeping of which listener is added to which Auth (Auth::listeners_ and each listener's auths_),
+// so that removing by listener, deleting a listener and deleting an Auth each find the other side, as in
+// the C++ SDK. Never held while Hearth runs: a C removal waits for a running callback, which may itself
+// add or remove listeners.
+inline std::mutex& ListenerGraphMutex() {
+  static std::mutex* mutex = new std::mutex();  // never destroyed: listeners may outlive static destruction
+  return *mutex;
 }
 
-inline void ListenerRegistry::OnEvent(hearth_auth* /*auth*/, void* user_data) {
-  ListenerRegistry& registry = Listeners();
-  std::shared_ptr<Registration> registration;
-  {
-    std::lock_guard<std::mutex> lock(registry.mutex_);
-    auto it = registry.registrations_.find(PointerToId(user_data));
-    if (it == registry.registrations_.end()) return;
-    registration = it->second;
-    ++registration->calls_in_progress;
-  }
+// One listener added to one Auth: the user_data of its C listener. Hearth calls OnListenerEvent until the
+// listener is removed and then, once, ReleaseListenerLink; a removal that returned (off the loop thread)
+// has waited for a running call, so the listener and the Auth are alive whenever it runs.
+struct ListenerLink {
+  void* listener;
+  auth::Auth* auth;
+  void (*notify)(void* listener, auth::Auth* auth);
+};
+
+inline void OnListenerEvent(hearth_auth* /*auth*/, void* user_data) {
+  const ListenerLink* link = static_cast<const ListenerLink*>(user_data);
   try {
-    registration->notify(registration->listener, registration->auth);
+    link->notify(link->listener, link->auth);
   } catch (...) {
     // An exception must not unwind into the C library's loop.
   }
-  {
-    std::lock_guard<std::mutex> lock(registry.mutex_);
-    --registration->calls_in_progress;
-  }
-  registry.idle_.notify_all();
 }
 
-// Phone verification listeners. As for the other registries, the C user_data is an id into this table,
-// so a callback for a destroyed listener, or a failure posted for an App deleted since, finds nothing.
-// A call in progress is counted so that a listener's destructor can wait for it.
-class PhoneListenerRegistry {
- public:
-  using Listener = auth::PhoneAuthProvider::Listener;
+inline void ReleaseListenerLink(void* user_data) { delete static_cast<ListenerLink*>(user_data); }
 
-  uint64_t Add(Listener* listener, const AppCore* core) {
-    auto registration = std::make_shared<Registration>();
-    registration->listener = listener;
-    registration->core = core;
-    std::lock_guard<std::mutex> lock(mutex_);
-    const uint64_t id = next_id_++;
-    registrations_.emplace(id, std::move(registration));
-    return id;
-  }
+// What a PhoneAuthProvider::Listener shares with the verifications it listens to: its pointer, cleared
+// by its destructor, which waits for a call running on another thread (not for one on its own thread:
+// a listener deleting itself from its callback).
+struct PhoneListenerState {
+  std::mutex mutex;
+  std::condition_variable idle;
+  auth::PhoneAuthProvider::Listener* listener = nullptr;
+  int calls_in_progress = 0;
+  std::thread::id calling_thread;
+};
 
-  // Runs `call` with the listener of `id` unless it is gone; `last` ends the registration afterwards.
-  void Invoke(uint64_t id, bool last, const std::function<void(Listener*)>& call) {
-    std::shared_ptr<Registration> registration;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      auto it = registrations_.find(id);
-      if (it == registrations_.end()) return;
-      registration = it->second;
-      ++registration->calls_in_progress;
-      registration->calling_thread = std::this_thread::get_id();
-    }
+// One verification with a listener: the user_data of its C listener, which Hearth releases once, after
+// the verification's last call (ReleasePhoneCall); or, for a verification refused at once, of the
+// hearth_app_post that tells the listener (DeliverPhoneFailure), which deletes it.
+struct PhoneCall {
+  std::shared_ptr<PhoneListenerState> state;
+  int failure = HEARTH_ERROR_NONE;
+  std::string failure_message;
+
+  template <typename F>
+  void Invoke(F&& call) const {
+    std::unique_lock<std::mutex> lock(state->mutex);
+    auth::PhoneAuthProvider::Listener* listener = state->listener;
+    if (!listener) return;
+    ++state->calls_in_progress;
+    state->calling_thread = std::this_thread::get_id();
+    lock.unlock();
     try {
-      call(registration->listener);
+      call(listener);
     } catch (...) {
       // An exception must not unwind into the C library's loop.
     }
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      --registration->calls_in_progress;
-      if (last) registrations_.erase(id);
-    }
-    idle_.notify_all();
+    lock.lock();
+    --state->calls_in_progress;
+    state->idle.notify_all();
   }
-
-  // A failure found during VerifyPhoneNumber, delivered by a task posted to the loop (Deliver).
-  void SetFailure(uint64_t id, int error, std::string message) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto it = registrations_.find(id);
-    if (it == registrations_.end()) return;
-    it->second->failure = error;
-    it->second->failure_message = std::move(message);
-  }
-
-  static void DeliverFailure(void* user_data);
-
-  void Forget(uint64_t id) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    registrations_.erase(id);
-  }
-
-  // The listener is being destroyed: no call after this returns (one running on this very thread, the
-  // listener destroying itself from its callback, is not waited for).
-  void Remove(const Listener* listener) {
-    std::vector<std::shared_ptr<Registration>> removed;
-    std::unique_lock<std::mutex> lock(mutex_);
-    for (auto it = registrations_.begin(); it != registrations_.end();) {
-      if (it->second->listener == listener) {
-        removed.push_back(it->second);
-        it = registrations_.erase(it);
-      } else {
-        ++it;
-      }
-    }
-    const std::thread::id self = std::this_thread::get_id();
-    for (const auto& registration : removed) {
-      idle_.wait(lock, [&registration, self] {
-        return registration->calls_in_progress == 0 || registration->calling_thread == self;
-      });
-    }
-  }
-
-  // The App is gone: none of its callbacks will run.
-  void DropApp(const AppCore* core) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (auto it = registrations_.begin(); it != registrations_.end();) {
-      if (it->second->core == core) {
-        it = registrations_.erase(it);
-      } else {
-        ++it;
-      }
-    }
-  }
-
-  // Registrations still waiting for a callback (diagnostics and tests).
-  size_t PendingCount() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return registrations_.size();
-  }
-
- private:
-  struct Registration {
-    Listener* listener = nullptr;
-    const AppCore* core = nullptr;
-    int calls_in_progress = 0;
-    std::thread::id calling_thread;
-    int failure = HEARTH_ERROR_NONE;
-    std::string failure_message;
-  };
-
-  std::mutex mutex_;
-  std::condition_variable idle_;
-  uint64_t next_id_ = 1;
-  std::unordered_map<uint64_t, std::shared_ptr<Registration>> registrations_;
 };
 
-// Never destroyed, like Completions().
-inline PhoneListenerRegistry& PhoneListeners() {
-  static PhoneListenerRegistry* registry = new PhoneListenerRegistry();
-  return *registry;
-}
+inline void ReleasePhoneCall(void* user_data) { delete static_cast<PhoneCall*>(user_data); }
 
-inline void PhoneListenerRegistry::DeliverFailure(void* user_data) {
-  PhoneListenerRegistry& registry = PhoneListeners();
-  const uint64_t id = PointerToId(user_data);
-  int error = HEARTH_ERROR_FAILURE;
-  std::string message;
-  {
-    std::lock_guard<std::mutex> lock(registry.mutex_);
-    auto it = registry.registrations_.find(id);
-    if (it == registry.registrations_.end()) return;
-    error = it->second->failure;
-    message = it->second->failure_message;
-  }
-  registry.Invoke(id, true, [error, &message](Listener* listener) {
-    listener->OnVerificationFailedWithError(static_cast<auth::AuthError>(error), message);
+inline void DeliverPhoneFailure(void* user_data, hearth_error /*status: told either way*/) {
+  const std::unique_ptr<PhoneCall> call(static_cast<PhoneCall*>(user_data));
+  const auth::AuthError error = static_cast<auth::AuthError>(call->failure);
+  call->Invoke([error, &call](auth::PhoneAuthProvider::Listener* listener) {
+    listener->OnVerificationFailedWithError(error, call->failure_message);
   });
 }
 
 inline void OnPhoneCodeSent(void* user_data, const char* verification_id, const char* force_resending_token) {
   const std::string id = CopyString(verification_id);
   const auth::PhoneAuthProvider::ForceResendingToken token(kAdopt, force_resending_token);
-  PhoneListeners().Invoke(PointerToId(user_data), false,
-                          [&id, &token](PhoneListenerRegistry::Listener* listener) { listener->OnCodeSent(id, token); });
+  static_cast<const PhoneCall*>(user_data)->Invoke(
+      [&id, &token](auth::PhoneAuthProvider::Listener* listener) { listener->OnCodeSent(id, token); });
 }
 
-inline void OnPhoneVerificationFailed(void* user_data, int error, const char* message) {
+inline void OnPhoneVerificationFailed(void* user_data, hearth_error error, const char* message) {
   std::string text = CopyString(message);
   if (text.empty()) text = CopyString(hearth_error_message(error));
-  PhoneListeners().Invoke(PointerToId(user_data), true, [error, &text](PhoneListenerRegistry::Listener* listener) {
+  static_cast<const PhoneCall*>(user_data)->Invoke([error, &text](auth::PhoneAuthProvider::Listener* listener) {
     listener->OnVerificationFailedWithError(static_cast<auth::AuthError>(error), text);
   });
 }
 
 inline void OnPhoneCodeAutoRetrievalTimeOut(void* user_data, const char* verification_id) {
   const std::string id = CopyString(verification_id);
-  PhoneListeners().Invoke(PointerToId(user_data), true,
-                          [&id](PhoneListenerRegistry::Listener* listener) { listener->OnCodeAutoRetrievalTimeOut(id); });
+  static_cast<const PhoneCall*>(user_data)->Invoke(
+      [&id](auth::PhoneAuthProvider::Listener* listener) { listener->OnCodeAutoRetrievalTimeOut(id); });
 }
 
 template <>
@@ -2538,12 +2409,31 @@ struct FutureReader<auth::PhoneAuthProvider::VerificationResult> {
   }
 };
 
-inline void NotifyAuthState(void* listener, auth::Auth* auth) {
-  static_cast<auth::AuthStateListener*>(listener)->OnAuthStateChanged(auth);
-}
-inline void NotifyIdToken(void* listener, auth::Auth* auth) {
-  static_cast<auth::IdTokenListener*>(listener)->OnIdTokenChanged(auth);
-}
+// What differs between the two kinds of listener.
+template <typename L>
+struct ListenerKind;
+
+template <>
+struct ListenerKind<auth::AuthStateListener> {
+  static constexpr bool kAuthState = true;
+  static void Notify(void* listener, auth::Auth* auth) {
+    static_cast<auth::AuthStateListener*>(listener)->OnAuthStateChanged(auth);
+  }
+  static uint64_t Add(hearth_auth* auth, ListenerLink* link) {
+    return hearth_auth_add_auth_state_listener(auth, &OnListenerEvent, &ReleaseListenerLink, link);
+  }
+};
+
+template <>
+struct ListenerKind<auth::IdTokenListener> {
+  static constexpr bool kAuthState = false;
+  static void Notify(void* listener, auth::Auth* auth) {
+    static_cast<auth::IdTokenListener*>(listener)->OnIdTokenChanged(auth);
+  }
+  static uint64_t Add(hearth_auth* auth, ListenerLink* link) {
+    return hearth_auth_add_id_token_listener(auth, &OnListenerEvent, &ReleaseListenerLink, link);
+  }
+};
 
 }  // namespace detail
 
@@ -2560,7 +2450,9 @@ inline App* App::Create(const AppOptions& options, const char* name, int* error_
     // apps with the same name, and no lock is held while hearth_app_create runs SessionStorage::Load.
     std::lock_guard<std::mutex> lock(directory.mutex);
     if (directory.apps.count(app_name) != 0) {
-      if (error_out) *error_out = HEARTH_ERROR_INVALID_ARGUMENT;
+      const int code = detail::SetLastError(HEARTH_ERROR_INVALID_ARGUMENT,
+                                            "App::Create: an app named \"" + app_name + "\" exists already.");
+      if (error_out) *error_out = code;
       return nullptr;
     }
     directory.apps.emplace(app_name, nullptr);
@@ -2577,7 +2469,7 @@ inline App* App::Create(const AppOptions& options, const char* name, int* error_
   c_options.auth_domain = detail::OptionalString(options.auth_domain());
   c_options.app_name = app_name.c_str();
   c_options.loop = options.loop();
-  c_options.persistence = static_cast<int>(options.persistence());
+  c_options.persistence = static_cast<hearth_persistence>(options.persistence());
   c_options.persistence_dir = detail::OptionalString(options.persistence_dir());
   if (options.persistence() == kPersistenceCallbacks && options.session_storage()) {
     c_options.storage_load = &detail::StorageLoad;
@@ -2592,7 +2484,9 @@ inline App* App::Create(const AppOptions& options, const char* name, int* error_
   if (rc != HEARTH_ERROR_NONE || !c_app) {
     if (c_app) hearth_app_destroy(c_app);
     release_name();
-    if (error_out) *error_out = rc != HEARTH_ERROR_NONE ? rc : HEARTH_ERROR_FAILURE;
+    const int code = rc != HEARTH_ERROR_NONE ? detail::TakeCLastError(rc)
+                                              : detail::SetLastError(HEARTH_ERROR_FAILURE, "App::Create: no app was made.");
+    if (error_out) *error_out = code;
     return nullptr;
   }
   App* app = nullptr;
@@ -2627,11 +2521,9 @@ inline App::~App() {
     core_->app = nullptr;
     core_->auth = nullptr;
   }
+  // Pending operations complete as cancelled, and every callback still registered gets its final call
+  // (with Hearth's own loop before this returns; with a host loop on the host's next loop turn).
   hearth_app_destroy(app_);
-  // No callback of this app runs any more: completion callbacks and phone listeners still waiting never
-  // will.
-  detail::Completions().DropApp(core_.get());
-  detail::PhoneListeners().DropApp(core_.get());
 }
 
 namespace detail {
@@ -2641,15 +2533,21 @@ inline ProviderArgument::ProviderArgument(const auth::FederatedAuthProvider* pro
   if (provider) provider_ = provider->NewCProvider(&problem_);
 }
 
+// A UI delegate of Auth::SetProviderFlowOptions is the user_data of its C delegate; Hearth releases it
+// (ReleaseOpenUrl) once no flow uses it any more.
+using OpenUrlFunction = std::function<bool(const std::string&)>;
+
 inline int OpenUrl(void* user_data, const char* url) {
   try {
-    const auto& open_url = *static_cast<const std::function<bool(const std::string&)>*>(user_data);
+    const auto& open_url = *static_cast<const OpenUrlFunction*>(user_data);
     return open_url(CopyString(url)) ? 0 : 1;
   } catch (...) {
     // An exception must not unwind into the C library's loop; it cancels the flow.
     return 1;
   }
 }
+
+inline void ReleaseOpenUrl(void* user_data) { delete static_cast<OpenUrlFunction*>(user_data); }
 
 }  // namespace detail
 
@@ -2660,7 +2558,7 @@ inline Future<AuthResult> User::LinkWithCredential(const Credential& credential)
       user_ ? hearth_user_link_with_credential(user_, credential.c_credential()) : nullptr, core_);
 }
 inline Future<AuthResult> User::LinkWithCredentialLastResult() const {
-  return LastResult<AuthResult>(hearth_user_link_with_credential_last_result);
+  return LastResult<AuthResult>(HEARTH_OP_USER_LINK_WITH_CREDENTIAL);
 }
 
 inline Future<AuthResult> User::LinkWithProvider(FederatedAuthProvider* provider) const {
@@ -2670,14 +2568,14 @@ inline Future<AuthResult> User::LinkWithProvider(FederatedAuthProvider* provider
                                          argument.problem());
 }
 inline Future<AuthResult> User::LinkWithProviderLastResult() const {
-  return LastResult<AuthResult>(hearth_user_link_with_provider_last_result);
+  return LastResult<AuthResult>(HEARTH_OP_USER_LINK_WITH_PROVIDER);
 }
 
 inline Future<AuthResult> User::Unlink(const char* provider) const {
   return detail::AdoptFuture<AuthResult>(user_ ? hearth_user_unlink(user_, provider) : nullptr, core_);
 }
 inline Future<AuthResult> User::UnlinkLastResult() const {
-  return LastResult<AuthResult>(hearth_user_unlink_last_result);
+  return LastResult<AuthResult>(HEARTH_OP_USER_UNLINK);
 }
 
 inline Future<AuthResult> User::ReauthenticateAndRetrieveData(const Credential& credential) const {
@@ -2685,7 +2583,7 @@ inline Future<AuthResult> User::ReauthenticateAndRetrieveData(const Credential& 
       user_ ? hearth_user_reauthenticate_and_retrieve_data(user_, credential.c_credential()) : nullptr, core_);
 }
 inline Future<AuthResult> User::ReauthenticateAndRetrieveDataLastResult() const {
-  return LastResult<AuthResult>(hearth_user_reauthenticate_and_retrieve_data_last_result);
+  return LastResult<AuthResult>(HEARTH_OP_USER_REAUTHENTICATE_AND_RETRIEVE_DATA);
 }
 
 inline Future<AuthResult> User::ReauthenticateWithProvider(FederatedAuthProvider* provider) const {
@@ -2695,7 +2593,7 @@ inline Future<AuthResult> User::ReauthenticateWithProvider(FederatedAuthProvider
                                          argument.problem());
 }
 inline Future<AuthResult> User::ReauthenticateWithProviderLastResult() const {
-  return LastResult<AuthResult>(hearth_user_reauthenticate_with_provider_last_result);
+  return LastResult<AuthResult>(HEARTH_OP_USER_REAUTHENTICATE_WITH_PROVIDER);
 }
 
 inline Future<AuthResult> Auth::SignInWithProvider(FederatedAuthProvider* provider) {
@@ -2704,23 +2602,28 @@ inline Future<AuthResult> Auth::SignInWithProvider(FederatedAuthProvider* provid
                                          argument.problem());
 }
 
+inline Future<Credential> Auth::GetCredentialWithProvider(FederatedAuthProvider* provider) {
+  const detail::ProviderArgument argument(provider);
+  return detail::AdoptFuture<Credential>(hearth_auth_get_credential_with_provider(auth_, argument.get()), core_,
+                                         argument.problem());
+}
+
 inline AuthError Auth::SetProviderFlowOptions(const ProviderFlowOptions& options) {
   hearth_provider_flow_options c_options;
   hearth_provider_flow_options_init(&c_options);
-  std::function<bool(const std::string&)>* delegate = nullptr;
-  if (options.open_url) {
-    auto owned = std::make_unique<std::function<bool(const std::string&)>>(options.open_url);
-    delegate = owned.get();
-    std::lock_guard<std::mutex> lock(core_->mutex);
-    core_->url_delegates.push_back(std::move(owned));
-  }
+  std::unique_ptr<detail::OpenUrlFunction> delegate;
+  if (options.open_url) delegate = std::make_unique<detail::OpenUrlFunction>(options.open_url);
   c_options.open_url = delegate ? &detail::OpenUrl : nullptr;
-  c_options.user_data = delegate;
+  c_options.user_data = delegate.get();
+  c_options.release = delegate ? &detail::ReleaseOpenUrl : nullptr;
   c_options.redirect_uri = options.redirect_uri.empty() ? nullptr : options.redirect_uri.c_str();
   c_options.loopback_port = options.loopback_port;
   c_options.timeout_ms = options.timeout_ms;
   c_options.use_create_auth_uri = options.use_create_auth_uri ? 1 : 0;
-  return static_cast<AuthError>(hearth_auth_set_provider_flow_options(auth_, &c_options));
+  const AuthError status = Checked(hearth_auth_set_provider_flow_options(auth_, &c_options));
+  // Taken: Hearth releases the delegate (ReleaseOpenUrl). Refused: it is still ours to free.
+  if (status == kAuthErrorNone) delegate.release();
+  return status;
 }
 
 inline Auth* Auth::GetAuth(App* app, InitResult* init_result_out) {
@@ -2735,7 +2638,17 @@ inline Auth* Auth::GetAuth(App* app, InitResult* init_result_out) {
 }
 
 inline Auth::~Auth() {
-  detail::Listeners().Remove(nullptr, nullptr, this);
+  std::vector<ListenerEntry> removed;
+  {
+    std::lock_guard<std::mutex> lock(detail::ListenerGraphMutex());
+    removed.swap(listeners_);
+    for (const ListenerEntry& entry : removed) {
+      std::vector<Auth*>& auths = entry.auth_state ? entry.auth_state->auths_ : entry.id_token->auths_;
+      auths.erase(std::remove(auths.begin(), auths.end(), this), auths.end());
+    }
+  }
+  // While the app is alive: each removal waits for a call of that listener running on another thread.
+  for (const ListenerEntry& entry : removed) RemoveCListener(auth_, entry.auth_state != nullptr, entry.c_id);
   {
     std::lock_guard<std::mutex> lock(phone_auth_provider_mutex_);
     delete phone_auth_provider_;
@@ -2747,41 +2660,103 @@ inline Auth::~Auth() {
   }
 }
 
-inline void Auth::AddAuthStateListener(AuthStateListener* listener) {
-  detail::Listeners().Add(detail::ListenerRegistry::Kind::kAuthState, listener, this, app_->c_app(),
-                          &detail::NotifyAuthState);
+inline void Auth::RemoveCListener(hearth_auth* auth, bool auth_state, uint64_t c_id) {
+  if (auth_state) {
+    hearth_auth_remove_auth_state_listener(auth, c_id);
+  } else {
+    hearth_auth_remove_id_token_listener(auth, c_id);
+  }
 }
 
-inline void Auth::RemoveAuthStateListener(AuthStateListener* listener) {
+template <typename L>
+inline void Auth::AddListener(L* listener) {
   if (!listener) return;
-  const auto kind = detail::ListenerRegistry::Kind::kAuthState;
-  detail::Listeners().Remove(&kind, listener, this);
+  {
+    std::lock_guard<std::mutex> lock(detail::ListenerGraphMutex());
+    // Adding a listener twice has no effect.
+    if (std::find(listener->auths_.begin(), listener->auths_.end(), this) != listener->auths_.end()) return;
+  }
+  auto link = std::make_unique<detail::ListenerLink>(detail::ListenerLink{listener, this, &detail::ListenerKind<L>::Notify});
+  const uint64_t c_id = detail::ListenerKind<L>::Add(auth_, link.get());
+  if (c_id == 0) {
+    detail::TakeCLastError(hearth_last_error_code());
+    return;
+  }
+  link.release();  // Hearth's now, until ReleaseListenerLink
+  bool twice = false;
+  {
+    std::lock_guard<std::mutex> lock(detail::ListenerGraphMutex());
+    twice = std::find(listener->auths_.begin(), listener->auths_.end(), this) != listener->auths_.end();
+    if (!twice) {
+      listener->auths_.push_back(this);
+      listeners_.push_back(MakeEntry(listener, c_id));
+    }
+  }
+  // Added from two threads at once: one registration is enough.
+  if (twice) RemoveCListener(auth_, detail::ListenerKind<L>::kAuthState, c_id);
 }
 
-inline void Auth::AddIdTokenListener(IdTokenListener* listener) {
-  detail::Listeners().Add(detail::ListenerRegistry::Kind::kIdToken, listener, this, app_->c_app(),
-                          &detail::NotifyIdToken);
+template <typename L>
+inline uint64_t Auth::ForgetListener(L* listener) {
+  uint64_t c_id = 0;
+  for (auto it = listeners_.begin(); it != listeners_.end(); ++it) {
+    if (Holds(*it, listener)) {
+      c_id = it->c_id;
+      listeners_.erase(it);
+      break;
+    }
+  }
+  listener->auths_.erase(std::remove(listener->auths_.begin(), listener->auths_.end(), this), listener->auths_.end());
+  return c_id;
 }
 
-inline void Auth::RemoveIdTokenListener(IdTokenListener* listener) {
+template <typename L>
+inline void Auth::RemoveListener(L* listener) {
   if (!listener) return;
-  const auto kind = detail::ListenerRegistry::Kind::kIdToken;
-  detail::Listeners().Remove(&kind, listener, this);
+  uint64_t c_id = 0;
+  {
+    std::lock_guard<std::mutex> lock(detail::ListenerGraphMutex());
+    c_id = ForgetListener(listener);
+  }
+  if (c_id != 0) RemoveCListener(auth_, detail::ListenerKind<L>::kAuthState, c_id);
 }
 
-inline AuthStateListener::~AuthStateListener() {
-  const auto kind = detail::ListenerRegistry::Kind::kAuthState;
-  detail::Listeners().Remove(&kind, this, nullptr);
+inline void Auth::AddAuthStateListener(AuthStateListener* listener) { AddListener(listener); }
+inline void Auth::RemoveAuthStateListener(AuthStateListener* listener) { RemoveListener(listener); }
+inline void Auth::AddIdTokenListener(IdTokenListener* listener) { AddListener(listener); }
+inline void Auth::RemoveIdTokenListener(IdTokenListener* listener) { RemoveListener(listener); }
+
+template <typename L>
+inline void Auth::RemoveFromEveryAuth(L* listener) {
+  std::vector<std::pair<hearth_auth*, uint64_t>> removed;
+  {
+    std::lock_guard<std::mutex> lock(detail::ListenerGraphMutex());
+    const std::vector<Auth*> auths = listener->auths_;
+    // The C handles, not the Auths: an Auth deleted meanwhile leaves a handle Hearth refuses safely.
+    for (Auth* auth : auths) removed.emplace_back(auth->auth_, auth->ForgetListener(listener));
+  }
+  for (const auto& entry : removed) {
+    if (entry.second != 0) RemoveCListener(entry.first, detail::ListenerKind<L>::kAuthState, entry.second);
+  }
 }
 
-inline IdTokenListener::~IdTokenListener() {
-  const auto kind = detail::ListenerRegistry::Kind::kIdToken;
-  detail::Listeners().Remove(&kind, this, nullptr);
-}
+inline AuthStateListener::~AuthStateListener() { Auth::RemoveFromEveryAuth(this); }
+
+inline IdTokenListener::~IdTokenListener() { Auth::RemoveFromEveryAuth(this); }
 
 // ---- phone numbers ----------------------------------------------------------------------------------
 
-inline PhoneAuthProvider::Listener::~Listener() { detail::PhoneListeners().Remove(this); }
+inline PhoneAuthProvider::Listener::Listener() : state_(std::make_shared<detail::PhoneListenerState>()) {
+  state_->listener = this;
+}
+
+inline PhoneAuthProvider::Listener::~Listener() {
+  std::unique_lock<std::mutex> lock(state_->mutex);
+  state_->listener = nullptr;
+  const std::thread::id self = std::this_thread::get_id();
+  // No call after this returns; one running on this thread is the listener deleting itself.
+  state_->idle.wait(lock, [this, self] { return state_->calls_in_progress == 0 || state_->calling_thread == self; });
+}
 
 inline PhoneAuthProvider& PhoneAuthProvider::GetInstance(Auth* auth) {
   if (!auth) {
@@ -2812,9 +2787,13 @@ inline bool PhoneAuthProvider::ToC(const PhoneAuthOptions& options, hearth_phone
 }
 
 inline AuthError PhoneAuthProvider::VerifyPhoneNumber(const PhoneAuthOptions& options, Listener* listener) {
-  if (!listener || !auth_) return kAuthErrorInvalidArgument;
-  detail::PhoneListenerRegistry& registry = detail::PhoneListeners();
-  const uint64_t id = registry.Add(listener, core_.get());
+  if (!listener || !auth_) {
+    return static_cast<AuthError>(detail::SetLastError(
+        kAuthErrorInvalidArgument, listener ? "PhoneAuthProvider::VerifyPhoneNumber: no Auth (GetInstance(nullptr))."
+                                            : "PhoneAuthProvider::VerifyPhoneNumber: listener is nullptr."));
+  }
+  auto call = std::make_unique<detail::PhoneCall>();
+  call->state = listener->state_;
   hearth_phone_auth_options c_options;
   std::string problem;
   int rc = HEARTH_ERROR_INVALID_ARGUMENT;
@@ -2825,19 +2804,25 @@ inline AuthError PhoneAuthProvider::VerifyPhoneNumber(const PhoneAuthOptions& op
     c_listener.on_code_sent = &detail::OnPhoneCodeSent;
     c_listener.on_verification_failed = &detail::OnPhoneVerificationFailed;
     c_listener.on_code_auto_retrieval_timeout = &detail::OnPhoneCodeAutoRetrievalTimeOut;
-    c_listener.user_data = detail::IdToPointer(id);
-    rc = hearth_phone_verify_number_with_listener(auth_, &c_options, &c_listener);
-    if (rc == HEARTH_ERROR_NONE) return kAuthErrorNone;
-    problem = detail::CopyString(hearth_error_message(rc));
+    c_listener.user_data = call.get();
+    c_listener.release = &detail::ReleasePhoneCall;
+    rc = hearth_auth_verify_phone_number_with_listener(auth_, &c_options, &c_listener);
+    if (rc == HEARTH_ERROR_NONE) {
+      call.release();  // Hearth's now, until ReleasePhoneCall
+      return kAuthErrorNone;
+    }
+    problem = detail::CopyString(hearth_last_error_message());
   }
+  detail::SetLastError(rc, problem);
   // Refused during the call: the listener hears it on the loop thread, like every other outcome.
-  registry.SetFailure(id, rc, problem);
+  call->failure = rc;
+  call->failure_message = problem;
   int posted = HEARTH_ERROR_APP_DESTROYED;
   {
     std::lock_guard<std::mutex> lock(core_->mutex);
-    if (core_->app) posted = hearth_app_post(core_->app, &detail::PhoneListenerRegistry::DeliverFailure, detail::IdToPointer(id));
+    if (core_->app) posted = hearth_app_post(core_->app, &detail::DeliverPhoneFailure, call.get());
   }
-  if (posted != HEARTH_ERROR_NONE) registry.Forget(id);
+  if (posted == HEARTH_ERROR_NONE) call.release();  // DeliverPhoneFailure deletes it
   return static_cast<AuthError>(rc);
 }
 
@@ -2848,13 +2833,14 @@ inline Future<PhoneAuthProvider::VerificationResult> PhoneAuthProvider::VerifyPh
   std::string problem;
   // Refused options: Hearth fails the operation (no options) and the message says why.
   const bool usable = ToC(options, &c_options, &problem);
-  return detail::AdoptFuture<VerificationResult>(hearth_phone_verify_number(auth_, usable ? &c_options : nullptr), core_,
+  return detail::AdoptFuture<VerificationResult>(hearth_auth_verify_phone_number(auth_, usable ? &c_options : nullptr), core_,
                                                  problem);
 }
 
 inline Future<PhoneAuthProvider::VerificationResult> PhoneAuthProvider::VerifyPhoneNumberLastResult() const {
   if (!auth_) return Future<VerificationResult>();
-  return detail::AdoptFuture<VerificationResult>(hearth_phone_verify_number_last_result(auth_), core_);
+  return detail::AdoptFuture<VerificationResult>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_VERIFY_PHONE_NUMBER),
+                                                 core_);
 }
 
 inline Future<User> User::UpdatePhoneNumberCredential(const PhoneAuthCredential& credential) const {
@@ -2862,7 +2848,7 @@ inline Future<User> User::UpdatePhoneNumberCredential(const PhoneAuthCredential&
       user_ ? hearth_user_update_phone_number_credential(user_, credential.c_credential()) : nullptr, core_);
 }
 inline Future<User> User::UpdatePhoneNumberCredentialLastResult() const {
-  return LastResult<User>(hearth_user_update_phone_number_credential_last_result);
+  return LastResult<User>(HEARTH_OP_USER_UPDATE_PHONE_NUMBER_CREDENTIAL);
 }
 
 // ---- multi-factor authentication -------------------------------------------------------------------
@@ -2884,7 +2870,7 @@ inline std::vector<MultiFactorInfo> MultiFactor::enrolled_factors() const {
 }
 
 inline Future<MultiFactorSession> MultiFactor::GetSession() const {
-  return detail::AdoptFuture<MultiFactorSession>(user_.user_ ? hearth_user_multi_factor_session(user_.user_) : nullptr,
+  return detail::AdoptFuture<MultiFactorSession>(user_.user_ ? hearth_user_multi_factor_get_session(user_.user_) : nullptr,
                                                  user_.core_);
 }
 
@@ -2906,7 +2892,7 @@ inline Future<User> MultiFactor::Unenroll(const MultiFactorInfo& factor) const {
 
 inline Future<TotpSecret> TotpMultiFactorGenerator::GenerateSecret(const MultiFactorSession& session) {
   if (!session.session_) return Future<TotpSecret>();
-  return detail::AdoptFuture<TotpSecret>(hearth_totp_generate_secret(session.session_), session.core_);
+  return detail::AdoptFuture<TotpSecret>(hearth_totp_secret_generate(session.session_), session.core_);
 }
 
 inline MultiFactorResolver MultiFactorResolver::FromFuture(const FutureBase& failed) {

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CHearthHeader
 import HearthCore
 
 public typealias ListenerCallback = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void
@@ -11,11 +12,18 @@ private func authHandle(_ pointer: OpaquePointer?) -> AuthHandle? {
     HandleRegistry.shared.object(UnsafeRawPointer(pointer), as: AuthHandle.self)
 }
 
+/// The Auth behind `pointer`, or nil after recording `function`'s failure on an invalid handle.
+func authArgument(_ pointer: OpaquePointer?, _ function: StaticString) -> AuthHandle? {
+    if let handle = authHandle(pointer) { return handle }
+    LastError.set(.invalidHandle, function, "auth is not a live Auth (NULL, or its app was destroyed).")
+    return nil
+}
+
 /// Runs an operation whose string arguments have been checked; a bad argument becomes a failed
 /// future (with the code of the operation's own pre-checks where the C++ SDK has one).
-private func operation(_ a: OpaquePointer?, _ op: Operation,
+private func operation(_ a: OpaquePointer?, _ op: Operation, _ function: StaticString,
                        _ body: (Auth) throws(HostString.Problem) -> FutureState) -> OpaquePointer? {
-    guard let handle = authHandle(a) else { return nil }
+    guard let handle = authArgument(a, function) else { return nil }
     do {
         return newFutureHandle(try body(handle.auth))
     } catch {
@@ -35,22 +43,27 @@ public func abi_auth_app(_ a: OpaquePointer?) -> OpaquePointer? {
 
 @_cdecl("hearth_auth_use_emulator")
 public func abi_auth_use_emulator(_ a: OpaquePointer?, _ host: UnsafePointer<CChar>?, _ port: UInt16) -> Int32 {
-    guard let handle = authHandle(a) else { return AuthErrorCode.invalidHandle.rawValue }
-    guard let host = try? HostString.required(host, "host"), !host.isEmpty, port != 0 else {
-        return AuthErrorCode.invalidArgument.rawValue
+    guard let handle = authArgument(a, "hearth_auth_use_emulator") else { return AuthErrorCode.invalidHandle.rawValue }
+    let name: String
+    do throws(HostString.Problem) {
+        name = try HostString.required(host, "host")
+    } catch {
+        return LastError.set(error, "hearth_auth_use_emulator")
     }
-    handle.auth.useEmulator(EmulatorAddress(host: host, port: port))
+    guard !name.isEmpty else { return LastError.set(.invalidArgument, "hearth_auth_use_emulator", "host is empty.") }
+    guard port != 0 else { return LastError.set(.invalidArgument, "hearth_auth_use_emulator", "port is 0.") }
+    handle.auth.useEmulator(EmulatorAddress(host: name, port: port))
     return 0
 }
 
 @_cdecl("hearth_auth_set_language_code")
 public func abi_auth_set_language_code(_ a: OpaquePointer?, _ code: UnsafePointer<CChar>?) -> Int32 {
-    guard let handle = authHandle(a) else { return AuthErrorCode.invalidHandle.rawValue }
-    do {
+    guard let handle = authArgument(a, "hearth_auth_set_language_code") else { return AuthErrorCode.invalidHandle.rawValue }
+    do throws(HostString.Problem) {
         handle.auth.languageCode = try HostString.optional(code, "language_code")
         return 0
     } catch {
-        return AuthErrorCode.invalidArgument.rawValue
+        return LastError.set(error, "hearth_auth_set_language_code")
     }
 }
 
@@ -68,19 +81,21 @@ public func abi_auth_current_user(_ a: OpaquePointer?) -> OpaquePointer? {
 
 @_cdecl("hearth_auth_sign_out")
 public func abi_auth_sign_out(_ a: OpaquePointer?) -> Int32 {
-    guard let handle = authHandle(a) else { return AuthErrorCode.invalidHandle.rawValue }
-    return handle.auth.signOut() == nil ? 0 : AuthErrorCode.persistenceFailure.rawValue
+    guard let handle = authArgument(a, "hearth_auth_sign_out") else { return AuthErrorCode.invalidHandle.rawValue }
+    guard let failure = handle.auth.signOut() else { return 0 }
+    return LastError.set(.persistenceFailure, "hearth_auth_sign_out",
+                         "signed out, but the saved session could not be erased: \(failure.message)")
 }
 
 @_cdecl("hearth_auth_sign_in_anonymously")
 public func abi_auth_sign_in_anonymously(_ a: OpaquePointer?) -> OpaquePointer? {
-    operation(a, .signInAnonymously) { auth in auth.signInAnonymously() }
+    operation(a, .signInAnonymously, "hearth_auth_sign_in_anonymously") { auth in auth.signInAnonymously() }
 }
 
 @_cdecl("hearth_auth_create_user_with_email_and_password")
 public func abi_auth_create_user_with_email_and_password(_ a: OpaquePointer?, _ email: UnsafePointer<CChar>?,
                                                          _ password: UnsafePointer<CChar>?) -> OpaquePointer? {
-    operation(a, .createUserWithEmailAndPassword) { auth throws(HostString.Problem) in
+    operation(a, .createUserWithEmailAndPassword, "hearth_auth_create_user_with_email_and_password") { auth throws(HostString.Problem) in
         auth.createUser(email: try HostString.required(email, "email"),
                         password: try HostString.required(password, "password"))
     }
@@ -89,7 +104,7 @@ public func abi_auth_create_user_with_email_and_password(_ a: OpaquePointer?, _ 
 @_cdecl("hearth_auth_sign_in_with_email_and_password")
 public func abi_auth_sign_in_with_email_and_password(_ a: OpaquePointer?, _ email: UnsafePointer<CChar>?,
                                                      _ password: UnsafePointer<CChar>?) -> OpaquePointer? {
-    operation(a, .signInWithEmailAndPassword) { auth throws(HostString.Problem) in
+    operation(a, .signInWithEmailAndPassword, "hearth_auth_sign_in_with_email_and_password") { auth throws(HostString.Problem) in
         auth.signIn(email: try HostString.required(email, "email"),
                     password: try HostString.required(password, "password"))
     }
@@ -97,7 +112,7 @@ public func abi_auth_sign_in_with_email_and_password(_ a: OpaquePointer?, _ emai
 
 @_cdecl("hearth_auth_sign_in_with_custom_token")
 public func abi_auth_sign_in_with_custom_token(_ a: OpaquePointer?, _ token: UnsafePointer<CChar>?) -> OpaquePointer? {
-    operation(a, .signInWithCustomToken) { auth throws(HostString.Problem) in
+    operation(a, .signInWithCustomToken, "hearth_auth_sign_in_with_custom_token") { auth throws(HostString.Problem) in
         auth.signInWithCustomToken(try HostString.required(token, "token"))
     }
 }
@@ -112,106 +127,141 @@ func credentialArgument(_ c: OpaquePointer?) throws(HostString.Problem) -> Crede
 
 @_cdecl("hearth_auth_sign_in_with_credential")
 public func abi_auth_sign_in_with_credential(_ a: OpaquePointer?, _ c: OpaquePointer?) -> OpaquePointer? {
-    operation(a, .signInWithCredential) { auth throws(HostString.Problem) in
+    operation(a, .signInWithCredential, "hearth_auth_sign_in_with_credential") { auth throws(HostString.Problem) in
         auth.signIn(with: try credentialArgument(c))
     }
 }
 
 @_cdecl("hearth_auth_sign_in_and_retrieve_data_with_credential")
 public func abi_auth_sign_in_and_retrieve_data_with_credential(_ a: OpaquePointer?, _ c: OpaquePointer?) -> OpaquePointer? {
-    operation(a, .signInAndRetrieveDataWithCredential) { auth throws(HostString.Problem) in
+    operation(a, .signInAndRetrieveDataWithCredential, "hearth_auth_sign_in_and_retrieve_data_with_credential") { auth throws(HostString.Problem) in
         auth.signInAndRetrieveData(with: try credentialArgument(c))
     }
 }
 
 @_cdecl("hearth_auth_send_password_reset_email")
 public func abi_auth_send_password_reset_email(_ a: OpaquePointer?, _ email: UnsafePointer<CChar>?) -> OpaquePointer? {
-    operation(a, .sendPasswordResetEmail) { auth throws(HostString.Problem) in
+    operation(a, .sendPasswordResetEmail, "hearth_auth_send_password_reset_email") { auth throws(HostString.Problem) in
         auth.sendPasswordResetEmail(try HostString.required(email, "email"))
     }
 }
 
 @_cdecl("hearth_auth_fetch_providers_for_email")
 public func abi_auth_fetch_providers_for_email(_ a: OpaquePointer?, _ email: UnsafePointer<CChar>?) -> OpaquePointer? {
-    operation(a, .fetchProvidersForEmail) { auth throws(HostString.Problem) in
+    operation(a, .fetchProvidersForEmail, "hearth_auth_fetch_providers_for_email") { auth throws(HostString.Problem) in
         auth.fetchProviders(forEmail: try HostString.required(email, "email"))
     }
 }
 
-func lastResult(_ a: OpaquePointer?, _ op: Operation) -> OpaquePointer? {
-    authHandle(a)?.auth.lastResult(op).map(newFutureHandle)
+/// The core's operation behind a hearth_operation value.
+private func operation(_ value: hearth_operation) -> Operation? {
+    switch value {
+    case HEARTH_OP_AUTH_SIGN_IN_ANONYMOUSLY: return .signInAnonymously
+    case HEARTH_OP_AUTH_CREATE_USER_WITH_EMAIL_AND_PASSWORD: return .createUserWithEmailAndPassword
+    case HEARTH_OP_AUTH_SIGN_IN_WITH_EMAIL_AND_PASSWORD: return .signInWithEmailAndPassword
+    case HEARTH_OP_AUTH_SIGN_IN_WITH_CUSTOM_TOKEN: return .signInWithCustomToken
+    case HEARTH_OP_AUTH_SIGN_IN_WITH_CREDENTIAL: return .signInWithCredential
+    case HEARTH_OP_AUTH_SIGN_IN_AND_RETRIEVE_DATA_WITH_CREDENTIAL: return .signInAndRetrieveDataWithCredential
+    case HEARTH_OP_AUTH_SEND_PASSWORD_RESET_EMAIL: return .sendPasswordResetEmail
+    case HEARTH_OP_AUTH_FETCH_PROVIDERS_FOR_EMAIL: return .fetchProvidersForEmail
+    case HEARTH_OP_USER_GET_TOKEN: return .getToken
+    case HEARTH_OP_USER_RELOAD: return .reload
+    case HEARTH_OP_USER_UPDATE_USER_PROFILE: return .updateUserProfile
+    case HEARTH_OP_USER_UPDATE_PASSWORD: return .updatePassword
+    case HEARTH_OP_USER_SEND_EMAIL_VERIFICATION: return .sendEmailVerification
+    case HEARTH_OP_USER_SEND_EMAIL_VERIFICATION_BEFORE_UPDATING_EMAIL: return .sendEmailVerificationBeforeUpdatingEmail
+    case HEARTH_OP_USER_DELETE: return .deleteUser
+    case HEARTH_OP_USER_LINK_WITH_CREDENTIAL: return .linkWithCredential
+    case HEARTH_OP_USER_UNLINK: return .unlink
+    case HEARTH_OP_USER_REAUTHENTICATE: return .reauthenticate
+    case HEARTH_OP_USER_REAUTHENTICATE_AND_RETRIEVE_DATA: return .reauthenticateAndRetrieveData
+    case HEARTH_OP_AUTH_SIGN_IN_WITH_PROVIDER: return .signInWithProvider
+    case HEARTH_OP_USER_LINK_WITH_PROVIDER: return .linkWithProvider
+    case HEARTH_OP_USER_REAUTHENTICATE_WITH_PROVIDER: return .reauthenticateWithProvider
+    case HEARTH_OP_AUTH_VERIFY_PHONE_NUMBER: return .verifyPhoneNumber
+    case HEARTH_OP_USER_UPDATE_PHONE_NUMBER_CREDENTIAL: return .updatePhoneNumberCredential
+    case HEARTH_OP_USER_MULTI_FACTOR_GET_SESSION: return .multiFactorSession
+    case HEARTH_OP_USER_MULTI_FACTOR_ENROLL: return .multiFactorEnroll
+    case HEARTH_OP_USER_MULTI_FACTOR_UNENROLL: return .multiFactorUnenroll
+    case HEARTH_OP_TOTP_SECRET_GENERATE: return .totpGenerateSecret
+    case HEARTH_OP_MULTI_FACTOR_RESOLVER_RESOLVE_SIGN_IN: return .resolveSignIn
+    case HEARTH_OP_AUTH_GET_CREDENTIAL_WITH_PROVIDER: return .getCredentialWithProvider
+    case HEARTH_OP_USER_UPDATE_EMAIL: return .updateEmail
+    default: return nil
+    }
 }
 
-@_cdecl("hearth_auth_sign_in_anonymously_last_result")
-public func abi_auth_sign_in_anonymously_last_result(_ a: OpaquePointer?) -> OpaquePointer? {
-    lastResult(a, .signInAnonymously)
+@_cdecl("hearth_auth_last_result")
+public func abi_auth_last_result(_ a: OpaquePointer?, _ value: hearth_operation) -> OpaquePointer? {
+    guard let handle = authArgument(a, "hearth_auth_last_result") else { return nil }
+    guard let op = operation(value) else {
+        LastError.set(.invalidArgument, "hearth_auth_last_result",
+                      "operation \(value.rawValue) is not a hearth_operation value.")
+        return nil
+    }
+    return handle.auth.lastResult(op).map(newFutureHandle)
 }
 
-@_cdecl("hearth_auth_create_user_with_email_and_password_last_result")
-public func abi_auth_create_user_with_email_and_password_last_result(_ a: OpaquePointer?) -> OpaquePointer? {
-    lastResult(a, .createUserWithEmailAndPassword)
-}
+public typealias ReleaseCallback = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
-@_cdecl("hearth_auth_sign_in_with_email_and_password_last_result")
-public func abi_auth_sign_in_with_email_and_password_last_result(_ a: OpaquePointer?) -> OpaquePointer? {
-    lastResult(a, .signInWithEmailAndPassword)
-}
-
-@_cdecl("hearth_auth_sign_in_with_custom_token_last_result")
-public func abi_auth_sign_in_with_custom_token_last_result(_ a: OpaquePointer?) -> OpaquePointer? {
-    lastResult(a, .signInWithCustomToken)
-}
-
-@_cdecl("hearth_auth_sign_in_with_credential_last_result")
-public func abi_auth_sign_in_with_credential_last_result(_ a: OpaquePointer?) -> OpaquePointer? {
-    lastResult(a, .signInWithCredential)
-}
-
-@_cdecl("hearth_auth_sign_in_and_retrieve_data_with_credential_last_result")
-public func abi_auth_sign_in_and_retrieve_data_with_credential_last_result(_ a: OpaquePointer?) -> OpaquePointer? {
-    lastResult(a, .signInAndRetrieveDataWithCredential)
-}
-
-@_cdecl("hearth_auth_send_password_reset_email_last_result")
-public func abi_auth_send_password_reset_email_last_result(_ a: OpaquePointer?) -> OpaquePointer? {
-    lastResult(a, .sendPasswordResetEmail)
-}
-
-@_cdecl("hearth_auth_fetch_providers_for_email_last_result")
-public func abi_auth_fetch_providers_for_email_last_result(_ a: OpaquePointer?) -> OpaquePointer? {
-    lastResult(a, .fetchProvidersForEmail)
-}
-
-private func addListener(_ a: OpaquePointer?, _ callback: ListenerCallback?, _ userData: UnsafeMutableRawPointer?,
-                         _ add: (Auth, @escaping @Sendable () -> Void) -> UInt64) -> UInt64 {
-    guard let handle = authHandle(a), let callback else { return 0 }
+private func addListener(_ a: OpaquePointer?, _ callback: ListenerCallback?, _ release: ReleaseCallback?,
+                         _ userData: UnsafeMutableRawPointer?, _ function: StaticString,
+                         _ add: (Auth, @escaping @Sendable () -> Void, (@Sendable () -> Void)?) -> UInt64?) -> UInt64 {
+    guard let handle = authArgument(a, function) else { return 0 }
+    guard let callback else {
+        LastError.set(.invalidArgument, function, "callback is NULL.")
+        return 0
+    }
     let context = HostPointer(userData)
     let authPointer = HostPointer(UnsafeMutableRawPointer(a))
-    return add(handle.auth) { callback(authPointer.pointer.map(OpaquePointer.init), context.pointer) }
+    var released: (@Sendable () -> Void)?
+    if let release { released = { release(context.pointer) } }
+    let listener: @Sendable () -> Void = { callback(authPointer.pointer.map(OpaquePointer.init), context.pointer) }
+    guard let id = add(handle.auth, listener, released) else {
+        LastError.set(.appDestroyed, function, "the app is being destroyed.")
+        return 0
+    }
+    return id
 }
 
 @_cdecl("hearth_auth_add_auth_state_listener")
 public func abi_auth_add_auth_state_listener(_ a: OpaquePointer?, _ callback: ListenerCallback?,
-                                             _ userData: UnsafeMutableRawPointer?) -> UInt64 {
-    addListener(a, callback, userData) { $0.addAuthStateListener($1) }
+                                             _ release: ReleaseCallback?, _ userData: UnsafeMutableRawPointer?) -> UInt64 {
+    addListener(a, callback, release, userData, "hearth_auth_add_auth_state_listener") {
+        $0.addAuthStateListener($1, release: $2)
+    }
 }
 
 @_cdecl("hearth_auth_remove_auth_state_listener")
 public func abi_auth_remove_auth_state_listener(_ a: OpaquePointer?, _ id: UInt64) -> Int32 {
-    guard let handle = authHandle(a) else { return AuthErrorCode.invalidHandle.rawValue }
-    return handle.auth.removeAuthStateListener(id) ? 0 : AuthErrorCode.invalidArgument.rawValue
+    guard let handle = authArgument(a, "hearth_auth_remove_auth_state_listener") else {
+        return AuthErrorCode.invalidHandle.rawValue
+    }
+    guard handle.auth.removeAuthStateListener(id) else {
+        return LastError.set(.invalidArgument, "hearth_auth_remove_auth_state_listener",
+                             "listener_id \(id) is not an auth-state listener of this Auth (never added, or removed).")
+    }
+    return 0
 }
 
 @_cdecl("hearth_auth_add_id_token_listener")
 public func abi_auth_add_id_token_listener(_ a: OpaquePointer?, _ callback: ListenerCallback?,
-                                           _ userData: UnsafeMutableRawPointer?) -> UInt64 {
-    addListener(a, callback, userData) { $0.addIdTokenListener($1) }
+                                           _ release: ReleaseCallback?, _ userData: UnsafeMutableRawPointer?) -> UInt64 {
+    addListener(a, callback, release, userData, "hearth_auth_add_id_token_listener") {
+        $0.addIdTokenListener($1, release: $2)
+    }
 }
 
 @_cdecl("hearth_auth_remove_id_token_listener")
 public func abi_auth_remove_id_token_listener(_ a: OpaquePointer?, _ id: UInt64) -> Int32 {
-    guard let handle = authHandle(a) else { return AuthErrorCode.invalidHandle.rawValue }
-    return handle.auth.removeIdTokenListener(id) ? 0 : AuthErrorCode.invalidArgument.rawValue
+    guard let handle = authArgument(a, "hearth_auth_remove_id_token_listener") else {
+        return AuthErrorCode.invalidHandle.rawValue
+    }
+    guard handle.auth.removeIdTokenListener(id) else {
+        return LastError.set(.invalidArgument, "hearth_auth_remove_id_token_listener",
+                             "listener_id \(id) is not an ID-token listener of this Auth (never added, or removed).")
+    }
+    return 0
 }
 
 // MARK: - Auth results

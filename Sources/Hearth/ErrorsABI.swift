@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CHearthHeader
 import HearthCore
 
 /// Static C strings for error names and messages, built once.
@@ -15,7 +16,8 @@ private let errorTexts: [Int32: (name: CString, message: CString)] = {
 }()
 private let unknownName = CString("HEARTH_ERROR_UNKNOWN")
 private let unknownMessage = CString("Unknown error code.")
-private let versionString = CString("0.1.0")
+/// hearth.h's numbers: the header is the one source of the version (HearthCoreVersion reads them too).
+private let versionString = CString(HearthCoreVersion.string)
 
 @_cdecl("hearth_error_name")
 public func abi_error_name(_ code: Int32) -> UnsafePointer<CChar> {
@@ -30,6 +32,11 @@ public func abi_error_message(_ code: Int32) -> UnsafePointer<CChar> {
 @_cdecl("hearth_version")
 public func abi_version() -> UnsafePointer<CChar> {
     versionString.borrowed
+}
+
+@_cdecl("hearth_version_number")
+public func abi_version_number() -> Int32 {
+    Int32(HearthCoreVersion.number)
 }
 
 @_cdecl("hearth_free")

@@ -20,7 +20,8 @@ public func abi_future_status(_ f: OpaquePointer?) -> Int32 {
 
 @_cdecl("hearth_future_error")
 public func abi_future_error(_ f: OpaquePointer?) -> Int32 {
-    guard let handle = future(f) else { return -1 }
+    // INVALID_HANDLE, not the C++ SDK's -1: -1 is HEARTH_ERROR_UNIMPLEMENTED, an answer an operation may give.
+    guard let handle = future(f) else { return AuthErrorCode.invalidHandle.rawValue }
     return handle.state.error?.code.rawValue ?? 0
 }
 
@@ -29,40 +30,64 @@ public func abi_future_error_message(_ f: OpaquePointer?) -> UnsafePointer<CChar
     future(f)?.errorMessage()
 }
 
-@_cdecl("hearth_future_on_completion")
-public func abi_future_on_completion(_ f: OpaquePointer?, _ callback: CompletionCallback?,
-                                     _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    guard let handle = future(f) else { return AuthErrorCode.invalidHandle.rawValue }
+@_cdecl("hearth_future_add_callback")
+public func abi_future_add_callback(_ f: OpaquePointer?, _ callback: CompletionCallback?,
+                                    _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    let function: StaticString = "hearth_future_add_callback"
+    guard let handle = future(f), handle.callbackAdded() else {
+        return LastError.set(.invalidHandle, function, "future is not a live future (NULL or released).")
+    }
     guard let callback else {
-        handle.state.removeCallback(handle: handle.id)
-        return 0
+        if handle.callbackFinished() { retire(f) }
+        return LastError.set(.invalidArgument, function, "callback is NULL.")
     }
     let context = HostPointer(userData)
-    let pointer = f
-    let error = handle.state.setCallback(handle: handle.id) { callback(pointer, context.pointer) }
-    return error?.rawValue ?? 0
+    let pointer = HostPointer(UnsafeMutableRawPointer(f))
+    let error = handle.state.addCallback {
+        callback(pointer.pointer.map(OpaquePointer.init), context.pointer)
+        // The host may have released the handle meanwhile: it lives until its callbacks have returned.
+        if handle.callbackFinished() { retire(OpaquePointer(pointer.pointer)) }
+    }
+    if let error {
+        if handle.callbackFinished() { retire(f) }
+        return LastError.set(error, function, "the future's app is being destroyed.")
+    }
+    return 0
+}
+
+/// Ends the registration of a released future handle and of the views it lent.
+private func retire(_ f: OpaquePointer?) {
+    HandleRegistry.shared.unregister(UnsafeRawPointer(f), as: FutureHandle.self)?.retire()
 }
 
 @_cdecl("hearth_future_wait")
 public func abi_future_wait(_ f: OpaquePointer?, _ timeoutMs: Int64) -> Int32 {
-    guard let handle = future(f) else { return AuthErrorCode.invalidHandle.rawValue }
+    guard let handle = future(f) else {
+        return LastError.set(.invalidHandle, "hearth_future_wait", "future is not a live future (NULL or released).")
+    }
     switch handle.state.wait(timeoutMs: timeoutMs) {
     case .complete: return 0
-    case .timedOut: return AuthErrorCode.timedOut.rawValue
-    case .wouldDeadlock: return AuthErrorCode.wouldDeadlock.rawValue
+    case .timedOut:
+        return LastError.set(.timedOut, "hearth_future_wait", "the future did not complete within \(timeoutMs) ms.")
+    case .wouldDeadlock:
+        return LastError.set(.wouldDeadlock, "hearth_future_wait",
+                             "called on the app's loop thread, which must run for the future to complete.")
     }
 }
 
 @_cdecl("hearth_future_release")
 public func abi_future_release(_ f: OpaquePointer?) {
-    guard let handle = HandleRegistry.shared.unregister(UnsafeRawPointer(f), as: FutureHandle.self) else { return }
-    handle.state.removeCallback(handle: handle.id)
-    handle.retire()
+    // With callbacks still to run, the last of them retires the handle.
+    guard let handle = future(f), handle.hostReleased() else { return }
+    retire(f)
 }
 
 @_cdecl("hearth_future_retain")
 public func abi_future_retain(_ f: OpaquePointer?) -> OpaquePointer? {
-    guard let handle = future(f) else { return nil }
+    guard let handle = future(f) else {
+        LastError.set(.invalidHandle, "hearth_future_retain", "future is not a live future (NULL or released).")
+        return nil
+    }
     return newFutureHandle(handle.state)
 }
 

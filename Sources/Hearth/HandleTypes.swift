@@ -187,13 +187,14 @@ final class AuthResultHandle: @unchecked Sendable {
     }
 }
 
-/// hearth_future: one host reference to an operation, with its own completion slot and the
-/// borrowed views of the result it has handed out.
+/// hearth_future: one host reference to an operation, with the borrowed views of the result it has
+/// handed out. It stays registered until the host has released it AND every completion callback added
+/// through it has returned: a callback receives this handle even after hearth_future_release.
 final class FutureHandle: @unchecked Sendable {
-    private static let ids = LockedCounter()
-
     let state: FutureState
-    let id: UInt64
+    /// Completion callbacks added through this handle that have not returned yet, and whether the host
+    /// has released it.
+    private let lifetime = Locked<(callbacks: Int, released: Bool)>((0, false))
     /// Guards the lazily built views below (recursive: userHandle builds the auth result view).
     private let lock = RecursiveLock()
     private var message: CString?
@@ -205,10 +206,38 @@ final class FutureHandle: @unchecked Sendable {
     private var resolver: UnsafeMutableRawPointer?
     private var session: UnsafeMutableRawPointer?
     private var totpSecret: UnsafeMutableRawPointer?
+    private var credential: UnsafeMutableRawPointer?
 
     init(_ state: FutureState) {
         self.state = state
-        self.id = FutureHandle.ids.next()
+    }
+
+    /// A callback is being added through this handle; false once the host has released it.
+    func callbackAdded() -> Bool {
+        lifetime.withLock { life in
+            guard !life.released else { return false }
+            life.callbacks += 1
+            return true
+        }
+    }
+
+    /// A callback added through this handle has returned (or was never added after all). True when
+    /// that was the last thing keeping a released handle registered: the caller unregisters it.
+    func callbackFinished() -> Bool {
+        lifetime.withLock { life in
+            life.callbacks -= 1
+            return life.released && life.callbacks == 0
+        }
+    }
+
+    /// The host releases this handle. True when nothing keeps it registered any more (the caller
+    /// unregisters it now); false when a callback still has to run, or it was released before.
+    func hostReleased() -> Bool {
+        lifetime.withLock { life in
+            guard !life.released else { return false }
+            life.released = true
+            return life.callbacks == 0
+        }
     }
 
     func errorMessage() -> UnsafePointer<CChar> {
@@ -305,6 +334,17 @@ final class FutureHandle: @unchecked Sendable {
         }
     }
 
+    /// The credential of a finished credential-only provider flow (borrowed from this handle).
+    func credentialHandle() -> UnsafeMutableRawPointer? {
+        lock.withLock {
+            if let credential { return credential }
+            guard case .credential(let value)? = state.successValue else { return nil }
+            let handle = HandleRegistry.shared.register(CredentialHandle(value, borrowed: true))
+            credential = handle
+            return handle
+        }
+    }
+
     func stringValue() -> UnsafePointer<CChar>? {
         lock.withLock {
             if let string { return string.borrowed }
@@ -343,6 +383,8 @@ final class FutureHandle: @unchecked Sendable {
             }
             HandleRegistry.shared.unregister(session, as: MultiFactorSessionHandle.self)
             HandleRegistry.shared.unregister(totpSecret, as: TOTPSecretHandle.self)
+            HandleRegistry.shared.unregister(credential, as: CredentialHandle.self)
+            credential = nil
             authResult = nil
             user = nil
             resolver = nil
@@ -355,15 +397,4 @@ final class FutureHandle: @unchecked Sendable {
 /// hearth_storage_reply: the slot a storage load callback answers into.
 final class StorageReplyHandle: @unchecked Sendable {
     var bytes: [UInt8]?
-}
-
-final class LockedCounter: @unchecked Sendable {
-    private let value = Locked<UInt64>(0)
-
-    func next() -> UInt64 {
-        value.withLock {
-            $0 += 1
-            return $0
-        }
-    }
 }

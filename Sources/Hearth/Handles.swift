@@ -81,6 +81,8 @@ enum HostString {
         case invalidHandle(String)
         /// An options struct whose struct_size does not even cover the fields every version has.
         case structTooSmall(String)
+        /// Anything else, said in full ("options.timeout_ms is negative.").
+        case invalid(String)
     }
 
     static func required(_ pointer: UnsafePointer<CChar>?, _ name: String) throws(Problem) -> String {
@@ -107,6 +109,8 @@ extension HostString.Problem {
         case .structTooSmall(let name):
             return AuthError(code: .invalidArgument,
                              message: "\(name).struct_size is too small: initialize it with its _init function.")
+        case .invalid(let message):
+            return AuthError(code: .invalidArgument, message: message)
         }
     }
 }

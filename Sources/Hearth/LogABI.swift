@@ -1,10 +1,12 @@
 import CHearthHeader
 import HearthCore
 
-@_cdecl("hearth_set_log_callback")
-public func abi_set_log_callback(_ level: Int32, _ callback: hearth_log_cb?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+@_cdecl("hearth_log_set_callback")
+public func abi_log_set_callback(_ level: Int32, _ callback: hearth_log_cb?,
+                                 _ userData: UnsafeMutableRawPointer?) -> Int32 {
     guard level >= Int32(HEARTH_LOG_DEBUG.rawValue), level <= Int32(HEARTH_LOG_OFF.rawValue) else {
-        return AuthErrorCode.invalidArgument.rawValue
+        return LastError.set(.invalidArgument, "hearth_log_set_callback",
+                             "level \(level) is not a hearth_log_level value (HEARTH_LOG_DEBUG to HEARTH_LOG_OFF).")
     }
     guard let callback, let minimum = LogLevel(rawValue: level) else {
         Log.setSink(nil)
@@ -12,7 +14,7 @@ public func abi_set_log_callback(_ level: Int32, _ callback: hearth_log_cb?, _ u
     }
     let context = HostPointer(userData)
     Log.setSink(LogSink(minimum: minimum) { level, message in
-        message.withCString { callback(context.pointer, level.rawValue, $0) }
+        message.withCString { callback(context.pointer, hearth_log_level(rawValue: UInt32(level.rawValue)), $0) }
     })
     return 0
 }

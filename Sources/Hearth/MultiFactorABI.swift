@@ -42,9 +42,14 @@ public func abi_multi_factor_resolver_session(_ r: OpaquePointer?) -> OpaquePoin
 
 @_cdecl("hearth_multi_factor_resolver_resolve_sign_in")
 public func abi_multi_factor_resolver_resolve_sign_in(_ r: OpaquePointer?, _ a: OpaquePointer?) -> OpaquePointer? {
-    guard let handle = resolver(r) else { return nil }
+    let function: StaticString = "hearth_multi_factor_resolver_resolve_sign_in"
+    guard let handle = resolver(r) else {
+        LastError.set(.invalidHandle, function, "resolver is not a live resolver (NULL, or its future was released).")
+        return nil
+    }
     guard let auth = handle.auth else {
         // The app is gone: nothing can finish the sign-in.
+        LastError.set(.appDestroyed, function, "the resolver's app has been destroyed.")
         return nil
     }
     guard let assertion = HandleRegistry.shared.object(UnsafeRawPointer(a), as: MultiFactorAssertionHandle.self) else {
@@ -87,9 +92,10 @@ public func abi_user_multi_factor_at(_ u: OpaquePointer?, _ index: Int) -> Opaqu
     return OpaquePointer(list[index])
 }
 
-@_cdecl("hearth_user_multi_factor_session")
+@_cdecl("hearth_user_multi_factor_get_session")
 public func abi_user_multi_factor_session(_ u: OpaquePointer?) -> OpaquePointer? {
-    userOperation(u, .multiFactorSession) { auth, uid in auth.multiFactorSession(uid: uid) }
+    userOperation(u, .multiFactorSession,
+                  "hearth_user_multi_factor_get_session") { auth, uid in auth.multiFactorSession(uid: uid) }
 }
 
 @_cdecl("hearth_future_multi_factor_session")
@@ -107,7 +113,7 @@ private func assertionArgument(_ a: OpaquePointer?) throws(HostString.Problem) -
 
 @_cdecl("hearth_user_multi_factor_enroll")
 public func abi_user_multi_factor_enroll(_ u: OpaquePointer?, _ a: OpaquePointer?, _ name: CStringArg) -> OpaquePointer? {
-    userOperation(u, .multiFactorEnroll) { auth, uid throws(HostString.Problem) in
+    userOperation(u, .multiFactorEnroll, "hearth_user_multi_factor_enroll") { auth, uid throws(HostString.Problem) in
         auth.enroll(uid: uid, assertion: try assertionArgument(a),
                     displayName: try HostString.optional(name, "display_name"))
     }
@@ -115,7 +121,8 @@ public func abi_user_multi_factor_enroll(_ u: OpaquePointer?, _ a: OpaquePointer
 
 @_cdecl("hearth_user_multi_factor_unenroll")
 public func abi_user_multi_factor_unenroll(_ u: OpaquePointer?, _ enrollmentId: CStringArg) -> OpaquePointer? {
-    userOperation(u, .multiFactorUnenroll) { auth, uid throws(HostString.Problem) in
+    userOperation(u, .multiFactorUnenroll,
+                  "hearth_user_multi_factor_unenroll") { auth, uid throws(HostString.Problem) in
         auth.unenroll(uid: uid, enrollmentId: try HostString.required(enrollmentId, "enrollment_id"))
     }
 }
@@ -124,24 +131,47 @@ private func newAssertion(_ assertion: MultiFactorAssertion) -> OpaquePointer {
     OpaquePointer(HandleRegistry.shared.register(MultiFactorAssertionHandle(assertion)))
 }
 
-@_cdecl("hearth_phone_multi_factor_assertion")
+@_cdecl("hearth_multi_factor_assertion_create_phone")
 public func abi_phone_multi_factor_assertion(_ c: OpaquePointer?) -> OpaquePointer? {
-    guard let handle = HandleRegistry.shared.object(UnsafeRawPointer(c), as: CredentialHandle.self),
-          case .phone(let phone) = handle.credential else { return nil }
+    let function: StaticString = "hearth_multi_factor_assertion_create_phone"
+    guard let handle = HandleRegistry.shared.object(UnsafeRawPointer(c), as: CredentialHandle.self) else {
+        LastError.set(c == nil ? .invalidArgument : .invalidHandle, function,
+                      c == nil ? "credential is NULL." : "credential is not a live credential (released or foreign).")
+        return nil
+    }
+    guard case .phone(let phone) = handle.credential else {
+        LastError.set(.invalidArgument, function, "credential is a \(handle.credential.providerId) credential, "
+                      + "not a phone credential (hearth_credential_create_phone).")
+        return nil
+    }
     return newAssertion(.phone(phone))
 }
 
-@_cdecl("hearth_totp_multi_factor_assertion_for_enrollment")
+@_cdecl("hearth_multi_factor_assertion_create_totp_enrollment")
 public func abi_totp_multi_factor_assertion_for_enrollment(_ s: OpaquePointer?, _ code: CStringArg) -> OpaquePointer? {
-    guard let handle = secret(s), let code = try? HostString.required(code, "code") else { return nil }
-    return newAssertion(.totpEnrollment(handle.secret, code: code))
+    let function: StaticString = "hearth_multi_factor_assertion_create_totp_enrollment"
+    guard let handle = secret(s) else {
+        LastError.set(s == nil ? .invalidArgument : .invalidHandle, function,
+                      s == nil ? "secret is NULL." : "secret is not a live TOTP secret (its future was released?).")
+        return nil
+    }
+    do throws(HostString.Problem) {
+        return newAssertion(.totpEnrollment(handle.secret, code: try HostString.required(code, "code")))
+    } catch {
+        LastError.set(error, function)
+        return nil
+    }
 }
 
-@_cdecl("hearth_totp_multi_factor_assertion_for_sign_in")
+@_cdecl("hearth_multi_factor_assertion_create_totp_sign_in")
 public func abi_totp_multi_factor_assertion_for_sign_in(_ enrollmentId: CStringArg, _ code: CStringArg) -> OpaquePointer? {
-    guard let id = try? HostString.required(enrollmentId, "enrollment_id"),
-          let code = try? HostString.required(code, "code") else { return nil }
-    return newAssertion(.totpSignIn(enrollmentId: id, code: code))
+    do throws(HostString.Problem) {
+        return newAssertion(.totpSignIn(enrollmentId: try HostString.required(enrollmentId, "enrollment_id"),
+                                        code: try HostString.required(code, "code")))
+    } catch {
+        LastError.set(error, "hearth_multi_factor_assertion_create_totp_sign_in")
+        return nil
+    }
 }
 
 @_cdecl("hearth_multi_factor_assertion_release")
@@ -149,10 +179,17 @@ public func abi_multi_factor_assertion_release(_ a: OpaquePointer?) {
     HandleRegistry.shared.unregister(UnsafeRawPointer(a), as: MultiFactorAssertionHandle.self)
 }
 
-@_cdecl("hearth_totp_generate_secret")
+@_cdecl("hearth_totp_secret_generate")
 public func abi_totp_generate_secret(_ s: OpaquePointer?) -> OpaquePointer? {
-    guard let handle = HandleRegistry.shared.object(UnsafeRawPointer(s), as: MultiFactorSessionHandle.self),
-          let auth = handle.auth else { return nil }
+    guard let handle = HandleRegistry.shared.object(UnsafeRawPointer(s), as: MultiFactorSessionHandle.self) else {
+        LastError.set(.invalidHandle, "hearth_totp_secret_generate",
+                      "session is not a live multi-factor session (NULL, or its future was released).")
+        return nil
+    }
+    guard let auth = handle.auth else {
+        LastError.set(.appDestroyed, "hearth_totp_secret_generate", "the session's app has been destroyed.")
+        return nil
+    }
     return newFutureHandle(auth.generateTOTPSecret(session: handle.session))
 }
 
@@ -182,23 +219,41 @@ public func abi_totp_secret_algorithm(_ s: OpaquePointer?) -> UnsafePointer<CCha
 @_cdecl("hearth_totp_secret_qr_code_url")
 public func abi_totp_secret_qr_code_url(_ s: OpaquePointer?, _ account: CStringArg, _ issuer: CStringArg)
     -> UnsafeMutablePointer<CChar>? {
-    guard let handle = secret(s), let account = try? HostString.required(account, "account_name"),
-          let issuer = try? HostString.required(issuer, "issuer") else { return nil }
-    return strdup(handle.secret.qrCodeURI(accountName: account, issuer: issuer))
+    guard let handle = secret(s) else {
+        LastError.set(.invalidHandle, "hearth_totp_secret_qr_code_url", "secret is not a live TOTP secret.")
+        return nil
+    }
+    do throws(HostString.Problem) {
+        let uri = handle.secret.qrCodeURI(accountName: try HostString.required(account, "account_name"),
+                                          issuer: try HostString.required(issuer, "issuer"))
+        return strdup(uri)
+    } catch {
+        LastError.set(error, "hearth_totp_secret_qr_code_url")
+        return nil
+    }
 }
 
-@_cdecl("hearth_totp_generate_code")
+@_cdecl("hearth_totp_code_generate")
 public func abi_totp_generate_code(_ base32: CStringArg, _ algorithm: CStringArg, _ digits: Int32, _ period: Int32,
                                    _ unixTime: Int64, _ out: UnsafeMutablePointer<CChar>?, _ outSize: Int) -> Int32 {
-    guard let secretText = try? HostString.required(base32, "base32_secret"), let out, unixTime >= 0,
-          digits > 0, outSize > Int(digits), period > 0 else { return AuthErrorCode.invalidArgument.rawValue }
+    let function: StaticString = "hearth_totp_code_generate"
+    func refuse(_ message: String) -> Int32 { LastError.set(.invalidArgument, function, message) }
+    let secretText: String
     let name: String?
-    do {
+    do throws(HostString.Problem) {
+        secretText = try HostString.required(base32, "base32_secret")
         name = try HostString.optional(algorithm, "algorithm")
     } catch {
-        return AuthErrorCode.invalidArgument.rawValue
+        return LastError.set(error, function)
     }
-    guard let algorithm = TOTPAlgorithm(name: name ?? "SHA1") else { return AuthErrorCode.invalidArgument.rawValue }
+    guard let out else { return refuse("out is NULL.") }
+    guard unixTime >= 0 else { return refuse("unix_time is \(unixTime); it must not be negative.") }
+    guard digits > 0 else { return refuse("digits is \(digits); it must be positive.") }
+    guard outSize > Int(digits) else { return refuse("out_size is \(outSize): it must exceed digits (\(digits)) for the NUL.") }
+    guard period > 0 else { return refuse("period_seconds is \(period); it must be positive.") }
+    guard let algorithm = TOTPAlgorithm(name: name ?? "SHA1") else {
+        return refuse("algorithm \"\(name ?? "")\" is not SHA1, SHA256 or SHA512.")
+    }
     do throws(AuthError) {
         let generator = try TOTPGenerator(base32Secret: secretText, algorithm: algorithm, digits: Int(digits),
                                           periodSeconds: Int(period))
@@ -207,6 +262,6 @@ public func abi_totp_generate_code(_ base32: CStringArg, _ algorithm: CStringArg
         out[code.utf8.count] = 0
         return 0
     } catch {
-        return AuthErrorCode.invalidArgument.rawValue
+        return LastError.set(.invalidArgument, function, error.message)
     }
 }

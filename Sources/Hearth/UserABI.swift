@@ -10,7 +10,10 @@ private func info(_ pointer: OpaquePointer?) -> UserInfoHandle? {
 
 @_cdecl("hearth_user_retain")
 public func abi_user_retain(_ u: OpaquePointer?) -> OpaquePointer? {
-    guard let handle = user(u) else { return nil }
+    guard let handle = user(u) else {
+        LastError.set(.invalidHandle, "hearth_user_retain", "user is not a live user snapshot (NULL or released).")
+        return nil
+    }
     return OpaquePointer(HandleRegistry.shared.register(UserHandle(handle.snapshot, borrowed: false)))
 }
 
@@ -90,9 +93,12 @@ public func abi_user_info_photo_url(_ i: OpaquePointer?) -> UnsafePointer<CChar>
 public func abi_user_info_phone_number(_ i: OpaquePointer?) -> UnsafePointer<CChar>? { info(i)?.phoneNumber.borrowed }
 
 /// Runs a user operation with checked arguments; a bad argument becomes a failed future.
-func userOperation(_ u: OpaquePointer?, _ op: Operation,
-                           _ body: (Auth, String) throws(HostString.Problem) -> FutureState) -> OpaquePointer? {
-    guard let handle = user(u) else { return nil }
+func userOperation(_ u: OpaquePointer?, _ op: Operation, _ function: StaticString,
+                   _ body: (Auth, String) throws(HostString.Problem) -> FutureState) -> OpaquePointer? {
+    guard let handle = user(u) else {
+        LastError.set(.invalidHandle, function, "user is not a live user snapshot (NULL or released).")
+        return nil
+    }
     let auth = handle.snapshot.auth
     do {
         return newFutureHandle(try body(auth, handle.snapshot.uid))
@@ -103,18 +109,19 @@ func userOperation(_ u: OpaquePointer?, _ op: Operation,
 
 @_cdecl("hearth_user_get_token")
 public func abi_user_get_token(_ u: OpaquePointer?, _ force: Int32) -> OpaquePointer? {
-    userOperation(u, .getToken) { auth, uid in auth.getToken(uid: uid, forceRefresh: force != 0) }
+    userOperation(u, .getToken,
+                  "hearth_user_get_token") { auth, uid in auth.getToken(uid: uid, forceRefresh: force != 0) }
 }
 
 @_cdecl("hearth_user_reload")
 public func abi_user_reload(_ u: OpaquePointer?) -> OpaquePointer? {
-    userOperation(u, .reload) { auth, uid in auth.reload(uid: uid) }
+    userOperation(u, .reload, "hearth_user_reload") { auth, uid in auth.reload(uid: uid) }
 }
 
 @_cdecl("hearth_user_update_user_profile")
 public func abi_user_update_user_profile(_ u: OpaquePointer?, _ displayName: UnsafePointer<CChar>?,
                                          _ photoURL: UnsafePointer<CChar>?) -> OpaquePointer? {
-    userOperation(u, .updateUserProfile) { auth, uid throws(HostString.Problem) in
+    userOperation(u, .updateUserProfile, "hearth_user_update_user_profile") { auth, uid throws(HostString.Problem) in
         auth.updateProfile(uid: uid, displayName: try HostString.optional(displayName, "display_name"),
                            photoURL: try HostString.optional(photoURL, "photo_url"))
     }
@@ -122,112 +129,63 @@ public func abi_user_update_user_profile(_ u: OpaquePointer?, _ displayName: Uns
 
 @_cdecl("hearth_user_update_password")
 public func abi_user_update_password(_ u: OpaquePointer?, _ password: UnsafePointer<CChar>?) -> OpaquePointer? {
-    userOperation(u, .updatePassword) { auth, uid throws(HostString.Problem) in
+    userOperation(u, .updatePassword, "hearth_user_update_password") { auth, uid throws(HostString.Problem) in
         auth.updatePassword(uid: uid, password: try HostString.required(password, "password"))
     }
 }
 
 @_cdecl("hearth_user_update_email")
 public func abi_user_update_email(_ u: OpaquePointer?, _ email: UnsafePointer<CChar>?) -> OpaquePointer? {
-    userOperation(u, .updateEmail) { auth, uid throws(HostString.Problem) in
+    userOperation(u, .updateEmail, "hearth_user_update_email") { auth, uid throws(HostString.Problem) in
         auth.updateEmail(uid: uid, email: try HostString.required(email, "email"))
     }
 }
 
 @_cdecl("hearth_user_send_email_verification")
 public func abi_user_send_email_verification(_ u: OpaquePointer?) -> OpaquePointer? {
-    userOperation(u, .sendEmailVerification) { auth, uid in auth.sendEmailVerification(uid: uid) }
+    userOperation(u, .sendEmailVerification,
+                  "hearth_user_send_email_verification") { auth, uid in auth.sendEmailVerification(uid: uid) }
 }
 
 @_cdecl("hearth_user_send_email_verification_before_updating_email")
 public func abi_user_send_email_verification_before_updating_email(_ u: OpaquePointer?,
                                                                    _ email: UnsafePointer<CChar>?) -> OpaquePointer? {
-    userOperation(u, .sendEmailVerificationBeforeUpdatingEmail) { auth, uid throws(HostString.Problem) in
+    userOperation(u, .sendEmailVerificationBeforeUpdatingEmail,
+                  "hearth_user_send_email_verification_before_updating_email") { auth, uid throws(HostString.Problem) in
         auth.sendEmailVerificationBeforeUpdatingEmail(uid: uid, newEmail: try HostString.required(email, "new_email"))
     }
 }
 
 @_cdecl("hearth_user_delete")
 public func abi_user_delete(_ u: OpaquePointer?) -> OpaquePointer? {
-    userOperation(u, .deleteUser) { auth, uid in auth.deleteUser(uid: uid) }
+    userOperation(u, .deleteUser, "hearth_user_delete") { auth, uid in auth.deleteUser(uid: uid) }
 }
-
-@_cdecl("hearth_user_get_token_last_result")
-public func abi_user_get_token_last_result(_ a: OpaquePointer?) -> OpaquePointer? { lastResult(a, .getToken) }
-
-@_cdecl("hearth_user_reload_last_result")
-public func abi_user_reload_last_result(_ a: OpaquePointer?) -> OpaquePointer? { lastResult(a, .reload) }
-
-@_cdecl("hearth_user_update_user_profile_last_result")
-public func abi_user_update_user_profile_last_result(_ a: OpaquePointer?) -> OpaquePointer? {
-    lastResult(a, .updateUserProfile)
-}
-
-@_cdecl("hearth_user_update_password_last_result")
-public func abi_user_update_password_last_result(_ a: OpaquePointer?) -> OpaquePointer? {
-    lastResult(a, .updatePassword)
-}
-
-@_cdecl("hearth_user_update_email_last_result")
-public func abi_user_update_email_last_result(_ a: OpaquePointer?) -> OpaquePointer? {
-    lastResult(a, .updateEmail)
-}
-
-@_cdecl("hearth_user_send_email_verification_last_result")
-public func abi_user_send_email_verification_last_result(_ a: OpaquePointer?) -> OpaquePointer? {
-    lastResult(a, .sendEmailVerification)
-}
-
-@_cdecl("hearth_user_send_email_verification_before_updating_email_last_result")
-public func abi_user_send_email_verification_before_updating_email_last_result(_ a: OpaquePointer?) -> OpaquePointer? {
-    lastResult(a, .sendEmailVerificationBeforeUpdatingEmail)
-}
-
-@_cdecl("hearth_user_delete_last_result")
-public func abi_user_delete_last_result(_ a: OpaquePointer?) -> OpaquePointer? { lastResult(a, .deleteUser) }
 
 @_cdecl("hearth_user_link_with_credential")
 public func abi_user_link_with_credential(_ u: OpaquePointer?, _ c: OpaquePointer?) -> OpaquePointer? {
-    userOperation(u, .linkWithCredential) { auth, uid throws(HostString.Problem) in
+    userOperation(u, .linkWithCredential, "hearth_user_link_with_credential") { auth, uid throws(HostString.Problem) in
         auth.link(uid: uid, with: try credentialArgument(c))
     }
 }
 
 @_cdecl("hearth_user_unlink")
 public func abi_user_unlink(_ u: OpaquePointer?, _ providerId: UnsafePointer<CChar>?) -> OpaquePointer? {
-    userOperation(u, .unlink) { auth, uid throws(HostString.Problem) in
+    userOperation(u, .unlink, "hearth_user_unlink") { auth, uid throws(HostString.Problem) in
         auth.unlink(uid: uid, providerId: try HostString.required(providerId, "provider_id"))
     }
 }
 
 @_cdecl("hearth_user_reauthenticate")
 public func abi_user_reauthenticate(_ u: OpaquePointer?, _ c: OpaquePointer?) -> OpaquePointer? {
-    userOperation(u, .reauthenticate) { auth, uid throws(HostString.Problem) in
+    userOperation(u, .reauthenticate, "hearth_user_reauthenticate") { auth, uid throws(HostString.Problem) in
         auth.reauthenticate(uid: uid, with: try credentialArgument(c), retrieveData: false)
     }
 }
 
 @_cdecl("hearth_user_reauthenticate_and_retrieve_data")
 public func abi_user_reauthenticate_and_retrieve_data(_ u: OpaquePointer?, _ c: OpaquePointer?) -> OpaquePointer? {
-    userOperation(u, .reauthenticateAndRetrieveData) { auth, uid throws(HostString.Problem) in
+    userOperation(u, .reauthenticateAndRetrieveData,
+                  "hearth_user_reauthenticate_and_retrieve_data") { auth, uid throws(HostString.Problem) in
         auth.reauthenticate(uid: uid, with: try credentialArgument(c), retrieveData: true)
     }
-}
-
-@_cdecl("hearth_user_link_with_credential_last_result")
-public func abi_user_link_with_credential_last_result(_ a: OpaquePointer?) -> OpaquePointer? {
-    lastResult(a, .linkWithCredential)
-}
-
-@_cdecl("hearth_user_unlink_last_result")
-public func abi_user_unlink_last_result(_ a: OpaquePointer?) -> OpaquePointer? { lastResult(a, .unlink) }
-
-@_cdecl("hearth_user_reauthenticate_last_result")
-public func abi_user_reauthenticate_last_result(_ a: OpaquePointer?) -> OpaquePointer? {
-    lastResult(a, .reauthenticate)
-}
-
-@_cdecl("hearth_user_reauthenticate_and_retrieve_data_last_result")
-public func abi_user_reauthenticate_and_retrieve_data_last_result(_ a: OpaquePointer?) -> OpaquePointer? {
-    lastResult(a, .reauthenticateAndRetrieveData)
 }

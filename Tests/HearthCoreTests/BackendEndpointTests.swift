@@ -2,6 +2,7 @@ import XCTest
 @testable import HearthCore
 
 final class BackendEndpointTests: XCTestCase {
+    private let clientVersion = "X-Client-Version: Hearth/\(HearthCoreVersion.string)"
     private let production = BackendConfig(apiKey: "KEY")
 
     private func emulator(_ host: String, _ port: UInt16 = 9099) -> BackendConfig {
@@ -84,7 +85,7 @@ final class BackendEndpointTests: XCTestCase {
     func testJSONRequestHeadersWithoutOptionalValues() {
         let request = BackendHarness.request(SignUp.anonymous)
         XCTAssertEqual(request.method, "POST")
-        XCTAssertEqual(headerLines(request), ["Content-Type: application/json", "X-Client-Version: Hearth/0.1.0"])
+        XCTAssertEqual(headerLines(request), ["Content-Type: application/json", clientVersion])
         XCTAssertNil(request.timeoutMs)
     }
 
@@ -92,7 +93,7 @@ final class BackendEndpointTests: XCTestCase {
         let config = BackendConfig(apiKey: "KEY", appId: "1:123:web:abc", languageCode: "fr", timeoutMs: 5000)
         let request = BackendHarness.request(SignUp.anonymous, config: config)
         XCTAssertEqual(headerLines(request), [
-            "Content-Type: application/json", "X-Client-Version: Hearth/0.1.0", "X-Firebase-GMPID: 1:123:web:abc",
+            "Content-Type: application/json", clientVersion, "X-Firebase-GMPID: 1:123:web:abc",
             "X-Firebase-Locale: fr",
         ])
         XCTAssertEqual(request.timeoutMs, 5000)
@@ -101,14 +102,14 @@ final class BackendEndpointTests: XCTestCase {
     func testEmptyOrControlCharacterHeaderValuesAreLeftOut() {
         let config = BackendConfig(apiKey: "KEY", appId: "", languageCode: "fr\r\nX-Evil: 1")
         XCTAssertEqual(headerLines(BackendHarness.request(SignUp.anonymous, config: config)),
-                       ["Content-Type: application/json", "X-Client-Version: Hearth/0.1.0"])
+                       ["Content-Type: application/json", clientVersion])
     }
 
     func testTokenRefreshIsFormEncodedWithTheSameHeaders() {
         let config = BackendConfig(apiKey: "KEY", appId: "app", languageCode: "de")
         let request = BackendHarness.request(SecureTokenRefresh(refreshToken: "r"), config: config)
         XCTAssertEqual(headerLines(request), [
-            "Content-Type: application/x-www-form-urlencoded", "X-Client-Version: Hearth/0.1.0",
+            "Content-Type: application/x-www-form-urlencoded", clientVersion,
             "X-Firebase-GMPID: app", "X-Firebase-Locale: de",
         ])
     }

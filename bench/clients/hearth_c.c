@@ -89,7 +89,7 @@ static void issue(slot *s) {
   s->start_ns = bench_now_ns();
   bench_started(&run);
   hearth_future *f = start(s);
-  if (!f || hearth_future_on_completion(f, on_done, s) != 0) {
+  if (!f || hearth_future_add_callback(f, on_done, s) != 0) {
     fprintf(stderr, "hearth_c: could not start an operation\n");
     exit(1);
   }
@@ -122,7 +122,8 @@ static void wait_idle(void) {
   pthread_mutex_unlock(&lock);
 }
 
-static void post_issue(void *user_data) {
+static void post_issue(void *user_data, hearth_error status) {
+  (void)status;
   pthread_mutex_lock(&lock);
   issue(user_data);
   posts_pending--;

@@ -143,7 +143,7 @@ static void request_display_name(game *g) {
   hearth_user *user = hearth_auth_current_user(g->auth);
   hearth_future *update = hearth_user_update_user_profile(user, "Player One", NULL); /* NULL keeps the photo */
   hearth_user_release(user);
-  if (hearth_future_on_completion(update, on_name_set, g) != 0) {
+  if (hearth_future_add_callback(update, on_name_set, g) != 0) {
     fail_step(g, "registering the completion callback", update);
     hearth_future_release(update);
     return;
@@ -231,7 +231,7 @@ int main(void) {
     return 1;
   }
   g.auth = hearth_auth_get(g.app);
-  if (hearth_auth_add_auth_state_listener(g.auth, on_auth_state_changed, &g) == 0) {
+  if (hearth_auth_add_auth_state_listener(g.auth, on_auth_state_changed, NULL, &g) == 0) {
     fprintf(stderr, "could not add the auth-state listener\n");
     return 1;
   }

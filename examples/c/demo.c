@@ -262,7 +262,7 @@ int main(void) {
   pthread_mutex_init(&update.lock, NULL);
   pthread_cond_init(&update.done, NULL);
   f = hearth_user_update_user_profile(user, "Ada Lovelace", "https://example.com/ada.png");
-  rc = hearth_future_on_completion(f, on_profile_updated, &update);
+  rc = hearth_future_add_callback(f, on_profile_updated, &update);
   if (rc != 0) fail("registering the completion callback", rc, NULL);
   pthread_mutex_lock(&update.lock);
   while (!update.finished) pthread_cond_wait(&update.done, &update.lock);

@@ -48,6 +48,20 @@ typedef struct older_provider_flow_options {
 _Static_assert(offsetof(older_provider_flow_options, user_data) == offsetof(hearth_provider_flow_options, user_data),
                "older_provider_flow_options must be a prefix of hearth_provider_flow_options");
 
+/* hearth_provider_flow_options in the header before `release` (0.1: it ended at use_create_auth_uri). */
+#define PROVIDER_FLOW_OPTIONS_BEFORE_RELEASE offsetof(hearth_provider_flow_options, release)
+
+/* hearth_phone_listener in the header before `release` (0.1: it ended at user_data). */
+typedef struct older_phone_listener {
+  uint32_t struct_size;
+  void (*on_code_sent)(void *user_data, const char *verification_id, const char *force_resending_token);
+  void (*on_verification_failed)(void *user_data, hearth_error error, const char *message);
+  void (*on_code_auto_retrieval_timeout)(void *user_data, const char *verification_id);
+  void *user_data;
+} older_phone_listener;
+_Static_assert(sizeof(older_phone_listener) == offsetof(hearth_phone_listener, release),
+               "older_phone_listener must end where release begins");
+
 /* hearth_phone_auth_options in a header that had only the phone number. */
 typedef struct older_phone_auth_options {
   uint32_t struct_size;
@@ -191,6 +205,34 @@ static void provider_flow_options_from_an_older_header_are_read_up_to_their_size
   hearth_app_destroy(app);
 }
 
+static atomic_int flow_releases;
+static void count_flow_release(void *user_data) {
+  (void)user_data;
+  atomic_fetch_add(&flow_releases, 1);
+}
+
+/* A host built before `release` existed: whatever lies past its struct is never called. */
+static void provider_flow_options_before_release_are_never_released(void) {
+  hearth_app *app = memory_app();
+  hearth_provider_flow_options options;
+  hearth_provider_flow_options_init(&options);
+  options.open_url = open_nothing;
+  options.release = count_flow_release; /* past the older struct: must not be read */
+  options.struct_size = (uint32_t)PROVIDER_FLOW_OPTIONS_BEFORE_RELEASE;
+  CHECK_INT(hearth_auth_set_provider_flow_options(hearth_auth_get(app), &options), 0);
+  options.struct_size = (uint32_t)PROVIDER_FLOW_OPTIONS_BEFORE_RELEASE;
+  CHECK_INT(hearth_auth_set_provider_flow_options(hearth_auth_get(app), &options), 0); /* replaces the first */
+  hearth_app_destroy(app);
+  CHECK_INT(atomic_load(&flow_releases), 0);
+  /* The current struct: released once, when the app goes. */
+  app = memory_app();
+  options.struct_size = sizeof options;
+  CHECK_INT(hearth_auth_set_provider_flow_options(hearth_auth_get(app), &options), 0);
+  CHECK_INT(atomic_load(&flow_releases), 0);
+  hearth_app_destroy(app);
+  CHECK_INT(atomic_load(&flow_releases), 1);
+}
+
 static void provider_flow_options_too_small_for_the_ui_delegate_are_refused(void) {
   hearth_app *app = memory_app();
   hearth_auth *auth = hearth_auth_get(app);
@@ -235,7 +277,7 @@ static void on_code_sent(void *user_data, const char *verification_id, const cha
   (void)user_data, (void)verification_id, (void)token;
   atomic_fetch_add(&listener_calls, 1);
 }
-static void on_verification_failed(void *user_data, int error, const char *message) {
+static void on_verification_failed(void *user_data, hearth_error error, const char *message) {
   (void)user_data, (void)error, (void)message;
   atomic_fetch_add(&listener_calls, 1);
 }
@@ -250,11 +292,11 @@ static void phone_options_from_an_older_header_are_read_up_to_their_size(void) {
   hearth_auth *auth = hearth_auth_get(app);
   const char *number = unique_phone_number();
   hearth_phone_auth_options options = phone_options_with_refused_tail(sizeof(hearth_phone_auth_options), number);
-  hearth_future *future = hearth_phone_verify_number(auth, &options);
+  hearth_future *future = hearth_auth_verify_phone_number(auth, &options);
   CHECK_INT(outcome(future), HEARTH_ERROR_INVALID_ARGUMENT);
   hearth_future_release(future);
   options = phone_options_with_refused_tail(sizeof(older_phone_auth_options), number);
-  future = hearth_phone_verify_number(auth, &options);
+  future = hearth_auth_verify_phone_number(auth, &options);
   CHECK_INT(outcome(future), 0);
   const char *verification_id = hearth_future_string(future);
   CHECK(verification_id != NULL && *verification_id != '\0');
@@ -262,30 +304,73 @@ static void phone_options_from_an_older_header_are_read_up_to_their_size(void) {
   hearth_app_destroy(app);
 }
 
+static atomic_int phone_releases;
+static void count_phone_release(void *user_data) {
+  (void)user_data;
+  atomic_fetch_add(&phone_releases, 1);
+}
+
+/* A listener of the header before `release`: its callbacks run, and what lies past it is never called. */
+static void a_phone_listener_from_before_release_works_and_is_never_released(void) {
+  REQUIRE(getenv("FIREBASE_AUTH_EMULATOR_HOST") != NULL);
+  hearth_app *app = memory_app();
+  hearth_auth *auth = hearth_auth_get(app);
+  hearth_phone_auth_options options;
+  hearth_phone_auth_options_init(&options);
+  options.phone_number = unique_phone_number();
+  hearth_phone_listener listener;
+  memset(&listener, 0, sizeof listener);
+  older_phone_listener older = {sizeof(older_phone_listener), on_code_sent, on_verification_failed, on_timeout, NULL};
+  memcpy(&listener, &older, sizeof older);
+  listener.release = count_phone_release; /* past struct_size */
+  int before = atomic_load(&listener_calls);
+  CHECK_INT(hearth_auth_verify_phone_number_with_listener(auth, &options, &listener), 0);
+  for (int i = 0; i < 1000 && atomic_load(&listener_calls) == before; i++) {
+    struct timespec pause = {0, 5 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+  }
+  CHECK_INT(atomic_load(&listener_calls), before + 1); /* on_code_sent */
+  hearth_app_destroy(app);
+  CHECK_INT(atomic_load(&phone_releases), 0);
+  /* The current struct: released once, by the destroy (the timeout was still to come). */
+  app = memory_app();
+  auth = hearth_auth_get(app);
+  options.phone_number = unique_phone_number();
+  listener.struct_size = sizeof listener;
+  before = atomic_load(&listener_calls);
+  CHECK_INT(hearth_auth_verify_phone_number_with_listener(auth, &options, &listener), 0);
+  for (int i = 0; i < 1000 && atomic_load(&listener_calls) == before; i++) {
+    struct timespec pause = {0, 5 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+  }
+  hearth_app_destroy(app);
+  CHECK_INT(atomic_load(&phone_releases), 1);
+}
+
 static void phone_options_too_small_for_the_phone_number_are_refused(void) {
   hearth_app *app = memory_app();
   hearth_auth *auth = hearth_auth_get(app);
   hearth_phone_listener listener = {sizeof(hearth_phone_listener), on_code_sent, on_verification_failed, on_timeout,
-                                    NULL};
+                                    NULL, NULL};
   const uint32_t too_small[] = {0, (uint32_t)sizeof(uint32_t),
                                 (uint32_t)offsetof(hearth_phone_auth_options, phone_number)};
   for (size_t i = 0; i < sizeof too_small / sizeof too_small[0]; i++) {
     hearth_phone_auth_options options = phone_options_with_refused_tail(too_small[i], "+16505550100");
-    hearth_future *future = hearth_phone_verify_number(auth, &options);
+    hearth_future *future = hearth_auth_verify_phone_number(auth, &options);
     CHECK_INT(outcome(future), HEARTH_ERROR_INVALID_ARGUMENT);
     const char *message = hearth_future_error_message(future);
     CHECK(message != NULL && strstr(message, "struct_size") != NULL);
     hearth_future_release(future);
-    CHECK_INT(hearth_phone_verify_number_with_listener(auth, &options, &listener), HEARTH_ERROR_INVALID_ARGUMENT);
+    CHECK_INT(hearth_auth_verify_phone_number_with_listener(auth, &options, &listener), HEARTH_ERROR_INVALID_ARGUMENT);
   }
   /* A listener struct smaller than the callbacks it must hold. */
   hearth_phone_auth_options options;
   hearth_phone_auth_options_init(&options);
   options.phone_number = "+16505550100";
   listener.struct_size = (uint32_t)offsetof(hearth_phone_listener, user_data);
-  CHECK_INT(hearth_phone_verify_number_with_listener(auth, &options, &listener), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_INT(hearth_auth_verify_phone_number_with_listener(auth, &options, &listener), HEARTH_ERROR_INVALID_ARGUMENT);
   listener.struct_size = 0;
-  CHECK_INT(hearth_phone_verify_number_with_listener(auth, &options, &listener), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_INT(hearth_auth_verify_phone_number_with_listener(auth, &options, &listener), HEARTH_ERROR_INVALID_ARGUMENT);
   /* No callback runs for a refused call; give a stray one time to show up. */
   struct timespec pause = {0, 200 * 1000 * 1000};
   nanosleep(&pause, NULL);
@@ -300,8 +385,10 @@ int main(int argc, char **argv) {
       TEST_ENTRY(app_options_that_end_before_loop_are_refused),
       TEST_ENTRY(provider_flow_options_from_an_older_header_are_read_up_to_their_size),
       TEST_ENTRY(provider_flow_options_too_small_for_the_ui_delegate_are_refused),
+      TEST_ENTRY(provider_flow_options_before_release_are_never_released),
       TEST_ENTRY(phone_options_from_an_older_header_are_read_up_to_their_size),
       TEST_ENTRY(phone_options_too_small_for_the_phone_number_are_refused),
+      TEST_ENTRY(a_phone_listener_from_before_release_works_and_is_never_released),
   };
   return check_main(tests, sizeof tests / sizeof tests[0], argc, argv);
 }

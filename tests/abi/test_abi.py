@@ -260,3 +260,94 @@ def test_options_struct_size(build_c, tmp_path, test):
     environment = dict(os.environ, XDG_DATA_HOME=str(tmp_path))
     result = run([build_c("options_struct_size"), test], env=environment, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# ------------------------------------------------------------------------------------------------
+# The export macro: right for building and for using a DLL on Windows, and for symbol visibility on
+# ELF / Mach-O. Only Linux builds here, so the Windows branches are checked as the preprocessor sees
+# them with _WIN32 defined (what MSVC, MinGW and clang-cl define).
+# ------------------------------------------------------------------------------------------------
+
+def preprocessed_declaration(defines: list[str], function: str = "hearth_app_create") -> str:
+    result = run(["gcc", "-E", "-P", *[f"-D{d}" for d in defines], f"-I{INCLUDE}", "-x", "c", HEADER])
+    assert result.returncode == 0, result.stderr
+    text = " ".join(result.stdout.split())
+    match = re.search(r"([^;{}]*\b" + function + r"\s*\([^;]*;)", text)
+    assert match, f"{function} is not declared with {defines}"
+    return match.group(1).strip()
+
+
+@pytest.mark.parametrize("defines,expected", [
+    (["_WIN32"], "__declspec(dllimport)"),                                  # a host using hearth.dll
+    (["_WIN32", "HEARTH_BUILDING_DLL"], "__declspec(dllexport)"),            # building hearth.dll
+    (["__CYGWIN__", "HEARTH_BUILDING_DLL"], "__declspec(dllexport)"),
+    (["_WIN32", "HEARTH_STATIC"], None),                                     # a static hearth.lib
+    (["_WIN32", "HEARTH_STATIC", "HEARTH_BUILDING_DLL"], None),
+    ([], '__attribute__((visibility("default")))'),                         # ELF / Mach-O
+], ids=["windows-host", "windows-dll-build", "cygwin-dll-build", "windows-static", "windows-static-build", "elf"])
+def test_the_export_macro_marks_every_declaration_for_its_platform(defines, expected):
+    for function in ("hearth_app_create", "hearth_version", "hearth_future_release", "hearth_auth_last_result"):
+        declaration = preprocessed_declaration(defines, function)
+        if expected is None:
+            assert "__declspec" not in declaration and "visibility" not in declaration, declaration
+        else:
+            assert declaration.startswith(expected), declaration
+
+
+def test_functions_stay_exported_from_a_library_built_with_hidden_visibility(tmp_path):
+    """A host that embeds Hearth in its own shared object with -fvisibility=hidden (engines often do)
+    still exports the hearth_* functions, because HEARTH_API asks for default visibility."""
+    source = tmp_path / "embed.c"
+    source.write_text('#include <hearth.h>\n'
+                      'const char *hearth_version(void) { return "embedded"; }\n'
+                      'int internal_helper(void) { return 1; }\n')
+    library = tmp_path / "libembed.so"
+    result = run(["gcc", "-shared", "-fPIC", "-fvisibility=hidden", f"-I{INCLUDE}", source, "-o", library])
+    assert result.returncode == 0, result.stderr
+    exported = dynamic_symbols(library)
+    assert "hearth_version" in exported
+    assert "internal_helper" not in exported
+
+
+# ------------------------------------------------------------------------------------------------
+# One version, written in hearth.h
+# ------------------------------------------------------------------------------------------------
+
+def header_version() -> tuple[str, int]:
+    major, minor, patch = (int(header_macro(f"HEARTH_VERSION_{part}")) for part in ("MAJOR", "MINOR", "PATCH"))
+    return f"{major}.{minor}.{patch}", major * 10000 + minor * 100 + patch
+
+
+def test_the_library_reports_the_headers_version_as_text_and_number(library, tmp_path):
+    text, number = header_version()
+    probe = tmp_path / "probe.c"
+    probe.write_text('#include <hearth.h>\n#include <stdio.h>\n'
+                     'int main(void) { printf("%s %d %d\\n", hearth_version(), hearth_version_number(), '
+                     'HEARTH_VERSION_NUMBER); return 0; }\n')
+    binary = tmp_path / "probe"
+    result = run(["gcc", f"-I{INCLUDE}", probe, "-o", binary, f"-L{library.parent}", "-lhearth",
+                  f"-Wl,-rpath,{library.parent}"])
+    assert result.returncode == 0, result.stderr
+    output = run([binary])
+    assert output.returncode == 0, output.stderr
+    assert output.stdout.split() == [text, str(number), str(number)]
+
+
+def test_every_other_copy_of_the_version_agrees_with_the_header():
+    """hearth.h's numbers are the source. Swift reads them (HearthCoreVersion, the emulator's export
+    metadata), the Makefile and scripts/install.sh read them; the Python package must repeat them in
+    pyproject.toml and __version__ (pip reads static metadata), and the benchmark's raw-libcurl client
+    sends the same X-Client-Version as Hearth: those copies are checked here."""
+    text, _ = header_version()
+    pyproject = (ROOT / "bindings" / "python" / "pyproject.toml").read_text()
+    assert re.search(r'^version = "([^"]+)"$', pyproject, re.M).group(1) == text
+    init = (ROOT / "bindings" / "python" / "hearth" / "__init__.py").read_text()
+    assert re.search(r'^__version__ = "([^"]+)"$', init, re.M).group(1) == text
+    for client in ("raw_curl.c", "pybench.py"):
+        copies = re.findall(r"Hearth/(\d+\.\d+\.\d+)", (ROOT / "bench" / "clients" / client).read_text())
+        assert copies and set(copies) == {text}, (client, copies)
+    # No Swift source spells a version of its own.
+    version = re.compile(r'"[^"\n]*(?<![\d.])\d+\.\d+\.\d+(?![\d.])[^"\n]*"')
+    literals = {str(path.relative_to(ROOT)): version.findall(path.read_text())
+                for path in (ROOT / "Sources").rglob("*.swift")}
+    assert {path: found for path, found in literals.items() if found} == {}

@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "docs"))
 import gen_api_reference as api  # noqa: E402  (the header parser the API reference uses)
 
-PROTOTYPE = re.compile(r"HEARTH_EXPORT\s+(?P<ret>.+?)\b(?P<name>hearth_[a-z0-9_]+)\s*\((?P<params>.*)\)\s*$", re.S)
+PROTOTYPE = re.compile(r"HEARTH_API\s+(?P<ret>.+?)\b(?P<name>hearth_[a-z0-9_]+)\s*\((?P<params>.*)\)\s*$", re.S)
 
 
 @dataclass
@@ -93,7 +93,7 @@ def read_functions() -> List[Function]:
         for item in section.items:
             prose = " ".join(item.prose)
             for statement in " ".join(item.code).split(";"):
-                if "HEARTH_EXPORT" not in statement:
+                if "HEARTH_API" not in statement:
                     continue
                 match = PROTOTYPE.search(" ".join(statement.split()))
                 if not match:
@@ -102,7 +102,7 @@ def read_functions() -> List[Function]:
                 params = [] if params_text in ("", "void") else [parse_param(p) for p in split_params(params_text)]
                 ret = re.sub(r"\s*\*", " *", match.group("ret").strip()).strip()
                 functions.append(Function(match.group("name"), ret, params, prose))
-    exported = len(re.findall(r"^HEARTH_EXPORT\b", api.HEADER.read_text(encoding="utf-8"), flags=re.M))
+    exported = len(re.findall(r"^HEARTH_API\b", api.HEADER.read_text(encoding="utf-8"), flags=re.M))
     if exported != len(functions):
         raise SystemExit(f"gen.py: the header exports {exported} functions but {len(functions)} were read")
     return functions
@@ -128,6 +128,10 @@ class Kind:
 def handle(ctype: str, valid: str, released: Optional[str] = None, foreign: str = "fx_foreign()") -> Kind:
     return Kind(valid, released=released, foreign=f"({ctype})({foreign})", local=ctype)
 
+
+# The first value past hearth_operation's last (the header's enum grows as operations are added).
+PAST_LAST_OPERATION = 1 + max(int(value) for value in re.findall(
+    r"^\s*HEARTH_OP_\w+\s*=\s*(\d+)", api.HEADER.read_text(encoding="utf-8"), flags=re.M))
 
 TYPES: Dict[str, Kind] = {}
 for const in ("", "const "):
@@ -169,6 +173,14 @@ TYPES.update({
     "const hearth_phone_listener *": Kind("fx_phone_listener()", uninitialized="fx_zero_phone_listener()",
                                           local="const hearth_phone_listener *"),
     "int": Kind("0", nullable=False, ints=("-1", "INT_MIN", "INT_MAX"), local="int"),
+    # Enums passed by value: values outside the enum (a host may cast any int).
+    "hearth_log_level": Kind("HEARTH_LOG_WARNING", nullable=False,
+                             ints=("(hearth_log_level)-1", "(hearth_log_level)5", "(hearth_log_level)INT_MAX"),
+                             local="hearth_log_level"),
+    "hearth_operation": Kind("HEARTH_OP_AUTH_SIGN_IN_ANONYMOUSLY", nullable=False,
+                             ints=("(hearth_operation)-1", f"(hearth_operation){PAST_LAST_OPERATION}",
+                                   "(hearth_operation)INT_MAX"),
+                             local="hearth_operation"),
     "int64_t": Kind("1000", nullable=False, ints=("INT64_MIN", "-1", "INT64_MAX"), local="int64_t"),
     "uint16_t": Kind("9099", nullable=False, ints=("0",), local="uint16_t"),
     "size_t": Kind("0", nullable=False, ints=("SIZE_MAX", "(size_t)1 << 40"), local="size_t"),
@@ -177,7 +189,8 @@ TYPES.update({
     "hearth_completion_cb": Kind("fx_completion_cb"),
     "hearth_auth_state_cb": Kind("fx_auth_cb"),
     "hearth_id_token_cb": Kind("fx_auth_cb"),
-    "callback:void (*)(void *user_data)": Kind("fx_post_cb"),
+    "hearth_post_cb": Kind("fx_post_cb"),
+    "hearth_release_cb": Kind("fx_release_cb"),
 })
 
 # Valid values by parameter name (the type's own otherwise).
@@ -208,17 +221,18 @@ def length_of(params: List[Param], index: int) -> Optional[int]:
 # NULL means "none / keep / default / clear" here (header comments); such calls must only not crash.
 NULL_OK: Set[Tuple[str, str]] = {
     ("hearth_free", "ptr"),
-    ("hearth_set_log_callback", "callback"),                    # "a NULL callback turns it off"
-    ("hearth_future_on_completion", "callback"),                # "NULL clears it"
+    ("hearth_auth_add_auth_state_listener", "release"),         # "(NULL: none)"
+    ("hearth_auth_add_id_token_listener", "release"),
+    ("hearth_log_set_callback", "callback"),                    # "a NULL callback turns it off"
     ("hearth_auth_set_language_code", "language_code"),         # "NULL or "" clears it"
-    ("hearth_google_credential", "id_token"), ("hearth_google_credential", "access_token"),  # "and/or"
-    ("hearth_oauth_credential", "id_token"), ("hearth_oauth_credential", "access_token"),
-    ("hearth_oauth_credential_with_nonce", "access_token"),     # "or NULL"
-    ("hearth_apple_credential", "authorization_code"), ("hearth_apple_credential", "given_name"),
-    ("hearth_apple_credential", "family_name"),                 # "optionally"
+    ("hearth_credential_create_google", "id_token"), ("hearth_credential_create_google", "access_token"),  # "and/or"
+    ("hearth_credential_create_oauth", "id_token"), ("hearth_credential_create_oauth", "access_token"),
+    ("hearth_credential_create_oauth_with_nonce", "access_token"),     # "or NULL"
+    ("hearth_credential_create_apple", "authorization_code"), ("hearth_credential_create_apple", "given_name"),
+    ("hearth_credential_create_apple", "family_name"),                 # "optionally"
     ("hearth_user_update_user_profile", "display_name"), ("hearth_user_update_user_profile", "photo_url"),
     ("hearth_user_multi_factor_enroll", "display_name"),        # "(NULL: none)"
-    ("hearth_totp_generate_code", "algorithm"),                 # "(NULL: "SHA1")"
+    ("hearth_totp_code_generate", "algorithm"),                 # "(NULL: "SHA1")"
     ("hearth_storage_reply_set", "data"),                       # with length 0: nothing stored
 }
 # The string is bytes, not text: invalid UTF-8 is data.
@@ -227,13 +241,14 @@ BYTES_OK: Set[Tuple[str, str]] = {
 }
 # Out-of-range integers the header says are errors (None: every value the type's list tries).
 INT_FAILS: Dict[Tuple[str, str], Optional[Set[str]]] = {
-    ("hearth_set_log_callback", "level"): None,      # "HEARTH_ERROR_INVALID_ARGUMENT for a level outside"
+    ("hearth_log_set_callback", "level"): None,      # "HEARTH_ERROR_INVALID_ARGUMENT for a level outside"
+    ("hearth_auth_last_result", "operation"): None,  # "an operation outside hearth_operation"
     ("hearth_future_string_at", "index"): None,
     ("hearth_user_provider_data_at", "index"): None,  # "NULL when out of range"
     ("hearth_user_multi_factor_at", "index"): None,
     ("hearth_multi_factor_resolver_hint_at", "index"): None,
-    ("hearth_totp_generate_code", "digits"): None,
-    ("hearth_totp_generate_code", "period_seconds"): {"-1", "INT_MIN"},  # INT_MAX is a (long) period
+    ("hearth_totp_code_generate", "digits"): None,
+    ("hearth_totp_code_generate", "period_seconds"): {"-1", "INT_MIN"},  # INT_MAX is a (long) period
     ("hearth_auth_remove_auth_state_listener", "listener_id"): None,
     ("hearth_auth_remove_id_token_listener", "listener_id"): None,
 }
@@ -242,15 +257,30 @@ VALID_FOR: Dict[Tuple[str, str], str] = {
     ("hearth_free", "ptr"): "fx_hearth_memory()",
 }
 # Functions returning a value that cannot signal failure (the value itself is the answer).
-NO_FAILURE_VALUE: Set[str] = {"hearth_error_name", "hearth_error_message", "hearth_version"}
+NO_FAILURE_VALUE: Set[str] = {"hearth_error_name", "hearth_error_message", "hearth_version", "hearth_last_error_message"}
 # Integer results whose failure value is not 0 / non-zero by the rules in failure_check.
 FAIL_VALUE: Dict[str, str] = {
     "hearth_future_status": "HEARTH_FUTURE_INVALID",
-    "hearth_future_error": "-1",
+    "hearth_future_error": "HEARTH_ERROR_INVALID_HANDLE",
 }
 # int functions that return error codes although their comment does not say "returns 0".
 STATUS_INT: Set[str] = {"hearth_auth_remove_auth_state_listener", "hearth_auth_remove_id_token_listener"}
-RETURNS = {"hearth_future *", "int", "size_t", "uint64_t", "void", "void *"}
+RETURNS = {"hearth_future *", "int", "hearth_error", "hearth_future_state", "size_t", "uint64_t", "void", "void *"}
+# Accessors that return a hearth_error: they answer, they do not fail (header, "Errors").
+ERROR_ACCESSORS: Set[str] = {"hearth_future_error", "hearth_last_error_code"}
+# Functions returning something other than a hearth_error or a future that report a synchronous failure
+# in the last error: constructors and retains (NULL), hearth_app_create, listener ids (0), new strings.
+SETS_LAST_ERROR_TOO: Set[str] = {"hearth_auth_add_auth_state_listener", "hearth_auth_add_id_token_listener",
+                                 "hearth_totp_secret_qr_code_url"}
+
+
+def sets_last_error(function: Function) -> bool:
+    """The header's "Errors" rule: which functions leave a failure in hearth_last_error_code/_message."""
+    if function.ret == "hearth_error":
+        return function.name not in ERROR_ACCESSORS
+    if function.ret == "hearth_future *":
+        return True
+    return "_create" in function.name or function.name.endswith("_retain") or function.name in SETS_LAST_ERROR_TOO
 
 
 def failure_check(function: Function, call: str, must_fail: str) -> str:
@@ -262,10 +292,10 @@ def failure_check(function: Function, call: str, must_fail: str) -> str:
         return f"bi_pointer({call}, 0, 1);"
     if ret == "void":
         return f"{call}; bi_void();"
-    if ret == "int":
+    if ret in ("int", "hearth_error", "hearth_future_state"):
         if function.name in FAIL_VALUE:
             return f"bi_int({call}, {must_fail}, {FAIL_VALUE[function.name]}, 0);"
-        status = function.name in STATUS_INT or re.search(r"\breturns 0\b", function.prose, re.I)
+        status = ret == "hearth_error" or function.name in STATUS_INT or re.search(r"\breturns 0\b", function.prose, re.I)
         return f"bi_int({call}, {must_fail}, 0, {1 if status else 0});"
     if ret in ("size_t", "uint64_t"):
         return f"bi_int((long long)({call}), {must_fail}, 0, 0);"
@@ -341,7 +371,7 @@ def cases_for(function: Function) -> List[Tuple[str, Dict[int, str], str]]:
         for value in kind.ints:
             fails = key in INT_FAILS and (INT_FAILS[key] is None or value in INT_FAILS[key])
             cases.append((f"{param.name}={value}", {index: value}, ARGUMENT if fails else "0"))
-        if function.name == "hearth_totp_generate_code" and param.name == "out_size":
+        if function.name == "hearth_totp_code_generate" and param.name == "out_size":
             for value in ("0", "6"):  # no room for digits + NUL
                 cases.append((f"out_size={value}", {index: value}, ARGUMENT))
     return cases
@@ -374,7 +404,8 @@ def generate(functions: List[Function]) -> str:
             if name not in names or param not in [p.name for p in names[name].params]:
                 raise SystemExit(f"gen.py: {table} names {name}({param}), which the header does not declare")
     for table, entries in (("NO_FAILURE_VALUE", NO_FAILURE_VALUE), ("FAIL_VALUE", set(FAIL_VALUE)),
-                           ("STATUS_INT", STATUS_INT)):
+                           ("STATUS_INT", STATUS_INT), ("ERROR_ACCESSORS", ERROR_ACCESSORS),
+                           ("SETS_LAST_ERROR_TOO", SETS_LAST_ERROR_TOO)):
         for name in entries:
             if name not in names:
                 raise SystemExit(f"gen.py: {table} names {name}, which the header does not declare")
@@ -386,7 +417,10 @@ def generate(functions: List[Function]) -> str:
             raise SystemExit(f"gen.py: does not know how to check {function.name}'s return type {function.ret!r}")
         out.append(f"static void cases_{function.name}(void) {{")
         for label, overrides, must_fail in cases_for(function):
-            out.append(f"  {{ bi_begin({c_string(label)});")
+            if sets_last_error(function):
+                out.append(f"  {{ bi_begin_sets_last_error({c_string(label)}, {c_string(function.name)});")
+            else:
+                out.append(f"  {{ bi_begin({c_string(label)});")
             out += ["    " + line for line in call_block(function, overrides, must_fail)]
             out.append("  }")
         if function.name == "hearth_storage_reply_set":

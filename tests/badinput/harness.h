@@ -27,6 +27,10 @@ extern const size_t bi_function_count;
  * Cases: begin, then exactly one check.
  * ---------------------------------------------------------------------------------------------- */
 void bi_begin(const char *label);
+/* The same for a function that reports a synchronous failure in hearth_last_error_code/_message (the
+ * header's "Errors" rule): the last error is first set to another function's failure, and a call that
+ * fails must leave its own code and a message that names it ("hearth_x: ..."). */
+void bi_begin_sets_last_error(const char *label, const char *function);
 /* The call must report failure: `failed` says whether it did; `got` describes the result. */
 void bi_result(int failed, int must_fail, const char *got);
 
@@ -101,10 +105,11 @@ hearth_app **fx_app_out(void);
 char *fx_out_buffer(void);                 /* 128 bytes */
 
 /* Callbacks that do nothing. */
-void fx_log_cb(void *user_data, int level, const char *message);
+void fx_log_cb(void *user_data, hearth_log_level level, const char *message);
 void fx_completion_cb(hearth_future *future, void *user_data);
 void fx_auth_cb(hearth_auth *auth, void *user_data);
-void fx_post_cb(void *user_data);
+void fx_post_cb(void *user_data, hearth_error status);
+void fx_release_cb(void *user_data);
 int fx_load_cb(void *user_data, const char *key, hearth_storage_reply *reply);
 int fx_save_cb(void *user_data, const char *key, const char *data, size_t length);
 int fx_erase_cb(void *user_data, const char *key);

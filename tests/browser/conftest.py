@@ -139,6 +139,12 @@ class ProviderClient:
         message = self.expect("MESSAGE") if code != "0" else ""
         return FlowResult(int(code), uid, provider_id, user_name, message)
 
+    def credential(self):
+        """The CREDENTIAL line (--credential): (code, provider id, message)."""
+        code, provider_id = self.expect("CREDENTIAL").split(" ", 1)
+        message = self.expect("MESSAGE") if code != "0" else ""
+        return int(code), provider_id, message
+
     def user(self):
         """The USER line as a dict: anonymous (bool), providers (list); None when signed out."""
         line = self.expect("USER")

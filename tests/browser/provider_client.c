@@ -2,7 +2,8 @@
  * provider_client — a minimal desktop app that signs in through a provider's page, for the browser
  * suite (tests/browser). A real browser plays the user; this program plays the app.
  *
- *   provider_client [--create-auth-uri] [--link] [--scope SCOPE]... [--param KEY=VALUE]... PROVIDER_ID
+ *   provider_client [--create-auth-uri] [--link | --credential] [--scope SCOPE]... [--param KEY=VALUE]...
+ *                   PROVIDER_ID
  *
  * It creates an app (Hearth's own loop thread, no persistence) against the emulator named by
  * FIREBASE_AUTH_EMULATOR_HOST, sets provider flow options whose UI delegate prints the URL to open,
@@ -10,6 +11,9 @@
  *
  *   ANON <uid>                          --link: the anonymous user the provider is linked to
  *   OPEN <url>                          the page the browser must open
+ *   CREDENTIAL <code> <provider id>     --credential: hearth_auth_get_credential_with_provider's
+ *                                       outcome, then "USER none" (nobody is signed in by it), then
+ *                                       (when code is 0) the RESULT of signing in with the credential
  *   RESULT <code> <uid> <provider id> <user name>
  *   MESSAGE <error message>             when code is not 0
  *   NEWUSER <0|1>                       when code is 0: whether this sign-in created the user
@@ -38,7 +42,7 @@ static int print_open_url(void *user_data, const char *url) {
 }
 
 static int usage(void) {
-  fprintf(stderr, "usage: provider_client [--create-auth-uri] [--link] [--scope SCOPE]... "
+  fprintf(stderr, "usage: provider_client [--create-auth-uri] [--link | --credential] [--scope SCOPE]... "
                   "[--param KEY=VALUE]... PROVIDER_ID\n");
   return 2;
 }
@@ -83,7 +87,7 @@ static int report(hearth_future *future) {
 }
 
 int main(int argc, char **argv) {
-  int use_create_auth_uri = 0, link = 0;
+  int use_create_auth_uri = 0, link = 0, credential_only = 0;
   const char *scopes[MAX_OPTIONS];
   char *params[MAX_OPTIONS];
   int scope_count = 0, param_count = 0;
@@ -91,8 +95,10 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--create-auth-uri") == 0) {
       use_create_auth_uri = 1;
-    } else if (strcmp(argv[i], "--link") == 0) {
+    } else if (strcmp(argv[i], "--link") == 0 && !credential_only) {
       link = 1;
+    } else if (strcmp(argv[i], "--credential") == 0 && !link) {
+      credential_only = 1;
     } else if (strcmp(argv[i], "--scope") == 0 && i + 1 < argc && scope_count < MAX_OPTIONS) {
       scopes[scope_count++] = argv[++i];
     } else if (strcmp(argv[i], "--param") == 0 && i + 1 < argc && param_count < MAX_OPTIONS &&
@@ -164,6 +170,23 @@ int main(int argc, char **argv) {
     fflush(stdout);
     future = hearth_user_link_with_provider(user, provider);
     hearth_future_release(anonymous);
+  } else if (credential_only) {
+    /* The provider's page for a credential only; the app then signs in with it itself. */
+    hearth_future *getting = hearth_auth_get_credential_with_provider(auth, provider);
+    int waited = hearth_future_wait(getting, WAIT_MS);
+    int code = waited != 0 ? waited : hearth_future_error(getting);
+    const hearth_credential *credential = code == 0 ? hearth_future_credential(getting) : NULL;
+    printf("CREDENTIAL %d %s\n", code, or_dash(credential ? hearth_credential_provider(credential) : NULL));
+    if (code != 0) printf("MESSAGE %s\n", or_dash(hearth_future_error_message(getting)));
+    fflush(stdout);
+    print_user(auth);
+    if (credential) future = hearth_auth_sign_in_and_retrieve_data_with_credential(auth, credential);
+    hearth_future_release(getting); /* the sign-in keeps what it needs of the credential */
+    if (!future) {
+      hearth_oauth_provider_release(provider);
+      hearth_app_destroy(app);
+      return 0;
+    }
   } else {
     future = hearth_auth_sign_in_with_provider(auth, provider);
   }

@@ -1,4 +1,5 @@
-"""A person completes, in a real browser, the provider sign-in a C app started.
+"""A person completes, in a real browser, the provider sign-in a C app started (or the credential-only
+flow, whose credential the app then signs in with).
 
 provider_client (the app) starts hearth_auth_sign_in_with_provider and prints the URL its UI delegate
 was given; headless Chromium opens it, a person fills in the fake provider's page and submits, the
@@ -265,5 +266,43 @@ def test_cancel_on_the_consent_page_ends_the_flow_as_web_context_cancelled(brows
     result = client.result()
     assert result.code == WEB_CONTEXT_CANCELLED, f"{result.code} {result.message}"
     assert result.uid == "-"
+    assert client.user() is None
+    client.finish()
+
+
+def test_a_person_gets_an_apple_credential_in_the_browser_and_the_app_signs_in_with_it_afterwards(
+        browser, start_client, emulator_url):
+    client = start_client("--credential", "apple.com", "--scope", "email")
+    url = client.open_url()
+    assert query_of(url)["authType"] == "signInWithRedirect", "the Apple SDK's getCredentialWith page"
+    custom = json.loads(query_of(url)["customParameters"])
+    assert re.fullmatch(r"[0-9a-f]{64}", custom["nonce"]), "Hearth sends the SHA-256 of its raw nonce"
+
+    open_provider_page(browser, url, "Apple")
+    add_new_account(browser, email=f"{unique('apple-credential-')}@privaterelay.example.com",
+                    display_name="Credential Person")
+
+    assert_sign_in_completed_page(browser, emulator_url)
+    code, provider_id, message = client.credential()
+    assert (code, provider_id) == (0, "apple.com"), message
+    assert client.user() is None, "getting the credential signs nobody in"
+    result = client.result()  # the app's own sign-in with the credential
+    assert_signed_in(result, "apple.com")
+    assert client.expect("NEWUSER") == "1"
+    assert client.user() == {"anonymous": False, "providers": ["apple.com"]}
+    client.finish()
+
+
+def test_cancel_on_the_consent_page_ends_the_credential_flow_as_web_context_cancelled(
+        browser, start_client, emulator_url):
+    client = start_client("--credential", "--create-auth-uri", "microsoft.com")
+    open_provider_page(browser, client.open_url(), "Microsoft")
+    press_cancel(browser)
+
+    _, heading, _ = app_page_after_redirect(browser, emulator_url)
+    assert heading == "Sign-in did not complete"
+    code, provider_id, message = client.credential()
+    assert code == WEB_CONTEXT_CANCELLED, f"{code} {message}"
+    assert provider_id == "-"
     assert client.user() is None
     client.finish()

@@ -128,6 +128,7 @@ struct t_browser {
   int queued, taken;
   t_visit visits[MAX_VISITS];
   int opened, finished;
+  int releases; /* the UI delegate's final calls (hearth_provider_flow_options.release) */
 };
 
 /* The emulator's fake reCAPTCHA page (the handler with authType=verifyApp), which app verification opens
@@ -285,10 +286,29 @@ void t_browser_sign_in_as(t_browser *b, const char *choice) {
   t_browser_plan(b, (t_plan){.action = T_USER_SIGNS_IN, .choice = choice});
 }
 
+/* The UI delegate's final call: Hearth no longer uses this browser (replaced and no flow pending, or the
+ * app destroyed). Must come exactly once per accepted hearth_auth_set_provider_flow_options. */
+static void browser_release(void *user_data) {
+  t_browser *b = user_data;
+  T_CB_ENTER(b->app);
+  pthread_mutex_lock(&b->lock);
+  b->releases++;
+  pthread_mutex_unlock(&b->lock);
+  T_CB_EXIT();
+}
+
 void t_browser_options(t_browser *b, hearth_provider_flow_options *options) {
   hearth_provider_flow_options_init(options);
   options->open_url = browser_open_url;
   options->user_data = b;
+  options->release = browser_release;
+}
+
+int t_browser_releases(t_browser *b) {
+  pthread_mutex_lock(&b->lock);
+  int n = b->releases;
+  pthread_mutex_unlock(&b->lock);
+  return n;
 }
 
 void t_browser_attach(t_browser *b, int use_create_auth_uri) {

@@ -27,7 +27,7 @@ hearth_multi_factor_assertion *t_keep_assertion(hearth_multi_factor_assertion *a
 }
 
 hearth_future *t_verify_phone(hearth_auth *auth, const hearth_phone_auth_options *options) {
-  hearth_future *f = t_keep_future(hearth_phone_verify_number(auth, options));
+  hearth_future *f = t_keep_future(hearth_auth_verify_phone_number(auth, options));
   REQUIRE(f != NULL);
   return f;
 }
@@ -45,7 +45,7 @@ const char *t_send_code(hearth_auth *auth, const char *phone_number) {
 
 hearth_credential *t_sms_credential(const char *verification_id) {
   const char *code = emu_sms_code(verification_id);
-  hearth_credential *credential = t_keep_credential(hearth_phone_credential(verification_id, code));
+  hearth_credential *credential = t_keep_credential(hearth_credential_create_phone(verification_id, code));
   REQUIRE(credential != NULL);
   return credential;
 }

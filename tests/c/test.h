@@ -12,8 +12,8 @@
  * - State a callback can touch lives in t_alloc() memory (freed only after the test's apps are destroyed),
  *   never on the test function's stack: a REQUIRE leaves the function while the apps are still alive.
  * - Every callback starts with T_CB_ENTER(app) and ends with T_CB_EXIT(): that checks, for every test, that
- *   callbacks run on the loop thread, from inside uv_run, never re-entrantly, and never after
- *   hearth_app_destroy returned.
+ *   callbacks run on the loop thread, from inside uv_run, never re-entrantly, and never after an app's
+ *   destroy has made its final calls (t_app_destroyed knows when that is).
  * - Apps come from t_app()/t_app_create() (tracked: destroyed after the test) and persistence defaults to
  *   NONE so no test writes to the user's data directory.
  */
@@ -216,6 +216,8 @@ void t_cb_exit(void);
 #define T_CB_EXIT() t_cb_exit()
 /* Set by the framework around uv_run in host mode. */
 bool t_in_uv_run(void);
+/* True inside a callback that started with T_CB_ENTER (on this thread). */
+bool t_in_callback(void);
 
 /* A thread-safe record of events, compared as one comma-separated string. */
 typedef struct t_seq {
@@ -379,6 +381,8 @@ void t_browser_options(t_browser *browser, hearth_provider_flow_options *options
 /* t_browser_options + hearth_auth_set_provider_flow_options (REQUIREs success). */
 void t_browser_attach(t_browser *browser, int use_create_auth_uri);
 int t_browser_opened(t_browser *browser);   /* open_url calls so far */
+/* Releases of this browser as a UI delegate so far (t_browser_options sets `release`). */
+int t_browser_releases(t_browser *browser);
 int t_browser_finished(t_browser *browser); /* visits the user is done with */
 /* Turns until `count` visits are finished (REQUIREs it), and returns the last one. */
 t_visit t_browser_wait(t_browser *browser, int count);

@@ -254,14 +254,16 @@ typedef struct post_record {
   void *seen_user_data;
 } post_record;
 
-static void inner_posted(void *user_data) {
+static void inner_posted(void *user_data, hearth_error status) {
+  (void)status;
   post_record *r = user_data;
   T_CB_ENTER(r->app);
   atomic_fetch_add(&r->inner_calls, 1);
   T_CB_EXIT();
 }
 
-static void posted(void *user_data) {
+static void posted(void *user_data, hearth_error status) {
+  (void)status;
   post_record *r = user_data;
   T_CB_ENTER(r->app);
   r->seen_user_data = user_data;
@@ -288,7 +290,8 @@ TEST(post_runs_the_function_once_on_the_loop_thread_on_a_later_turn, BOTH_LOOPS)
   CHECK_INT(atomic_load(&r->inner_calls), 1);
 }
 
-static void counted(void *user_data) {
+static void counted(void *user_data, hearth_error status) {
+  (void)status;
   post_record *r = user_data;
   T_CB_ENTER(r->app);
   atomic_fetch_add(&r->calls, 1);

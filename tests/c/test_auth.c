@@ -185,7 +185,7 @@ TEST(with_improved_email_privacy_bad_logins_fail_with_invalid_credential, BOTH_L
  * Credentials
  * ---------------------------------------------------------------------------------------------- */
 TEST(an_email_credential_is_a_live_password_credential, MODE_NONE) {
-  hearth_credential *credential = hearth_email_credential("cred@example.com", "secret-pw");
+  hearth_credential *credential = hearth_credential_create_email("cred@example.com", "secret-pw");
   REQUIRE(credential != NULL);
   CHECK_INT(hearth_credential_is_valid(credential), 1);
   CHECK_STR(hearth_credential_provider(credential), "password");
@@ -205,7 +205,7 @@ TEST(signing_in_with_an_email_credential_gives_the_user, BOTH_LOOPS) {
   const char *email = t_email("credential");
   const char *uid = t_strdup(hearth_user_uid(t_create_user(auth, email, T_PASSWORD)));
   CHECK_CODE(hearth_auth_sign_out(auth), 0);
-  hearth_credential *credential = hearth_email_credential(email, T_PASSWORD);
+  hearth_credential *credential = hearth_credential_create_email(email, T_PASSWORD);
   REQUIRE(credential != NULL);
   hearth_future *f = t_keep_future(hearth_auth_sign_in_with_credential(auth, credential));
   hearth_credential_release(credential); /* the operation keeps what it needs */
@@ -222,7 +222,7 @@ TEST(signing_in_and_retrieving_data_with_an_email_credential_gives_an_auth_resul
   const char *email = t_email("retrieve");
   const char *uid = t_strdup(hearth_user_uid(t_create_user(auth, email, T_PASSWORD)));
   CHECK_CODE(hearth_auth_sign_out(auth), 0);
-  hearth_credential *credential = hearth_email_credential(email, T_PASSWORD);
+  hearth_credential *credential = hearth_credential_create_email(email, T_PASSWORD);
   hearth_future *f = t_keep_future(hearth_auth_sign_in_and_retrieve_data_with_credential(auth, credential));
   hearth_credential_release(credential);
   t_await_ok(f);
@@ -239,7 +239,7 @@ TEST(a_credential_with_a_wrong_password_fails_with_wrong_password, BOTH_LOOPS) {
   const char *email = t_email("badcred");
   t_create_user(auth, email, T_PASSWORD);
   CHECK_CODE(hearth_auth_sign_out(auth), 0);
-  hearth_credential *credential = hearth_email_credential(email, "wrong-password");
+  hearth_credential *credential = hearth_credential_create_email(email, "wrong-password");
   CHECK_FAILS_WITH(t_keep_future(hearth_auth_sign_in_with_credential(auth, credential)), HEARTH_ERROR_WRONG_PASSWORD);
   CHECK_FAILS_WITH(t_keep_future(hearth_auth_sign_in_and_retrieve_data_with_credential(auth, credential)),
                    HEARTH_ERROR_WRONG_PASSWORD);

@@ -19,7 +19,8 @@ static void listener_never_runs(hearth_auth *auth, void *user_data) {
   t_fail(__FILE__, __LINE__, "a listener on a NULL auth ran");
 }
 
-static void post_never_runs(void *user_data) {
+static void post_never_runs(void *user_data, hearth_error status) {
+  (void)status;
   (void)user_data;
   t_fail(__FILE__, __LINE__, "work posted to a NULL app ran");
 }
@@ -47,39 +48,39 @@ TEST(null_app_and_auth_handles_are_rejected, MODE_NONE) {
   CHECK(hearth_auth_create_user_with_email_and_password(NULL, "a@example.com", T_PASSWORD) == NULL);
   CHECK(hearth_auth_sign_in_with_email_and_password(NULL, "a@example.com", T_PASSWORD) == NULL);
   CHECK(hearth_auth_sign_in_with_custom_token(NULL, "{\"uid\":\"u1\"}") == NULL);
-  hearth_credential *credential = hearth_email_credential("a@example.com", T_PASSWORD);
+  hearth_credential *credential = hearth_credential_create_email("a@example.com", T_PASSWORD);
   CHECK(hearth_auth_sign_in_with_credential(NULL, credential) == NULL);
   CHECK(hearth_auth_sign_in_and_retrieve_data_with_credential(NULL, credential) == NULL);
   hearth_credential_release(credential);
   CHECK(hearth_auth_send_password_reset_email(NULL, "a@example.com") == NULL);
   CHECK(hearth_auth_fetch_providers_for_email(NULL, "a@example.com") == NULL);
-  CHECK(hearth_auth_sign_in_anonymously_last_result(NULL) == NULL);
-  CHECK(hearth_auth_create_user_with_email_and_password_last_result(NULL) == NULL);
-  CHECK(hearth_auth_sign_in_with_email_and_password_last_result(NULL) == NULL);
-  CHECK(hearth_auth_sign_in_with_custom_token_last_result(NULL) == NULL);
-  CHECK(hearth_auth_sign_in_with_credential_last_result(NULL) == NULL);
-  CHECK(hearth_auth_sign_in_and_retrieve_data_with_credential_last_result(NULL) == NULL);
-  CHECK(hearth_auth_send_password_reset_email_last_result(NULL) == NULL);
-  CHECK(hearth_auth_fetch_providers_for_email_last_result(NULL) == NULL);
-  CHECK(hearth_user_get_token_last_result(NULL) == NULL);
-  CHECK(hearth_user_reload_last_result(NULL) == NULL);
-  CHECK(hearth_user_update_user_profile_last_result(NULL) == NULL);
-  CHECK(hearth_user_update_password_last_result(NULL) == NULL);
-  CHECK(hearth_user_update_email_last_result(NULL) == NULL);
-  CHECK(hearth_user_send_email_verification_last_result(NULL) == NULL);
-  CHECK(hearth_user_send_email_verification_before_updating_email_last_result(NULL) == NULL);
-  CHECK(hearth_user_delete_last_result(NULL) == NULL);
-  CHECK_INT(hearth_auth_add_auth_state_listener(NULL, listener_never_runs, NULL), 0);
-  CHECK_INT(hearth_auth_add_id_token_listener(NULL, listener_never_runs, NULL), 0);
+  CHECK(hearth_auth_last_result(NULL, HEARTH_OP_AUTH_SIGN_IN_ANONYMOUSLY) == NULL);
+  CHECK(hearth_auth_last_result(NULL, HEARTH_OP_AUTH_CREATE_USER_WITH_EMAIL_AND_PASSWORD) == NULL);
+  CHECK(hearth_auth_last_result(NULL, HEARTH_OP_AUTH_SIGN_IN_WITH_EMAIL_AND_PASSWORD) == NULL);
+  CHECK(hearth_auth_last_result(NULL, HEARTH_OP_AUTH_SIGN_IN_WITH_CUSTOM_TOKEN) == NULL);
+  CHECK(hearth_auth_last_result(NULL, HEARTH_OP_AUTH_SIGN_IN_WITH_CREDENTIAL) == NULL);
+  CHECK(hearth_auth_last_result(NULL, HEARTH_OP_AUTH_SIGN_IN_AND_RETRIEVE_DATA_WITH_CREDENTIAL) == NULL);
+  CHECK(hearth_auth_last_result(NULL, HEARTH_OP_AUTH_SEND_PASSWORD_RESET_EMAIL) == NULL);
+  CHECK(hearth_auth_last_result(NULL, HEARTH_OP_AUTH_FETCH_PROVIDERS_FOR_EMAIL) == NULL);
+  CHECK(hearth_auth_last_result(NULL, HEARTH_OP_USER_GET_TOKEN) == NULL);
+  CHECK(hearth_auth_last_result(NULL, HEARTH_OP_USER_RELOAD) == NULL);
+  CHECK(hearth_auth_last_result(NULL, HEARTH_OP_USER_UPDATE_USER_PROFILE) == NULL);
+  CHECK(hearth_auth_last_result(NULL, HEARTH_OP_USER_UPDATE_PASSWORD) == NULL);
+  CHECK(hearth_auth_last_result(NULL, HEARTH_OP_USER_UPDATE_EMAIL) == NULL);
+  CHECK(hearth_auth_last_result(NULL, HEARTH_OP_USER_SEND_EMAIL_VERIFICATION) == NULL);
+  CHECK(hearth_auth_last_result(NULL, HEARTH_OP_USER_SEND_EMAIL_VERIFICATION_BEFORE_UPDATING_EMAIL) == NULL);
+  CHECK(hearth_auth_last_result(NULL, HEARTH_OP_USER_DELETE) == NULL);
+  CHECK_INT(hearth_auth_add_auth_state_listener(NULL, listener_never_runs, NULL, NULL), 0);
+  CHECK_INT(hearth_auth_add_id_token_listener(NULL, listener_never_runs, NULL, NULL), 0);
   CHECK_CODE(hearth_auth_remove_auth_state_listener(NULL, 1), HEARTH_ERROR_INVALID_HANDLE);
   CHECK_CODE(hearth_auth_remove_id_token_listener(NULL, 1), HEARTH_ERROR_INVALID_HANDLE);
 }
 
 TEST(null_future_handles_are_rejected, MODE_NONE) {
   CHECK_INT(hearth_future_status(NULL), HEARTH_FUTURE_INVALID);
-  CHECK_INT(hearth_future_error(NULL), -1);
+  CHECK_CODE(hearth_future_error(NULL), HEARTH_ERROR_INVALID_HANDLE);
   CHECK(hearth_future_error_message(NULL) == NULL);
-  CHECK_CODE(hearth_future_on_completion(NULL, completion_never_runs, NULL), HEARTH_ERROR_INVALID_HANDLE);
+  CHECK_CODE(hearth_future_add_callback(NULL, completion_never_runs, NULL), HEARTH_ERROR_INVALID_HANDLE);
   CHECK_CODE(hearth_future_wait(NULL, 0), HEARTH_ERROR_INVALID_HANDLE);
   CHECK_CODE(hearth_future_wait(NULL, -1), HEARTH_ERROR_INVALID_HANDLE);
   hearth_future_release(NULL);
@@ -131,8 +132,8 @@ TEST(null_user_result_info_and_credential_handles_are_rejected, MODE_NONE) {
   CHECK_INT(hearth_credential_is_valid(NULL), 0);
   CHECK(hearth_credential_retain(NULL) == NULL);
   hearth_credential_release(NULL);
-  CHECK(hearth_email_credential(NULL, T_PASSWORD) == NULL);
-  CHECK(hearth_email_credential("a@example.com", NULL) == NULL);
+  CHECK(hearth_credential_create_email(NULL, T_PASSWORD) == NULL);
+  CHECK(hearth_credential_create_email("a@example.com", NULL) == NULL);
 
   CHECK_CODE(hearth_storage_reply_set(NULL, "x", 1), HEARTH_ERROR_INVALID_HANDLE);
 }
@@ -226,8 +227,8 @@ TEST(invalid_utf8_arguments_fail_with_invalid_argument, BOTH_LOOPS) {
     CHECK_FAILS_WITH(t_keep_future(hearth_auth_sign_in_with_custom_token(auth, bad)), HEARTH_ERROR_INVALID_ARGUMENT);
     CHECK_FAILS_WITH(t_keep_future(hearth_auth_send_password_reset_email(auth, bad)), HEARTH_ERROR_INVALID_ARGUMENT);
     CHECK_FAILS_WITH(t_keep_future(hearth_auth_fetch_providers_for_email(auth, bad)), HEARTH_ERROR_INVALID_ARGUMENT);
-    CHECK(hearth_email_credential(bad, T_PASSWORD) == NULL);
-    CHECK(hearth_email_credential(email, bad) == NULL);
+    CHECK(hearth_credential_create_email(bad, T_PASSWORD) == NULL);
+    CHECK(hearth_credential_create_email(email, bad) == NULL);
     CHECK_CODE(hearth_auth_use_emulator(auth, bad, 9099), HEARTH_ERROR_INVALID_ARGUMENT);
     CHECK_CODE(hearth_auth_set_language_code(auth, bad), HEARTH_ERROR_INVALID_ARGUMENT);
   }
@@ -288,7 +289,7 @@ TEST(a_released_credential_is_an_invalid_handle, BOTH_LOOPS) {
   const char *email = t_email("released");
   t_create_user(auth, email, T_PASSWORD);
   CHECK_CODE(hearth_auth_sign_out(auth), 0);
-  hearth_credential *credential = hearth_email_credential(email, T_PASSWORD);
+  hearth_credential *credential = hearth_credential_create_email(email, T_PASSWORD);
   REQUIRE(credential != NULL);
   hearth_credential *copy = hearth_credential_retain(credential);
   REQUIRE(copy != NULL);
@@ -360,9 +361,9 @@ TEST(null_handles_of_the_federated_api_are_rejected, MODE_NONE) {
   hearth_oauth_provider_release(provider);
   CHECK_INT(hearth_auth_handle_url(NULL, "com.example.game:/oauth?state=x"), 0);
   CHECK_CODE(hearth_auth_cancel_provider_flow(NULL), HEARTH_ERROR_INVALID_HANDLE);
-  CHECK(hearth_auth_sign_in_with_provider_last_result(NULL) == NULL);
-  CHECK(hearth_user_link_with_provider_last_result(NULL) == NULL);
-  CHECK(hearth_user_reauthenticate_with_provider_last_result(NULL) == NULL);
+  CHECK(hearth_auth_last_result(NULL, HEARTH_OP_AUTH_SIGN_IN_WITH_PROVIDER) == NULL);
+  CHECK(hearth_auth_last_result(NULL, HEARTH_OP_USER_LINK_WITH_PROVIDER) == NULL);
+  CHECK(hearth_auth_last_result(NULL, HEARTH_OP_USER_REAUTHENTICATE_WITH_PROVIDER) == NULL);
 
   CHECK(hearth_auth_result_credential(NULL) == NULL);
   CHECK(hearth_auth_result_updated_credential(NULL) == NULL);
@@ -371,16 +372,16 @@ TEST(null_handles_of_the_federated_api_are_rejected, MODE_NONE) {
   CHECK(hearth_credential_access_token(NULL) == NULL);
   CHECK(hearth_credential_secret(NULL) == NULL);
 
-  hearth_credential *credential = hearth_google_credential("{\"sub\":\"s\"}", NULL);
+  hearth_credential *credential = hearth_credential_create_google("{\"sub\":\"s\"}", NULL);
   CHECK(hearth_user_link_with_credential(NULL, credential) == NULL);
   CHECK(hearth_user_unlink(NULL, "google.com") == NULL);
   CHECK(hearth_user_reauthenticate(NULL, credential) == NULL);
   CHECK(hearth_user_reauthenticate_and_retrieve_data(NULL, credential) == NULL);
   hearth_credential_release(credential);
-  CHECK(hearth_user_link_with_credential_last_result(NULL) == NULL);
-  CHECK(hearth_user_unlink_last_result(NULL) == NULL);
-  CHECK(hearth_user_reauthenticate_last_result(NULL) == NULL);
-  CHECK(hearth_user_reauthenticate_and_retrieve_data_last_result(NULL) == NULL);
+  CHECK(hearth_auth_last_result(NULL, HEARTH_OP_USER_LINK_WITH_CREDENTIAL) == NULL);
+  CHECK(hearth_auth_last_result(NULL, HEARTH_OP_USER_UNLINK) == NULL);
+  CHECK(hearth_auth_last_result(NULL, HEARTH_OP_USER_REAUTHENTICATE) == NULL);
+  CHECK(hearth_auth_last_result(NULL, HEARTH_OP_USER_REAUTHENTICATE_AND_RETRIEVE_DATA) == NULL);
 }
 
 TEST(null_and_invalid_utf8_provider_arguments_are_refused, MODE_NONE) {
@@ -436,7 +437,7 @@ TEST(linking_with_null_released_or_invalid_arguments_is_refused, BOTH_LOOPS) {
   for (size_t i = 0; i < BAD_COUNT; i++)
     CHECK_FAILS_WITH(t_keep_future(hearth_user_unlink(user, bad_utf8[i])), HEARTH_ERROR_INVALID_ARGUMENT);
 
-  hearth_credential *released = hearth_google_credential("{\"sub\":\"released\"}", NULL);
+  hearth_credential *released = hearth_credential_create_google("{\"sub\":\"released\"}", NULL);
   REQUIRE(released != NULL);
   hearth_credential_release(released);
   CHECK_FAILS_WITH(t_keep_future(hearth_user_link_with_credential(user, released)), HEARTH_ERROR_INVALID_HANDLE);
@@ -454,7 +455,7 @@ TEST(a_released_user_cannot_link_unlink_or_reauthenticate, BOTH_LOOPS) {
   hearth_user *user = hearth_auth_current_user(auth);
   REQUIRE(user != NULL);
   hearth_user_release(user);
-  hearth_credential *credential = hearth_google_credential("{\"sub\":\"s\"}", NULL);
+  hearth_credential *credential = hearth_credential_create_google("{\"sub\":\"s\"}", NULL);
   hearth_oauth_provider *provider = hearth_oauth_provider_create("twitter.com");
   CHECK(hearth_user_link_with_credential(user, credential) == NULL);
   CHECK(hearth_user_unlink(user, "google.com") == NULL);

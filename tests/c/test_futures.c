@@ -10,6 +10,7 @@ typedef struct completion {
   void *seen_user_data;
   int seen_status;
   int seen_error;
+  t_seq *order; /* on_done_a / on_done_b append "a" / "b" when set */
 } completion;
 
 static void on_done_a(hearth_future *f, void *user_data) {
@@ -20,6 +21,7 @@ static void on_done_a(hearth_future *f, void *user_data) {
   c->seen_status = hearth_future_status(f);
   c->seen_error = hearth_future_error(f);
   atomic_fetch_add(&c->calls_a, 1);
+  if (c->order) t_seq_add(c->order, "a");
   T_CB_EXIT();
 }
 
@@ -28,6 +30,7 @@ static void on_done_b(hearth_future *f, void *user_data) {
   completion *c = user_data;
   T_CB_ENTER(c->app);
   atomic_fetch_add(&c->calls_b, 1);
+  if (c->order) t_seq_add(c->order, "b");
   T_CB_EXIT();
 }
 
@@ -85,7 +88,7 @@ TEST(each_kind_of_future_has_only_its_own_result, BOTH_LOOPS) {
   CHECK(hearth_future_auth_result(providers) == NULL);
   CHECK(hearth_future_user(providers) == NULL);
 
-  hearth_credential *credential = hearth_email_credential(email, T_PASSWORD);
+  hearth_credential *credential = hearth_credential_create_email(email, T_PASSWORD);
   hearth_future *with_credential = t_keep_future(hearth_auth_sign_in_with_credential(auth, credential));
   hearth_credential_release(credential);
   t_await_ok(with_credential);
@@ -141,7 +144,7 @@ TEST(the_completion_callback_runs_once_with_the_future_and_user_data, BOTH_LOOPS
   completion *c = t_alloc(sizeof *c);
   c->app = t_app();
   hearth_future *f = t_keep_future(hearth_auth_sign_in_anonymously(hearth_auth_get(c->app)));
-  CHECK_CODE(hearth_future_on_completion(f, on_done_a, c), 0);
+  CHECK_CODE(hearth_future_add_callback(f, on_done_a, c), 0);
   t_await_ok(f);
   REQUIRE_EVENTUALLY(atomic_load(&c->calls_a) == 1);
   CHECK(c->seen_future == f);
@@ -157,33 +160,41 @@ TEST(the_completion_callback_also_runs_for_a_failure, BOTH_LOOPS) {
   c->app = t_app();
   hearth_future *f =
       t_keep_future(hearth_auth_sign_in_with_email_and_password(hearth_auth_get(c->app), t_email("nobody"), "whatever1"));
-  CHECK_CODE(hearth_future_on_completion(f, on_done_a, c), 0);
+  CHECK_CODE(hearth_future_add_callback(f, on_done_a, c), 0);
   REQUIRE_EVENTUALLY(atomic_load(&c->calls_a) == 1);
   CHECK_CODE(c->seen_error, HEARTH_ERROR_USER_NOT_FOUND);
 }
 
-TEST(a_later_on_completion_replaces_the_earlier_callback, BOTH_LOOPS) {
+TEST(every_callback_added_runs_once_in_the_order_added, BOTH_LOOPS) {
   completion *c = t_alloc(sizeof *c);
   c->app = t_unanswered_app(400);
+  c->order = t_seq_new();
   hearth_future *f = t_keep_future(hearth_auth_sign_in_anonymously(hearth_auth_get(c->app)));
-  CHECK_CODE(hearth_future_on_completion(f, on_done_a, c), 0);
-  CHECK_CODE(hearth_future_on_completion(f, on_done_b, c), 0);
-  REQUIRE_EVENTUALLY(atomic_load(&c->calls_b) == 1);
+  CHECK_CODE(hearth_future_add_callback(f, on_done_a, c), 0);
+  CHECK_CODE(hearth_future_add_callback(f, on_done_b, c), 0);
+  CHECK_CODE(hearth_future_add_callback(f, on_done_a, c), 0);
+  REQUIRE_EVENTUALLY(t_seq_count(c->order) == 3);
   t_settle(50);
-  CHECK_INT(atomic_load(&c->calls_a), 0);
-  CHECK_INT(atomic_load(&c->calls_b), 1);
+  CHECK_STR(t_seq_text(c->order), "a,b,a");
   CHECK_CODE(hearth_future_error(f), HEARTH_ERROR_NETWORK_REQUEST_FAILED);
+  /* Added once complete: each still runs once, after the earlier ones. */
+  CHECK_CODE(hearth_future_add_callback(f, on_done_b, c), 0);
+  CHECK_CODE(hearth_future_add_callback(f, on_done_a, c), 0);
+  REQUIRE_EVENTUALLY(t_seq_count(c->order) == 5);
+  t_settle(50);
+  CHECK_STR(t_seq_text(c->order), "a,b,a,b,a");
 }
 
-TEST(on_completion_with_null_clears_the_callback, BOTH_LOOPS) {
+TEST(a_null_callback_is_refused_and_keeps_nothing, BOTH_LOOPS) {
   completion *c = t_alloc(sizeof *c);
   c->app = t_unanswered_app(300);
   hearth_future *f = t_keep_future(hearth_auth_sign_in_anonymously(hearth_auth_get(c->app)));
-  CHECK_CODE(hearth_future_on_completion(f, on_done_a, c), 0);
-  CHECK_CODE(hearth_future_on_completion(f, NULL, NULL), 0);
+  CHECK_CODE(hearth_future_add_callback(f, on_done_a, c), 0);
+  CHECK_CODE(hearth_future_add_callback(f, NULL, c), HEARTH_ERROR_INVALID_ARGUMENT);
   t_await(f);
+  REQUIRE_EVENTUALLY(atomic_load(&c->calls_a) == 1);
   t_settle(100);
-  CHECK_INT(atomic_load(&c->calls_a), 0);
+  CHECK_INT(atomic_load(&c->calls_a), 1);
 }
 
 TEST(a_callback_set_on_a_complete_future_runs_on_a_later_turn, BOTH_LOOPS) {
@@ -191,7 +202,7 @@ TEST(a_callback_set_on_a_complete_future_runs_on_a_later_turn, BOTH_LOOPS) {
   c->app = t_app();
   hearth_future *f = t_keep_future(hearth_auth_sign_in_anonymously(hearth_auth_get(c->app)));
   t_await_ok(f);
-  CHECK_CODE(hearth_future_on_completion(f, on_done_a, c), 0);
+  CHECK_CODE(hearth_future_add_callback(f, on_done_a, c), 0);
   if (t_host()) CHECK_INT(atomic_load(&c->calls_a), 0); /* not inside the call */
   REQUIRE_EVENTUALLY(atomic_load(&c->calls_a) == 1);
   CHECK(c->seen_future == f);
@@ -213,7 +224,7 @@ static void chain_second(hearth_future *f, void *user_data) {
   T_CB_ENTER(c->app);
   CHECK(f == c->future);
   atomic_fetch_add(&c->second_calls, 1);
-  /* A callback may release its own future; afterwards the handle is invalid. */
+  /* A callback may release its own future; the handle stays valid until the callback returns. */
   hearth_future_release(f);
   atomic_store(&c->status_after_release, hearth_future_status(f));
   T_CB_EXIT();
@@ -224,7 +235,7 @@ static void chain_first(hearth_future *f, void *user_data) {
   T_CB_ENTER(c->app);
   atomic_fetch_add(&c->first_calls, 1);
   /* Registering on the same, complete future from inside its callback: runs later, not nested. */
-  CHECK_CODE(hearth_future_on_completion(f, chain_second, c), 0);
+  CHECK_CODE(hearth_future_add_callback(f, chain_second, c), 0);
   atomic_store(&c->second_ran_inside_first, atomic_load(&c->second_calls));
   T_CB_EXIT();
 }
@@ -234,13 +245,15 @@ TEST(a_callback_may_re_register_on_and_release_its_own_future, BOTH_LOOPS) {
   c->app = t_app();
   c->future = hearth_auth_sign_in_anonymously(hearth_auth_get(c->app));
   atomic_store(&c->status_after_release, -1);
-  CHECK_CODE(hearth_future_on_completion(c->future, chain_first, c), 0);
+  CHECK_CODE(hearth_future_add_callback(c->future, chain_first, c), 0);
   REQUIRE_EVENTUALLY(atomic_load(&c->second_calls) == 1);
   t_settle(50);
   CHECK_INT(atomic_load(&c->first_calls), 1);
   CHECK_INT(atomic_load(&c->second_calls), 1);
   CHECK_INT(atomic_load(&c->second_ran_inside_first), 0);
-  CHECK_INT(atomic_load(&c->status_after_release), HEARTH_FUTURE_INVALID);
+  CHECK_INT(atomic_load(&c->status_after_release), HEARTH_FUTURE_COMPLETE);
+  /* Freed once the callback returned. */
+  CHECK_INT(hearth_future_status(c->future), HEARTH_FUTURE_INVALID);
 }
 
 /* ------------------------------------------------------------------------------------------------
@@ -322,7 +335,8 @@ typedef struct loop_wait {
   double elapsed;
 } loop_wait;
 
-static void wait_on_loop_thread(void *user_data) {
+static void wait_on_loop_thread(void *user_data, hearth_error status) {
+  (void)status;
   loop_wait *w = user_data;
   T_CB_ENTER(w->app);
   double start = t_now();
@@ -346,22 +360,48 @@ TEST(waiting_on_the_loop_thread_inside_a_callback_would_deadlock, BOTH_LOOPS) {
 /* ------------------------------------------------------------------------------------------------
  * Release
  * ---------------------------------------------------------------------------------------------- */
-TEST(a_released_future_never_runs_its_callback, BOTH_LOOPS) {
-  completion *c = t_alloc(sizeof *c);
-  c->app = t_app();
-  hearth_auth *auth = hearth_auth_get(c->app);
+/* Heap user_data, freed where the contract says: in the callback's one call. */
+typedef struct owned_data {
+  hearth_app *app;
+  atomic_int *frees;
+  int seen_status;
+  int seen_error;
+  char payload[32];
+} owned_data;
+
+static void free_in_callback(hearth_future *f, void *user_data) {
+  owned_data *d = user_data;
+  T_CB_ENTER(d->app);
+  /* The handle was released before the operation finished, yet it is readable here. */
+  d->seen_status = hearth_future_status(f);
+  d->seen_error = hearth_future_error(f);
+  atomic_fetch_add(d->frees, 1);
+  T_CB_EXIT();
+  free(d);
+}
+
+TEST(a_callback_of_a_released_future_still_runs_once_and_may_free_its_user_data, BOTH_LOOPS) {
+  hearth_app *app = t_app();
+  hearth_auth *auth = hearth_auth_get(app);
+  atomic_int *frees = t_alloc(sizeof *frees);
   hearth_future *f = hearth_auth_sign_in_anonymously(auth);
-  CHECK_CODE(hearth_future_on_completion(f, on_done_a, c), 0);
+  owned_data *d = calloc(1, sizeof *d);
+  REQUIRE(d != NULL);
+  d->app = app;
+  d->frees = frees;
+  CHECK_CODE(hearth_future_add_callback(f, free_in_callback, d), 0);
   hearth_future_release(f);
-  int calls_at_release = atomic_load(&c->calls_a);
-  if (t_host()) CHECK_INT(calls_at_release, 0);
-  /* The operation itself goes on. */
-  hearth_future *last = t_keep_future(hearth_auth_sign_in_anonymously_last_result(auth));
+  if (t_host()) CHECK_INT(atomic_load(frees), 0);
+  /* The operation goes on, and the callback runs when it completes. */
+  hearth_future *last = t_keep_future(hearth_auth_last_result(auth, HEARTH_OP_AUTH_SIGN_IN_ANONYMOUSLY));
   REQUIRE(last != NULL);
   t_await_ok(last);
+  REQUIRE_EVENTUALLY(atomic_load(frees) == 1);
   t_settle(100);
-  CHECK_INT(atomic_load(&c->calls_a), calls_at_release);
+  CHECK_INT(atomic_load(frees), 1);
   CHECK(t_keep_user(hearth_auth_current_user(auth)) != NULL);
+  /* The released handle is gone once its callback returned. */
+  CHECK_INT(hearth_future_status(f), HEARTH_FUTURE_INVALID);
 }
 
 TEST(a_released_future_is_an_invalid_handle, BOTH_LOOPS) {
@@ -371,14 +411,14 @@ TEST(a_released_future_is_an_invalid_handle, BOTH_LOOPS) {
   t_await_ok(f);
   hearth_future_release(f);
   CHECK_INT(hearth_future_status(f), HEARTH_FUTURE_INVALID);
-  CHECK_INT(hearth_future_error(f), -1);
+  CHECK_CODE(hearth_future_error(f), HEARTH_ERROR_INVALID_HANDLE);
   CHECK(hearth_future_error_message(f) == NULL);
   CHECK(hearth_future_auth_result(f) == NULL);
   CHECK(hearth_future_user(f) == NULL);
   CHECK(hearth_future_string(f) == NULL);
   CHECK_INT(hearth_future_string_count(f), 0);
   CHECK(hearth_future_string_at(f, 0) == NULL);
-  CHECK_CODE(hearth_future_on_completion(f, on_done_a, c), HEARTH_ERROR_INVALID_HANDLE);
+  CHECK_CODE(hearth_future_add_callback(f, on_done_a, c), HEARTH_ERROR_INVALID_HANDLE);
   CHECK_CODE(hearth_future_wait(f, 10), HEARTH_ERROR_INVALID_HANDLE);
   CHECK(hearth_future_retain(f) == NULL);
   hearth_future_release(f); /* twice: still no crash */
@@ -391,16 +431,19 @@ typedef struct slow_completion {
   hearth_future *future;
   atomic_int started;
   atomic_int finished;
-  atomic_int finished_when_release_returned;
   atomic_int release_returned;
+  atomic_int status_after_release;
+  atomic_int error_after_release;
 } slow_completion;
 
 static void slow_on_completion(hearth_future *f, void *user_data) {
-  (void)f;
   slow_completion *s = user_data;
   T_CB_ENTER(s->app);
   atomic_store(&s->started, 1);
-  t_sleep_ms(300);
+  while (!atomic_load(&s->release_returned)) t_sleep_ms(1);
+  /* Released by another thread while this runs: still this callback's to read. */
+  atomic_store(&s->status_after_release, hearth_future_status(f));
+  atomic_store(&s->error_after_release, hearth_future_error(f));
   atomic_store(&s->finished, 1);
   T_CB_EXIT();
 }
@@ -409,22 +452,24 @@ static void release_once_started(void *user_data) {
   slow_completion *s = user_data;
   while (!atomic_load(&s->started)) t_sleep_ms(1);
   hearth_future_release(s->future);
-  atomic_store(&s->finished_when_release_returned, atomic_load(&s->finished));
   atomic_store(&s->release_returned, 1);
 }
 
-TEST(releasing_a_future_from_another_thread_waits_for_its_running_callback, BOTH_LOOPS) {
+TEST(releasing_a_future_while_its_callback_runs_keeps_the_handle_until_the_callback_returns, BOTH_LOOPS) {
   slow_completion *s = t_alloc(sizeof *s);
   s->app = t_app();
   s->future = hearth_auth_sign_in_anonymously(hearth_auth_get(s->app));
   REQUIRE(s->future != NULL);
-  CHECK_CODE(hearth_future_on_completion(s->future, slow_on_completion, s), 0);
+  CHECK_CODE(hearth_future_add_callback(s->future, slow_on_completion, s), 0);
   t_thread *releaser = t_spawn(release_once_started, s);
   double deadline = t_now() + T_WAIT_SECONDS;
-  while (!atomic_load(&s->release_returned) && t_now() < deadline) t_turn();
+  while (!atomic_load(&s->finished) && t_now() < deadline) t_turn();
   t_join(releaser);
-  REQUIRE(atomic_load(&s->release_returned));
-  CHECK_INT(atomic_load(&s->finished_when_release_returned), 1);
+  REQUIRE(atomic_load(&s->finished));
+  CHECK_INT(atomic_load(&s->status_after_release), HEARTH_FUTURE_COMPLETE);
+  CHECK_CODE(atomic_load(&s->error_after_release), 0);
+  t_settle(20);
+  CHECK_INT(hearth_future_status(s->future), HEARTH_FUTURE_INVALID);
 }
 
 /* ------------------------------------------------------------------------------------------------
@@ -438,8 +483,8 @@ TEST(a_retained_future_is_another_reference_with_its_own_callback, BOTH_LOOPS) {
   hearth_future *retained = t_keep_future(hearth_future_retain(f));
   REQUIRE(retained != NULL);
   CHECK(retained != f);
-  CHECK_CODE(hearth_future_on_completion(f, on_done_a, c), 0);
-  CHECK_CODE(hearth_future_on_completion(retained, on_done_b, c), 0);
+  CHECK_CODE(hearth_future_add_callback(f, on_done_a, c), 0);
+  CHECK_CODE(hearth_future_add_callback(retained, on_done_b, c), 0);
   t_await_ok(f);
   REQUIRE_EVENTUALLY(atomic_load(&c->calls_a) == 1 && atomic_load(&c->calls_b) == 1);
   CHECK_INT(hearth_future_status(retained), HEARTH_FUTURE_COMPLETE);
@@ -465,12 +510,12 @@ TEST(last_result_is_a_separate_reference_to_the_same_operation, BOTH_LOOPS) {
   c->app = t_app();
   hearth_auth *auth = hearth_auth_get(c->app);
   hearth_future *f = hearth_auth_sign_in_anonymously(auth);
-  hearth_future *last = t_keep_future(hearth_auth_sign_in_anonymously_last_result(auth));
+  hearth_future *last = t_keep_future(hearth_auth_last_result(auth, HEARTH_OP_AUTH_SIGN_IN_ANONYMOUSLY));
   REQUIRE(last != NULL);
   CHECK(last != f);
   /* Each reference has its own callback slot. */
-  CHECK_CODE(hearth_future_on_completion(f, on_done_a, c), 0);
-  CHECK_CODE(hearth_future_on_completion(last, on_done_b, c), 0);
+  CHECK_CODE(hearth_future_add_callback(f, on_done_a, c), 0);
+  CHECK_CODE(hearth_future_add_callback(last, on_done_b, c), 0);
   t_await_ok(f);
   REQUIRE_EVENTUALLY(atomic_load(&c->calls_a) == 1 && atomic_load(&c->calls_b) == 1);
   CHECK_INT(hearth_future_status(last), HEARTH_FUTURE_COMPLETE);
@@ -491,42 +536,40 @@ TEST(last_result_follows_the_newest_call, BOTH_LOOPS) {
   t_await_ok(known);
   hearth_future *unknown = t_keep_future(hearth_auth_fetch_providers_for_email(auth, t_email("unknown")));
   t_await_ok(unknown);
-  hearth_future *last = t_keep_future(hearth_auth_fetch_providers_for_email_last_result(auth));
+  hearth_future *last = t_keep_future(hearth_auth_last_result(auth, HEARTH_OP_AUTH_FETCH_PROVIDERS_FOR_EMAIL));
   REQUIRE(last != NULL);
   CHECK_INT(hearth_future_string_count(known), 1);
   CHECK_INT(hearth_future_string_count(unknown), 0);
   CHECK_INT(hearth_future_string_count(last), 0);
 }
 
-typedef hearth_future *(*last_result_fn)(hearth_auth *);
-
 TEST(every_operation_records_its_last_result, BOTH_LOOPS) {
   hearth_auth *auth = hearth_auth_get(t_app());
-  const last_result_fn auth_lasts[] = {
-      hearth_auth_sign_in_anonymously_last_result,
-      hearth_auth_create_user_with_email_and_password_last_result,
-      hearth_auth_sign_in_with_email_and_password_last_result,
-      hearth_auth_sign_in_with_custom_token_last_result,
-      hearth_auth_sign_in_with_credential_last_result,
-      hearth_auth_sign_in_and_retrieve_data_with_credential_last_result,
-      hearth_auth_send_password_reset_email_last_result,
-      hearth_auth_fetch_providers_for_email_last_result,
-      hearth_user_get_token_last_result,
-      hearth_user_reload_last_result,
-      hearth_user_update_user_profile_last_result,
-      hearth_user_update_password_last_result,
-      hearth_user_update_email_last_result,
-      hearth_user_send_email_verification_last_result,
-      hearth_user_send_email_verification_before_updating_email_last_result,
-      hearth_user_delete_last_result,
+  const hearth_operation auth_lasts[] = {
+      HEARTH_OP_AUTH_SIGN_IN_ANONYMOUSLY,
+      HEARTH_OP_AUTH_CREATE_USER_WITH_EMAIL_AND_PASSWORD,
+      HEARTH_OP_AUTH_SIGN_IN_WITH_EMAIL_AND_PASSWORD,
+      HEARTH_OP_AUTH_SIGN_IN_WITH_CUSTOM_TOKEN,
+      HEARTH_OP_AUTH_SIGN_IN_WITH_CREDENTIAL,
+      HEARTH_OP_AUTH_SIGN_IN_AND_RETRIEVE_DATA_WITH_CREDENTIAL,
+      HEARTH_OP_AUTH_SEND_PASSWORD_RESET_EMAIL,
+      HEARTH_OP_AUTH_FETCH_PROVIDERS_FOR_EMAIL,
+      HEARTH_OP_USER_GET_TOKEN,
+      HEARTH_OP_USER_RELOAD,
+      HEARTH_OP_USER_UPDATE_USER_PROFILE,
+      HEARTH_OP_USER_UPDATE_PASSWORD,
+      HEARTH_OP_USER_UPDATE_EMAIL,
+      HEARTH_OP_USER_SEND_EMAIL_VERIFICATION,
+      HEARTH_OP_USER_SEND_EMAIL_VERIFICATION_BEFORE_UPDATING_EMAIL,
+      HEARTH_OP_USER_DELETE,
   };
   const size_t count = sizeof auth_lasts / sizeof auth_lasts[0];
   for (size_t i = 0; i < count; i++) {
-    if (auth_lasts[i](auth) != NULL) t_fail(__FILE__, __LINE__, "last result %zu is not NULL before its operation ran", i);
+    if (hearth_auth_last_result(auth, auth_lasts[i]) != NULL) t_fail(__FILE__, __LINE__, "last result %zu is not NULL before its operation ran", i);
   }
 
   const char *email = t_email("last");
-  hearth_credential *credential = hearth_email_credential(email, T_PASSWORD);
+  hearth_credential *credential = hearth_credential_create_email(email, T_PASSWORD);
   hearth_future *ops[16];
   ops[0] = hearth_auth_sign_in_anonymously(auth);
   t_await(ops[0]);
@@ -569,7 +612,7 @@ TEST(every_operation_records_its_last_result, BOTH_LOOPS) {
     if (hearth_future_error(op) != 0)
       t_fail(__FILE__, __LINE__, "operation %zu failed: %s: %s", i, hearth_error_name(hearth_future_error(op)),
              hearth_future_error_message(op));
-    hearth_future *last = t_keep_future(auth_lasts[i](auth));
+    hearth_future *last = t_keep_future(hearth_auth_last_result(auth, auth_lasts[i]));
     if (!last) {
       t_fail(__FILE__, __LINE__, "last result %zu is NULL after its operation ran", i);
       continue;
@@ -583,6 +626,6 @@ TEST(every_operation_records_its_last_result, BOTH_LOOPS) {
   /* Last results belong to their Auth. */
   hearth_auth *other = hearth_auth_get(t_app());
   for (size_t i = 0; i < count; i++) {
-    if (auth_lasts[i](other) != NULL) t_fail(__FILE__, __LINE__, "last result %zu shows up on another app's auth", i);
+    if (hearth_auth_last_result(other, auth_lasts[i]) != NULL) t_fail(__FILE__, __LINE__, "last result %zu shows up on another app's auth", i);
   }
 }

@@ -5,13 +5,13 @@
 
 /* A Google identity of the emulator's fake provider. */
 static hearth_credential *google(const char *sub, const char *email, bool verified) {
-  hearth_credential *credential = hearth_google_credential(t_idp_claims(sub, email, verified, NULL, NULL), NULL);
+  hearth_credential *credential = hearth_credential_create_google(t_idp_claims(sub, email, verified, NULL, NULL), NULL);
   REQUIRE(credential != NULL);
   return credential;
 }
 
 static hearth_credential *facebook(const char *sub, const char *email, bool verified) {
-  hearth_credential *credential = hearth_facebook_credential(t_idp_claims(sub, email, verified, NULL, NULL));
+  hearth_credential *credential = hearth_credential_create_facebook(t_idp_claims(sub, email, verified, NULL, NULL));
   REQUIRE(credential != NULL);
   return credential;
 }
@@ -98,7 +98,7 @@ TEST(an_anonymous_user_linked_to_an_email_credential_signs_in_with_the_password_
   hearth_user *anonymous = t_sign_in_anonymously(auth);
   const char *uid = t_strdup(hearth_user_uid(anonymous));
   const char *email = t_email("anon-email");
-  hearth_future *f = link_to(anonymous, hearth_email_credential(email, T_PASSWORD));
+  hearth_future *f = link_to(anonymous, hearth_credential_create_email(email, T_PASSWORD));
   t_await_ok(f);
   CHECK_STR(hearth_user_uid(result_user(f)), uid);
   CHECK_INT(hearth_user_is_anonymous(result_user(f)), 0);
@@ -116,11 +116,11 @@ TEST(provider_data_lists_every_linked_provider_with_its_raw_id, BOTH_LOOPS) {
   hearth_user *user = t_create_user(auth, email, T_PASSWORD);
   const char *google_sub = t_subject("many-g"), *facebook_sub = t_subject("many-fb"), *twitter_sub = t_subject("many-tw"),
              *github_sub = t_subject("many-gh"), *microsoft_sub = t_subject("many-ms");
-  t_await_ok(link_to(user, hearth_google_credential(t_idp_claims(google_sub, NULL, false, "G Name", NULL), NULL)));
-  t_await_ok(link_to(user, hearth_facebook_credential(t_idp_claims(facebook_sub, NULL, false, "F Name", NULL))));
-  t_await_ok(link_to(user, hearth_twitter_credential(t_idp_claims(twitter_sub, NULL, false, "T Name", NULL), "secret")));
-  t_await_ok(link_to(user, hearth_github_credential(t_idp_claims(github_sub, NULL, false, NULL, NULL))));
-  hearth_future *last = link_to(user, hearth_oauth_credential("microsoft.com",
+  t_await_ok(link_to(user, hearth_credential_create_google(t_idp_claims(google_sub, NULL, false, "G Name", NULL), NULL)));
+  t_await_ok(link_to(user, hearth_credential_create_facebook(t_idp_claims(facebook_sub, NULL, false, "F Name", NULL))));
+  t_await_ok(link_to(user, hearth_credential_create_twitter(t_idp_claims(twitter_sub, NULL, false, "T Name", NULL), "secret")));
+  t_await_ok(link_to(user, hearth_credential_create_github(t_idp_claims(github_sub, NULL, false, NULL, NULL))));
+  hearth_future *last = link_to(user, hearth_credential_create_oauth("microsoft.com",
                                                            t_idp_claims(microsoft_sub, NULL, false, NULL, NULL), NULL));
   t_await_ok(last);
 
@@ -163,7 +163,7 @@ TEST(the_account_linking_guide_end_to_end, BOTH_LOOPS) {
   CHECK_CODE(hearth_auth_sign_out(auth), 0);
   CHECK_STR(sign_in_uid(auth, facebook(facebook_sub, NULL, false)), uid);
   CHECK_CODE(hearth_auth_sign_out(auth), 0);
-  CHECK_STR(sign_in_uid(auth, hearth_email_credential(email, T_PASSWORD)), uid);
+  CHECK_STR(sign_in_uid(auth, hearth_credential_create_email(email, T_PASSWORD)), uid);
 
   /* Unlink Facebook: that identity no longer reaches this user; signing in with it makes a new one. */
   hearth_future *unlinked = t_keep_future(hearth_user_unlink(t_current_user(auth), "facebook.com"));
@@ -310,7 +310,7 @@ TEST(linking_a_provider_the_user_already_has_fails_with_provider_already_linked,
   CHECK_FAILS_WITH(link_to(t_current_user(auth), google(t_subject("twice-other"), NULL, false)),
                    HEARTH_ERROR_PROVIDER_ALREADY_LINKED);
   CHECK_FAILS_WITH(link_to(t_current_user(auth), google(sub, NULL, false)), HEARTH_ERROR_PROVIDER_ALREADY_LINKED);
-  CHECK_FAILS_WITH(link_to(t_current_user(auth), hearth_email_credential(t_email("twice-2"), T_PASSWORD)),
+  CHECK_FAILS_WITH(link_to(t_current_user(auth), hearth_credential_create_email(t_email("twice-2"), T_PASSWORD)),
                    HEARTH_ERROR_PROVIDER_ALREADY_LINKED);
   CHECK_STR(t_provider_ids(t_current_user(auth)), "google.com,password");
   CHECK_STR(t_current_uid(auth), hearth_user_uid(user));
@@ -364,7 +364,7 @@ TEST(reauthenticating_with_the_users_own_credential_succeeds, BOTH_LOOPS) {
   const char *sub = t_subject("reauth");
   t_await_ok(link_to(user, google(sub, NULL, false)));
 
-  hearth_credential *password = hearth_email_credential(email, T_PASSWORD);
+  hearth_credential *password = hearth_credential_create_email(email, T_PASSWORD);
   hearth_future *plain = t_keep_future(hearth_user_reauthenticate(user, password));
   hearth_credential_release(password);
   t_await_ok(plain);
@@ -396,7 +396,7 @@ TEST(reauthenticating_as_another_user_fails_with_user_mismatch_and_the_user_stay
 
   hearth_user *user = t_create_user(auth, t_email("mismatch"), T_PASSWORD);
   const char *uid = t_strdup(hearth_user_uid(user));
-  hearth_credential *others[] = {hearth_email_credential(other_email, T_PASSWORD), google(other_sub, NULL, false)};
+  hearth_credential *others[] = {hearth_credential_create_email(other_email, T_PASSWORD), google(other_sub, NULL, false)};
   for (size_t i = 0; i < 2; i++) {
     CHECK_FAILS_WITH(t_keep_future(hearth_user_reauthenticate(user, others[i])), HEARTH_ERROR_USER_MISMATCH);
     CHECK_STR(t_current_uid(auth), uid);
@@ -414,7 +414,7 @@ TEST(reauthenticating_with_a_wrong_password_fails_and_keeps_the_user, BOTH_LOOPS
   hearth_auth *auth = hearth_auth_get(t_app());
   const char *email = t_email("reauth-wrong");
   hearth_user *user = t_create_user(auth, email, T_PASSWORD);
-  hearth_credential *wrong = hearth_email_credential(email, "wrong-password");
+  hearth_credential *wrong = hearth_credential_create_email(email, "wrong-password");
   CHECK_FAILS_WITH(t_keep_future(hearth_user_reauthenticate(user, wrong)), HEARTH_ERROR_WRONG_PASSWORD);
   hearth_credential_release(wrong);
   CHECK_STR(t_current_uid(auth), hearth_user_uid(user));
@@ -439,7 +439,7 @@ TEST(sensitive_changes_to_an_old_sign_in_require_recent_login_until_reauthentica
   CHECK_STR(t_current_uid(auth), hearth_user_uid(user)); /* neither signs the user out */
   CHECK(emu_lookup(hearth_user_uid(user)) != NULL);
 
-  hearth_credential *credential = hearth_email_credential(email, T_PASSWORD);
+  hearth_credential *credential = hearth_credential_create_email(email, T_PASSWORD);
   t_await_ok(t_keep_future(hearth_user_reauthenticate(user, credential)));
   hearth_credential_release(credential);
   t_await_ok(t_keep_future(hearth_user_update_password(user, "new-password-1")));
@@ -452,14 +452,12 @@ TEST(sensitive_changes_to_an_old_sign_in_require_recent_login_until_reauthentica
 /* ------------------------------------------------------------------------------------------------
  * Last results, and users who are gone
  * ---------------------------------------------------------------------------------------------- */
-typedef hearth_future *(*last_result_fn)(hearth_auth *);
-
 TEST(link_unlink_and_reauthenticate_record_their_last_result, BOTH_LOOPS) {
   hearth_auth *auth = hearth_auth_get(t_app());
-  const last_result_fn lasts[] = {hearth_user_link_with_credential_last_result, hearth_user_unlink_last_result,
-                                  hearth_user_reauthenticate_last_result,
-                                  hearth_user_reauthenticate_and_retrieve_data_last_result};
-  for (size_t i = 0; i < 4; i++) CHECK(lasts[i](auth) == NULL);
+  const hearth_operation lasts[] = {HEARTH_OP_USER_LINK_WITH_CREDENTIAL, HEARTH_OP_USER_UNLINK,
+                                  HEARTH_OP_USER_REAUTHENTICATE,
+                                  HEARTH_OP_USER_REAUTHENTICATE_AND_RETRIEVE_DATA};
+  for (size_t i = 0; i < 4; i++) CHECK(hearth_auth_last_result(auth, lasts[i]) == NULL);
 
   const char *email = t_email("lasts");
   hearth_user *user = t_create_user(auth, email, T_PASSWORD);
@@ -467,7 +465,7 @@ TEST(link_unlink_and_reauthenticate_record_their_last_result, BOTH_LOOPS) {
   hearth_future *ops[4];
   ops[0] = link_to(user, google(sub, NULL, false));
   t_await_ok(ops[0]);
-  hearth_credential *own = hearth_email_credential(email, T_PASSWORD);
+  hearth_credential *own = hearth_credential_create_email(email, T_PASSWORD);
   ops[2] = t_keep_future(hearth_user_reauthenticate(user, own));
   t_await_ok(ops[2]);
   ops[3] = t_keep_future(hearth_user_reauthenticate_and_retrieve_data(user, own));
@@ -477,7 +475,7 @@ TEST(link_unlink_and_reauthenticate_record_their_last_result, BOTH_LOOPS) {
   CHECK_FAILS_WITH(ops[1], HEARTH_ERROR_NO_SUCH_PROVIDER);
 
   for (size_t i = 0; i < 4; i++) {
-    hearth_future *last = t_keep_future(lasts[i](auth));
+    hearth_future *last = t_keep_future(hearth_auth_last_result(auth, lasts[i]));
     if (!last) {
       t_fail(__FILE__, __LINE__, "last result %zu is NULL after its operation ran", i);
       continue;
@@ -487,7 +485,7 @@ TEST(link_unlink_and_reauthenticate_record_their_last_result, BOTH_LOOPS) {
     CHECK((hearth_future_auth_result(last) != NULL) == (hearth_future_auth_result(ops[i]) != NULL));
   }
   hearth_auth *other = hearth_auth_get(t_app());
-  for (size_t i = 0; i < 4; i++) CHECK(lasts[i](other) == NULL);
+  for (size_t i = 0; i < 4; i++) CHECK(hearth_auth_last_result(other, lasts[i]) == NULL);
 }
 
 TEST(linking_operations_on_a_signed_out_user_fail_with_no_signed_in_user, BOTH_LOOPS) {

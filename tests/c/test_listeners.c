@@ -32,7 +32,7 @@ static void log_uid(hearth_auth *auth, void *user_data) {
 /* ------------------------------------------------------------------------------------------------ */
 TEST(an_auth_state_listener_hears_sign_in_and_sign_out_but_not_token_refreshes, BOTH_LOOPS) {
   listener_log *log = new_log(t_app());
-  uint64_t id = hearth_auth_add_auth_state_listener(log->auth, log_uid, log);
+  uint64_t id = hearth_auth_add_auth_state_listener(log->auth, log_uid, NULL, log);
   CHECK(id > 0);
   if (t_host()) CHECK_INT(atomic_load(&log->calls), 0); /* the first call comes on a later turn */
   REQUIRE_EVENTUALLY(atomic_load(&log->calls) == 1);
@@ -54,7 +54,7 @@ TEST(an_auth_state_listener_hears_sign_in_and_sign_out_but_not_token_refreshes, 
 
 TEST(an_id_token_listener_hears_every_new_token, BOTH_LOOPS) {
   listener_log *log = new_log(t_app());
-  CHECK(hearth_auth_add_id_token_listener(log->auth, log_uid, log) > 0);
+  CHECK(hearth_auth_add_id_token_listener(log->auth, log_uid, NULL, log) > 0);
   if (t_host()) CHECK_INT(atomic_load(&log->calls), 0);
   REQUIRE_EVENTUALLY(atomic_load(&log->calls) == 1);
 
@@ -80,8 +80,8 @@ TEST(a_listener_added_while_signed_in_first_hears_the_current_user, BOTH_LOOPS) 
   listener_log *token = new_log(state->app);
   token->auth = state->auth;
   hearth_user *user = t_sign_in_anonymously(state->auth);
-  CHECK(hearth_auth_add_auth_state_listener(state->auth, log_uid, state) > 0);
-  CHECK(hearth_auth_add_id_token_listener(state->auth, log_uid, token) > 0);
+  CHECK(hearth_auth_add_auth_state_listener(state->auth, log_uid, NULL, state) > 0);
+  CHECK(hearth_auth_add_id_token_listener(state->auth, log_uid, NULL, token) > 0);
   REQUIRE_EVENTUALLY(atomic_load(&state->calls) == 1 && atomic_load(&token->calls) == 1);
   t_settle(50);
   CHECK_STR(t_seq_text(state->seq), hearth_user_uid(user));
@@ -93,7 +93,7 @@ TEST(every_listener_hears_each_change, BOTH_LOOPS) {
   listener_log *logs[3];
   for (int i = 0; i < 3; i++) {
     logs[i] = new_log(app);
-    CHECK(hearth_auth_add_auth_state_listener(logs[i]->auth, log_uid, logs[i]) > 0);
+    CHECK(hearth_auth_add_auth_state_listener(logs[i]->auth, log_uid, NULL, logs[i]) > 0);
   }
   hearth_user *user = t_sign_in_anonymously(logs[0]->auth);
   for (int i = 0; i < 3; i++) REQUIRE_EVENTUALLY(atomic_load(&logs[i]->calls) == 2);
@@ -102,8 +102,8 @@ TEST(every_listener_hears_each_change, BOTH_LOOPS) {
 
 TEST(adding_a_listener_without_a_callback_fails, BOTH_LOOPS) {
   hearth_auth *auth = hearth_auth_get(t_app());
-  CHECK_INT(hearth_auth_add_auth_state_listener(auth, NULL, NULL), 0);
-  CHECK_INT(hearth_auth_add_id_token_listener(auth, NULL, NULL), 0);
+  CHECK_INT(hearth_auth_add_auth_state_listener(auth, NULL, NULL, NULL), 0);
+  CHECK_INT(hearth_auth_add_id_token_listener(auth, NULL, NULL, NULL), 0);
 }
 
 /* ------------------------------------------------------------------------------------------------
@@ -112,8 +112,8 @@ TEST(adding_a_listener_without_a_callback_fails, BOTH_LOOPS) {
 TEST(a_removed_listener_is_never_called_again, BOTH_LOOPS) {
   listener_log *state = new_log(t_app());
   listener_log *token = new_log(state->app);
-  uint64_t state_id = hearth_auth_add_auth_state_listener(state->auth, log_uid, state);
-  uint64_t token_id = hearth_auth_add_id_token_listener(state->auth, log_uid, token);
+  uint64_t state_id = hearth_auth_add_auth_state_listener(state->auth, log_uid, NULL, state);
+  uint64_t token_id = hearth_auth_add_id_token_listener(state->auth, log_uid, NULL, token);
   CHECK(state_id > 0 && token_id > 0);
   REQUIRE_EVENTUALLY(atomic_load(&state->calls) == 1 && atomic_load(&token->calls) == 1);
   CHECK_CODE(hearth_auth_remove_auth_state_listener(state->auth, state_id), 0);
@@ -134,7 +134,7 @@ TEST(a_removed_listener_is_never_called_again, BOTH_LOOPS) {
 TEST(a_listener_removed_before_its_pending_call_runs_is_not_called, BOTH_LOOPS) {
   listener_log *log = new_log(t_app());
   t_sign_in_anonymously(log->auth);
-  uint64_t id = hearth_auth_add_auth_state_listener(log->auth, log_uid, log);
+  uint64_t id = hearth_auth_add_auth_state_listener(log->auth, log_uid, NULL, log);
   REQUIRE_EVENTUALLY(atomic_load(&log->calls) == 1);
   CHECK_CODE(hearth_auth_sign_out(log->auth), 0); /* the call for this change is now pending */
   CHECK_CODE(hearth_auth_remove_auth_state_listener(log->auth, id), 0);
@@ -146,7 +146,7 @@ TEST(a_listener_removed_before_its_pending_call_runs_is_not_called, BOTH_LOOPS) 
 
 TEST(ids_of_one_listener_kind_do_not_remove_the_other_kind, BOTH_LOOPS) {
   listener_log *log = new_log(t_app());
-  uint64_t id = hearth_auth_add_auth_state_listener(log->auth, log_uid, log);
+  uint64_t id = hearth_auth_add_auth_state_listener(log->auth, log_uid, NULL, log);
   REQUIRE_EVENTUALLY(atomic_load(&log->calls) == 1);
   CHECK_CODE(hearth_auth_remove_id_token_listener(log->auth, id), HEARTH_ERROR_INVALID_ARGUMENT);
   t_sign_in_anonymously(log->auth);
@@ -191,8 +191,8 @@ TEST(a_listener_may_remove_itself_and_another_from_inside_a_callback, BOTH_LOOPS
   hearth_auth *auth = hearth_auth_get(r->app);
   atomic_store(&r->rc_self, -1);
   atomic_store(&r->rc_victim, -1);
-  r->remover_id = hearth_auth_add_auth_state_listener(auth, remover, r);
-  r->victim_id = hearth_auth_add_auth_state_listener(auth, victim, r);
+  r->remover_id = hearth_auth_add_auth_state_listener(auth, remover, NULL, r);
+  r->victim_id = hearth_auth_add_auth_state_listener(auth, victim, NULL, r);
   REQUIRE(r->remover_id > 0 && r->victim_id > 0);
   CHECK(r->remover_id != r->victim_id);
   REQUIRE_EVENTUALLY(atomic_load(&r->remover_calls) == 1 && atomic_load(&r->victim_calls) == 1);
@@ -248,7 +248,7 @@ TEST(removing_a_listener_from_another_thread_waits_for_its_running_call, BOTH_LO
   s->app = t_app();
   s->auth = hearth_auth_get(s->app);
   atomic_store(&s->remove_rc, -1);
-  s->id = hearth_auth_add_auth_state_listener(s->auth, slow_state_listener, s);
+  s->id = hearth_auth_add_auth_state_listener(s->auth, slow_state_listener, NULL, s);
   REQUIRE(s->id > 0);
   REQUIRE_EVENTUALLY(atomic_load(&s->calls) == 1);
   t_thread *remover_thread = t_spawn(remove_once_started, s);

@@ -1,4 +1,4 @@
-/* hearth_set_log_callback: off by default, levels, what the messages say and what they never say
+/* hearth_log_set_callback: off by default, levels, what the messages say and what they never say
  * (passwords, tokens, codes, the API key), and the callback's lifetime across threads. */
 #include "test.h"
 
@@ -19,7 +19,7 @@ typedef struct log_recorder {
   atomic_int calls;
 } log_recorder;
 
-static void record(void *user_data, int level, const char *message) {
+static void record(void *user_data, hearth_log_level level, const char *message) {
   log_recorder *r = user_data;
   atomic_fetch_add(&r->calls, 1);
   pthread_mutex_lock(&r->lock);
@@ -33,7 +33,7 @@ static void record(void *user_data, int level, const char *message) {
 
 static void recorder_free(void *arg) {
   /* Logging off first: after that returns, no callback touches the recorder. */
-  hearth_set_log_callback(HEARTH_LOG_OFF, NULL, NULL);
+  hearth_log_set_callback(HEARTH_LOG_OFF, NULL, NULL);
   log_recorder *r = arg;
   for (int i = 0; i < r->count; i++) free(r->messages[i]);
   pthread_mutex_destroy(&r->lock);
@@ -46,7 +46,7 @@ static log_recorder *listen_at(int level) {
   REQUIRE(r != NULL);
   pthread_mutex_init(&r->lock, NULL);
   t_defer(recorder_free, r);
-  REQUIRE_CODE(hearth_set_log_callback(level, record, r), 0);
+  REQUIRE_CODE(hearth_log_set_callback(level, record, r), 0);
   return r;
 }
 
@@ -148,7 +148,7 @@ static void a_busy_session(void) {
 }
 
 TEST(without_a_log_callback_hearth_writes_nothing_to_stdout_or_stderr, BOTH_LOOPS) {
-  REQUIRE_CODE(hearth_set_log_callback(HEARTH_LOG_OFF, NULL, NULL), 0);
+  REQUIRE_CODE(hearth_log_set_callback(HEARTH_LOG_OFF, NULL, NULL), 0);
   char *output = output_of(a_busy_session);
   CHECK_STR(output, "");
 }
@@ -206,7 +206,7 @@ TEST(every_message_is_one_line_of_utf8, MODE_OWNED) {
     CHECK(strchr(m, '\n') == NULL && strchr(m, '\r') == NULL);
     CHECK(r->levels[i] >= HEARTH_LOG_DEBUG && r->levels[i] <= HEARTH_LOG_ERROR);
     /* A Hearth function that refuses invalid UTF-8 accepts the message as an email. */
-    hearth_credential *c = hearth_email_credential(m, "x");
+    hearth_credential *c = hearth_credential_create_email(m, "x");
     CHECK(c != NULL);
     hearth_credential_release(c);
   }
@@ -231,7 +231,7 @@ TEST(log_messages_never_contain_passwords_tokens_codes_or_the_api_key, MODE_OWNE
 
   const char *verification_id = t_send_code(auth, t_phone_number());
   const char *sms_code = emu_sms_code(verification_id);
-  hearth_credential *phone = t_keep_credential(hearth_phone_credential(verification_id, sms_code));
+  hearth_credential *phone = t_keep_credential(hearth_credential_create_phone(verification_id, sms_code));
   t_await_ok(t_keep_future(hearth_auth_sign_in_with_credential(auth, phone)));
   t_app_destroy(app);
 
@@ -319,7 +319,7 @@ static const char *id_token_now(secret_list *s, hearth_auth *auth, int force_ref
 
 static const char *totp_code(const char *key) {
   char code[16];
-  REQUIRE_CODE(hearth_totp_generate_code(key, "SHA1", 6, 30, (int64_t)time(NULL), code, sizeof code), 0);
+  REQUIRE_CODE(hearth_totp_code_generate(key, "SHA1", 6, 30, (int64_t)time(NULL), code, sizeof code), 0);
   return t_strdup(code);
 }
 
@@ -378,9 +378,9 @@ TEST(a_whole_session_at_debug_logs_no_token_password_code_secret_or_key, MODE_OW
   t_await_ok(t_keep_future(hearth_user_reload(t_current_user(auth))));
 
   /* An authenticator app: its shared secret, the enrollment code, then a sign-in through the resolver. */
-  hearth_future *session_f = t_keep_future(hearth_user_multi_factor_session(t_current_user(auth)));
+  hearth_future *session_f = t_keep_future(hearth_user_multi_factor_get_session(t_current_user(auth)));
   t_await_ok(session_f);
-  hearth_future *secret_f = t_keep_future(hearth_totp_generate_secret(hearth_future_multi_factor_session(session_f)));
+  hearth_future *secret_f = t_keep_future(hearth_totp_secret_generate(hearth_future_multi_factor_session(session_f)));
   t_await_ok(secret_f);
   const hearth_totp_secret *secret = hearth_future_totp_secret(secret_f);
   REQUIRE(secret != NULL);
@@ -389,7 +389,7 @@ TEST(a_whole_session_at_debug_logs_no_token_password_code_secret_or_key, MODE_OW
   codes[code_count] = totp_code(key);
   code_names[code_count++] = "TOTP enrollment code";
   hearth_multi_factor_assertion *enrollment =
-      t_keep_assertion(hearth_totp_multi_factor_assertion_for_enrollment(secret, codes[code_count - 1]));
+      t_keep_assertion(hearth_multi_factor_assertion_create_totp_enrollment(secret, codes[code_count - 1]));
   t_await_ok(t_keep_future(hearth_user_multi_factor_enroll(t_current_user(auth), enrollment, "Authenticator")));
   id_token_now(s, auth, 0);
   CHECK_CODE(hearth_auth_sign_out(auth), 0);
@@ -401,7 +401,7 @@ TEST(a_whole_session_at_debug_logs_no_token_password_code_secret_or_key, MODE_OW
   codes[code_count] = totp_code(key);
   code_names[code_count++] = "TOTP sign-in code";
   hearth_multi_factor_assertion *second =
-      t_keep_assertion(hearth_totp_multi_factor_assertion_for_sign_in(enrollment_id, codes[code_count - 1]));
+      t_keep_assertion(hearth_multi_factor_assertion_create_totp_sign_in(enrollment_id, codes[code_count - 1]));
   t_await_ok(t_keep_future(hearth_multi_factor_resolver_resolve_sign_in(resolver, second)));
   id_token_now(s, auth, 0);
   CHECK_CODE(hearth_auth_sign_out(auth), 0);
@@ -412,7 +412,7 @@ TEST(a_whole_session_at_debug_logs_no_token_password_code_secret_or_key, MODE_OW
   codes[code_count] = t_strdup(emu_sms_code(verification_id));
   code_names[code_count++] = "SMS code";
   t_await_ok(t_keep_future(
-      hearth_auth_sign_in_with_credential(auth, t_keep_credential(hearth_phone_credential(verification_id, codes[code_count - 1])))));
+      hearth_auth_sign_in_with_credential(auth, t_keep_credential(hearth_credential_create_phone(verification_id, codes[code_count - 1])))));
   id_token_now(s, auth, 0);
   CHECK_CODE(hearth_auth_sign_out(auth), 0);
 
@@ -425,11 +425,11 @@ TEST(a_whole_session_at_debug_logs_no_token_password_code_secret_or_key, MODE_OW
   const char *link_password = "Linked-Secret-Password-44";
   keep_secret(s, "linked password", link_password);
   t_await_ok(t_keep_future(hearth_user_link_with_credential(
-      t_current_user(auth), t_keep_credential(hearth_email_credential(t_email("linked"), link_password)))));
+      t_current_user(auth), t_keep_credential(hearth_credential_create_email(t_email("linked"), link_password)))));
   const char *google_token = t_unsigned_jwt(t_idp_claims(t_subject("google-secret"), t_email("google"), true, "G", NULL));
   keep_secret(s, "Google ID token", google_token);
   t_await_ok(t_keep_future(hearth_user_link_with_credential(
-      t_current_user(auth), t_keep_credential(hearth_google_credential(google_token, "google-access-secret-45")))));
+      t_current_user(auth), t_keep_credential(hearth_credential_create_google(google_token, "google-access-secret-45")))));
   keep_secret(s, "Google access token", "google-access-secret-45");
   id_token_now(s, auth, 1);
   CHECK_CODE(hearth_auth_sign_out(auth), 0);
@@ -508,20 +508,20 @@ TEST(failed_identity_provider_phone_and_second_factor_operations_log_none_of_the
   const char *bad_google = KEEP("unparseable Google ID token", t_printf("not-a-jwt-%s", t_subject("g")));
   const char *google_access = KEEP("Google access token", "ya29.short-access-7");
   check_failed_echoing(t_keep_future(hearth_auth_sign_in_with_credential(
-                           auth, t_keep_credential(hearth_google_credential(bad_google, google_access)))),
+                           auth, t_keep_credential(hearth_credential_create_google(bad_google, google_access)))),
                        HEARTH_ERROR_INVALID_CREDENTIAL, bad_google);
   const char *bad_json = KEEP("broken JSON ID token", t_printf("{\"sub\":\"%s\",", t_subject("json")));
   check_failed_echoing(t_keep_future(hearth_auth_sign_in_with_credential(
-                           auth, t_keep_credential(hearth_oauth_credential("oidc.example", bad_json, NULL)))),
+                           auth, t_keep_credential(hearth_credential_create_oauth("oidc.example", bad_json, NULL)))),
                        HEARTH_ERROR_INVALID_CREDENTIAL, bad_json);
   hearth_user *anonymous = t_sign_in_anonymously(auth);
   const char *bad_link = KEEP("unparseable ID token to link", t_printf("link-%s", t_subject("l")));
   check_failed_echoing(t_keep_future(hearth_user_link_with_credential(
-                           anonymous, t_keep_credential(hearth_google_credential(bad_link, NULL)))),
+                           anonymous, t_keep_credential(hearth_credential_create_google(bad_link, NULL)))),
                        HEARTH_ERROR_INVALID_CREDENTIAL, bad_link);
   const char *bad_reauth = KEEP("unparseable ID token to reauthenticate", t_printf("re-%s", t_subject("r")));
   check_failed_echoing(t_keep_future(hearth_user_reauthenticate(
-                           t_current_user(auth), t_keep_credential(hearth_google_credential(bad_reauth, NULL)))),
+                           t_current_user(auth), t_keep_credential(hearth_credential_create_google(bad_reauth, NULL)))),
                        HEARTH_ERROR_INVALID_CREDENTIAL, bad_reauth);
   const char *bad_custom = KEEP("malformed custom token", t_printf("{\"uid\":\"%s\"", t_subject("c")));
   CHECK_CODE(t_await(t_keep_future(hearth_auth_sign_in_with_custom_token(auth, bad_custom))),
@@ -533,17 +533,17 @@ TEST(failed_identity_provider_phone_and_second_factor_operations_log_none_of_the
   const char *phone_code = KEEP("SMS code", t_strdup(emu_sms_code(phone_id)));
   const char *phone_wrong = KEEP("mistyped SMS code", mistyped(phone_code));
   CHECK_CODE(t_await(t_keep_future(hearth_auth_sign_in_with_credential(
-                 auth, t_keep_credential(hearth_phone_credential(phone_id, phone_wrong))))),
+                 auth, t_keep_credential(hearth_credential_create_phone(phone_id, phone_wrong))))),
              HEARTH_ERROR_INVALID_VERIFICATION_CODE);
   t_await_ok(t_keep_future(hearth_auth_sign_in_with_credential(
-      auth, t_keep_credential(hearth_phone_credential(phone_id, phone_code)))));
+      auth, t_keep_credential(hearth_credential_create_phone(phone_id, phone_code)))));
   CHECK_CODE(hearth_auth_sign_out(auth), 0);
 
   /* An SMS second factor: enrollment with a mistyped code and the right one, then a sign-in that needs
    * it, resolved with a mistyped code and the right one. */
   const char *google = t_idp_claims(t_subject("mfa"), t_email("mfa-log"), true, "Second Factor", NULL);
-  t_await_ok(t_keep_future(hearth_auth_sign_in_with_credential(auth, t_keep_credential(hearth_google_credential(google, NULL)))));
-  hearth_future *session = t_keep_future(hearth_user_multi_factor_session(t_current_user(auth)));
+  t_await_ok(t_keep_future(hearth_auth_sign_in_with_credential(auth, t_keep_credential(hearth_credential_create_google(google, NULL)))));
+  hearth_future *session = t_keep_future(hearth_user_multi_factor_get_session(t_current_user(auth)));
   t_await_ok(session);
   const char *number = t_phone_number();
   hearth_phone_auth_options options;
@@ -557,17 +557,17 @@ TEST(failed_identity_provider_phone_and_second_factor_operations_log_none_of_the
   const char *enroll_wrong = KEEP("mistyped enrollment code", mistyped(enroll_code));
   CHECK_CODE(t_await(t_keep_future(hearth_user_multi_factor_enroll(
                  t_current_user(auth),
-                 t_keep_assertion(hearth_phone_multi_factor_assertion(
-                     t_keep_credential(hearth_phone_credential(enroll_id, enroll_wrong)))),
+                 t_keep_assertion(hearth_multi_factor_assertion_create_phone(
+                     t_keep_credential(hearth_credential_create_phone(enroll_id, enroll_wrong)))),
                  "Phone"))),
              HEARTH_ERROR_INVALID_VERIFICATION_CODE);
   t_await_ok(t_keep_future(hearth_user_multi_factor_enroll(
       t_current_user(auth),
-      t_keep_assertion(hearth_phone_multi_factor_assertion(t_keep_credential(hearth_phone_credential(enroll_id, enroll_code)))),
+      t_keep_assertion(hearth_multi_factor_assertion_create_phone(t_keep_credential(hearth_credential_create_phone(enroll_id, enroll_code)))),
       "Phone")));
   CHECK_CODE(hearth_auth_sign_out(auth), 0);
   hearth_future *stopped = t_keep_future(
-      hearth_auth_sign_in_with_credential(auth, t_keep_credential(hearth_google_credential(google, NULL))));
+      hearth_auth_sign_in_with_credential(auth, t_keep_credential(hearth_credential_create_google(google, NULL))));
   CHECK_CODE(t_await(stopped), HEARTH_ERROR_SECOND_FACTOR_REQUIRED);
   const hearth_multi_factor_resolver *resolver = hearth_future_multi_factor_resolver(stopped);
   REQUIRE(resolver != NULL);
@@ -580,12 +580,12 @@ TEST(failed_identity_provider_phone_and_second_factor_operations_log_none_of_the
   const char *sign_in_code = KEEP("second-factor SMS code", t_strdup(emu_sms_code(sign_in_id)));
   const char *sign_in_wrong = KEEP("mistyped second-factor code", mistyped(sign_in_code));
   CHECK_CODE(t_await(t_keep_future(hearth_multi_factor_resolver_resolve_sign_in(
-                 resolver, t_keep_assertion(hearth_phone_multi_factor_assertion(
-                               t_keep_credential(hearth_phone_credential(sign_in_id, sign_in_wrong))))))),
+                 resolver, t_keep_assertion(hearth_multi_factor_assertion_create_phone(
+                               t_keep_credential(hearth_credential_create_phone(sign_in_id, sign_in_wrong))))))),
              HEARTH_ERROR_INVALID_VERIFICATION_CODE);
   t_await_ok(t_keep_future(hearth_multi_factor_resolver_resolve_sign_in(
-      resolver, t_keep_assertion(hearth_phone_multi_factor_assertion(
-                    t_keep_credential(hearth_phone_credential(sign_in_id, sign_in_code)))))));
+      resolver, t_keep_assertion(hearth_multi_factor_assertion_create_phone(
+                    t_keep_credential(hearth_credential_create_phone(sign_in_id, sign_in_code)))))));
   t_app_destroy(app);
 #undef KEEP
 
@@ -623,8 +623,8 @@ TEST(the_level_keeps_quieter_messages_out, MODE_OWNED) {
 TEST(an_unknown_level_is_refused_and_the_previous_setting_stays, MODE_OWNED) {
   log_recorder *r = listen_at(HEARTH_LOG_INFO);
   log_recorder other = {0};
-  CHECK_CODE(hearth_set_log_callback(-1, record, &other), HEARTH_ERROR_INVALID_ARGUMENT);
-  CHECK_CODE(hearth_set_log_callback(HEARTH_LOG_OFF + 1, record, &other), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_CODE(hearth_log_set_callback(-1, record, &other), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_CODE(hearth_log_set_callback(HEARTH_LOG_OFF + 1, record, &other), HEARTH_ERROR_INVALID_ARGUMENT);
   hearth_app *app = t_app();
   t_sign_in_anonymously(hearth_auth_get(app));
   CHECK(recorded(r) > 0);
@@ -637,7 +637,7 @@ TEST(turning_logging_off_stops_every_message, MODE_OWNED) {
   hearth_auth *auth = hearth_auth_get(app);
   t_sign_in_anonymously(auth);
   REQUIRE(recorded(r) > 0);
-  CHECK_CODE(hearth_set_log_callback(HEARTH_LOG_DEBUG, NULL, r), 0); /* a NULL callback is off too */
+  CHECK_CODE(hearth_log_set_callback(HEARTH_LOG_DEBUG, NULL, r), 0); /* a NULL callback is off too */
   int before = recorded(r);
   hearth_auth_sign_out(auth);
   t_sign_in_anonymously(auth);
@@ -655,7 +655,7 @@ typedef struct slow_listener {
   atomic_int calls;
 } slow_listener;
 
-static void slow_record(void *user_data, int level, const char *message) {
+static void slow_record(void *user_data, hearth_log_level level, const char *message) {
   (void)level, (void)message;
   slow_listener *s = user_data;
   if (atomic_fetch_add(&s->calls, 1) == 0) {
@@ -667,14 +667,14 @@ static void slow_record(void *user_data, int level, const char *message) {
 
 static void logging_off(void *unused) {
   (void)unused;
-  hearth_set_log_callback(HEARTH_LOG_OFF, NULL, NULL);
+  hearth_log_set_callback(HEARTH_LOG_OFF, NULL, NULL);
 }
 
 TEST(replacing_the_callback_waits_for_a_call_running_on_the_loop_thread, MODE_OWNED) {
   static slow_listener s;
   memset(&s, 0, sizeof s);
   t_defer(logging_off, NULL);
-  REQUIRE_CODE(hearth_set_log_callback(HEARTH_LOG_DEBUG, slow_record, &s), 0);
+  REQUIRE_CODE(hearth_log_set_callback(HEARTH_LOG_DEBUG, slow_record, &s), 0);
   hearth_app *app = t_app(); /* "app created" is logged here, on this thread: wait for a loop-thread call */
   atomic_store(&s.calls, 1);
   hearth_future *f = t_keep_future(hearth_auth_sign_in_anonymously(hearth_auth_get(app)));
@@ -682,7 +682,7 @@ TEST(replacing_the_callback_waits_for_a_call_running_on_the_loop_thread, MODE_OW
   double deadline = t_now() + 5;
   while (!atomic_load(&s.inside) && t_now() < deadline) t_sleep_ms(1);
   REQUIRE(atomic_load(&s.inside));
-  CHECK_CODE(hearth_set_log_callback(HEARTH_LOG_OFF, NULL, NULL), 0);
+  CHECK_CODE(hearth_log_set_callback(HEARTH_LOG_OFF, NULL, NULL), 0);
   CHECK(atomic_load(&s.finished)); /* it waited for the running call */
   int calls = atomic_load(&s.calls);
   t_await(f);
@@ -695,14 +695,14 @@ typedef struct reentrant_listener {
   atomic_int calls;
 } reentrant_listener;
 
-static void reentrant_record(void *user_data, int level, const char *message) {
+static void reentrant_record(void *user_data, hearth_log_level level, const char *message) {
   (void)level, (void)message;
   reentrant_listener *l = user_data;
   atomic_fetch_add(&l->calls, 1);
   /* A sign-out logs "signed out", but not from inside the callback (no recursion)... */
   hearth_auth_sign_out(l->auth);
   /* ...and turning logging off from inside the callback does not wait for itself. */
-  hearth_set_log_callback(HEARTH_LOG_OFF, NULL, NULL);
+  hearth_log_set_callback(HEARTH_LOG_OFF, NULL, NULL);
 }
 
 TEST(the_callback_may_call_hearth_and_turn_logging_off_from_inside, BOTH_LOOPS) {
@@ -712,7 +712,7 @@ TEST(the_callback_may_call_hearth_and_turn_logging_off_from_inside, BOTH_LOOPS) 
   static reentrant_listener l;
   l.auth = auth;
   atomic_store(&l.calls, 0);
-  REQUIRE_CODE(hearth_set_log_callback(HEARTH_LOG_INFO, reentrant_record, &l), 0);
+  REQUIRE_CODE(hearth_log_set_callback(HEARTH_LOG_INFO, reentrant_record, &l), 0);
   /* The first INFO message of this sign-in ("signed in as ...") signs out again from the callback. */
   CHECK_CODE(t_await(t_keep_future(hearth_auth_sign_in_anonymously(auth))), 0);
   t_settle(50);

@@ -12,11 +12,11 @@ static hearth_user *verified_user(hearth_auth *auth, const char *email) {
 }
 
 static hearth_credential *google(const char *sub, const char *email) {
-  return t_keep_credential(hearth_google_credential(t_idp_claims(sub, email, true, "Second Factor", NULL), NULL));
+  return t_keep_credential(hearth_credential_create_google(t_idp_claims(sub, email, true, "Second Factor", NULL), NULL));
 }
 
 static const hearth_multi_factor_session *enrollment_session(const hearth_user *user) {
-  hearth_future *f = t_keep_future(hearth_user_multi_factor_session(user));
+  hearth_future *f = t_keep_future(hearth_user_multi_factor_get_session(user));
   t_await_ok(f);
   const hearth_multi_factor_session *session = hearth_future_multi_factor_session(f);
   REQUIRE(session != NULL);
@@ -49,7 +49,7 @@ static const char *verification_id_of(hearth_auth *auth, const hearth_phone_auth
 
 static hearth_multi_factor_assertion *sms_assertion(const char *verification_id) {
   hearth_multi_factor_assertion *assertion =
-      t_keep_assertion(hearth_phone_multi_factor_assertion(t_sms_credential(verification_id)));
+      t_keep_assertion(hearth_multi_factor_assertion_create_phone(t_sms_credential(verification_id)));
   REQUIRE(assertion != NULL);
   return assertion;
 }
@@ -83,7 +83,7 @@ static const char *enroll_phone(hearth_auth *auth, const hearth_user *user, cons
 /* What an authenticator app shows now, computed by Hearth's helper. */
 static const char *totp_now(const char *secret) {
   char code[16];
-  REQUIRE_CODE(hearth_totp_generate_code(secret, "SHA1", 6, 30, (int64_t)time(NULL), code, sizeof code), 0);
+  REQUIRE_CODE(hearth_totp_code_generate(secret, "SHA1", 6, 30, (int64_t)time(NULL), code, sizeof code), 0);
   return t_strdup(code);
 }
 
@@ -103,12 +103,12 @@ static const char *wrong_totp(const char *secret) {
 
 /* Enrolls an authenticator app for the signed-in user; the shared secret it was given. */
 static const char *enroll_totp(const hearth_user *user, const char *name) {
-  hearth_future *f = t_keep_future(hearth_totp_generate_secret(enrollment_session(user)));
+  hearth_future *f = t_keep_future(hearth_totp_secret_generate(enrollment_session(user)));
   t_await_ok(f);
   const hearth_totp_secret *secret = hearth_future_totp_secret(f);
   REQUIRE(secret != NULL);
   const char *key = t_strdup(hearth_totp_secret_shared_secret_key(secret));
-  enroll(user, t_keep_assertion(hearth_totp_multi_factor_assertion_for_enrollment(secret, totp_now(key))), name);
+  enroll(user, t_keep_assertion(hearth_multi_factor_assertion_create_totp_enrollment(secret, totp_now(key))), name);
   return key;
 }
 
@@ -177,7 +177,7 @@ TEST(enrolling_an_sms_second_factor_lists_it_on_the_user, BOTH_LOOPS) {
   hearth_auth *auth = hearth_auth_get(t_app());
   hearth_user *user = verified_user(auth, t_email("mfa-enroll"));
   const char *uid = t_strdup(hearth_user_uid(user));
-  hearth_future *session_future = t_keep_future(hearth_user_multi_factor_session(user));
+  hearth_future *session_future = t_keep_future(hearth_user_multi_factor_get_session(user));
   t_await_ok(session_future);
   const hearth_multi_factor_session *session = hearth_future_multi_factor_session(session_future);
   REQUIRE(session != NULL);
@@ -191,8 +191,8 @@ TEST(enrolling_an_sms_second_factor_lists_it_on_the_user, BOTH_LOOPS) {
   const char *line = t_printf("To enroll MFA with %s, use the code %s.", number, code);
   CHECK_CONTAINS(emu_log_until(line), line);
 
-  hearth_credential *credential = t_keep_credential(hearth_phone_credential(verification_id, code));
-  hearth_multi_factor_assertion *assertion = t_keep_assertion(hearth_phone_multi_factor_assertion(credential));
+  hearth_credential *credential = t_keep_credential(hearth_credential_create_phone(verification_id, code));
+  hearth_multi_factor_assertion *assertion = t_keep_assertion(hearth_multi_factor_assertion_create_phone(credential));
   REQUIRE(assertion != NULL);
   const hearth_user *enrolled = enroll(user, assertion, "Work phone");
   CHECK_STR(hearth_user_uid(enrolled), uid);
@@ -228,7 +228,7 @@ TEST(a_password_sign_in_needing_an_sms_second_factor_finishes_through_the_resolv
   CHECK_CODE(hearth_auth_sign_out(auth), 0);
   state_calls *state = t_alloc(sizeof *state);
   state->app = app;
-  uint64_t listener = hearth_auth_add_auth_state_listener(auth, count_state, state);
+  uint64_t listener = hearth_auth_add_auth_state_listener(auth, count_state, NULL, state);
   REQUIRE(listener != 0);
   REQUIRE_EVENTUALLY(atomic_load(&state->calls) == 1); /* told the current state: signed out */
 
@@ -307,7 +307,7 @@ TEST(enrolling_an_authenticator_app_shows_the_secret_and_a_code_from_it_finishes
   hearth_auth *auth = hearth_auth_get(t_app());
   const char *email = t_email("mfa-totp");
   hearth_user *user = verified_user(auth, email);
-  hearth_future *f = t_keep_future(hearth_totp_generate_secret(enrollment_session(user)));
+  hearth_future *f = t_keep_future(hearth_totp_secret_generate(enrollment_session(user)));
   t_await_ok(f);
   const hearth_totp_secret *secret = hearth_future_totp_secret(f);
   REQUIRE(secret != NULL);
@@ -332,13 +332,13 @@ TEST(enrolling_an_authenticator_app_shows_the_secret_and_a_code_from_it_finishes
   /* What the authenticator shows: Hearth's helper agrees with the suite's own RFC 6238. */
   int64_t now = (int64_t)time(NULL);
   char code[16];
-  REQUIRE_CODE(hearth_totp_generate_code(key, hearth_totp_secret_algorithm(secret),
+  REQUIRE_CODE(hearth_totp_code_generate(key, hearth_totp_secret_algorithm(secret),
                                          hearth_totp_secret_code_length(secret),
                                          hearth_totp_secret_period_seconds(secret), now, code, sizeof code),
                0);
   CHECK_STR(code, t_totp_sha1(key, 6, 30, now));
   hearth_multi_factor_assertion *assertion =
-      t_keep_assertion(hearth_totp_multi_factor_assertion_for_enrollment(secret, code));
+      t_keep_assertion(hearth_multi_factor_assertion_create_totp_enrollment(secret, code));
   REQUIRE(assertion != NULL);
   const hearth_user *enrolled = enroll(user, assertion, "Authenticator");
   REQUIRE_INT(hearth_user_multi_factor_count(enrolled), 1);
@@ -373,7 +373,7 @@ TEST(a_password_sign_in_needing_a_totp_code_refuses_a_wrong_code_and_takes_the_r
   CHECK_STR(hearth_multi_factor_info_phone_number(hint), "");
 
   hearth_multi_factor_assertion *wrong = t_keep_assertion(
-      hearth_totp_multi_factor_assertion_for_sign_in(hearth_multi_factor_info_uid(hint), wrong_totp(secret)));
+      hearth_multi_factor_assertion_create_totp_sign_in(hearth_multi_factor_info_uid(hint), wrong_totp(secret)));
   REQUIRE(wrong != NULL);
   CHECK_FAILS_WITH(resolve(resolver, wrong), HEARTH_ERROR_INVALID_VERIFICATION_CODE);
   CHECK(hearth_auth_current_user(auth) == NULL);
@@ -381,7 +381,7 @@ TEST(a_password_sign_in_needing_a_totp_code_refuses_a_wrong_code_and_takes_the_r
   /* The code the suite computes itself from the shared secret. */
   const char *code = t_totp_sha1(secret, 6, 30, (int64_t)time(NULL));
   hearth_multi_factor_assertion *right =
-      t_keep_assertion(hearth_totp_multi_factor_assertion_for_sign_in(hearth_multi_factor_info_uid(hint), code));
+      t_keep_assertion(hearth_multi_factor_assertion_create_totp_sign_in(hearth_multi_factor_info_uid(hint), code));
   CHECK_STR(hearth_user_uid(resolved_user(resolve(resolver, right))), uid);
   const json *firebase = firebase_claims(auth);
   CHECK_STR(json_get_string(firebase, "sign_in_provider"), "password");
@@ -404,7 +404,7 @@ TEST(a_google_sign_in_needing_a_totp_code_finishes_through_the_resolver, BOTH_LO
   const hearth_multi_factor_info *hint = hearth_multi_factor_resolver_hint_at(resolver, 0);
   REQUIRE(hint != NULL);
   hearth_future *resolved = resolve(
-      resolver, t_keep_assertion(hearth_totp_multi_factor_assertion_for_sign_in(hearth_multi_factor_info_uid(hint),
+      resolver, t_keep_assertion(hearth_multi_factor_assertion_create_totp_sign_in(hearth_multi_factor_info_uid(hint),
                                                                                 totp_now(secret))));
   CHECK_STR(hearth_user_uid(resolved_user(resolved)), uid);
   CHECK_STR(json_get_string(firebase_claims(auth), "sign_in_provider"), "google.com");
@@ -436,7 +436,7 @@ TEST(a_sign_in_through_a_providers_page_needing_a_second_factor_finishes_through
   CHECK_STR(hearth_multi_factor_info_factor_id(hint), "totp");
   CHECK_STR(hearth_multi_factor_info_display_name(hint), "");
   hearth_future *resolved = resolve(
-      resolver, t_keep_assertion(hearth_totp_multi_factor_assertion_for_sign_in(hearth_multi_factor_info_uid(hint),
+      resolver, t_keep_assertion(hearth_multi_factor_assertion_create_totp_sign_in(hearth_multi_factor_info_uid(hint),
                                                                                 totp_now(secret))));
   CHECK_STR(hearth_user_uid(resolved_user(resolved)), uid);
   CHECK_STR(hearth_auth_result_provider_id(hearth_future_auth_result(resolved)), "google.com");
@@ -467,7 +467,7 @@ TEST(an_account_with_both_factors_offers_both_hints_in_enrollment_order, BOTH_LO
   /* A TOTP hint cannot be texted. */
   hearth_phone_auth_options options = sign_in_options(resolver, totp);
   CHECK_FAILS_WITH(t_verify_phone(auth, &options), HEARTH_ERROR_MISSING_MULTI_FACTOR_INFO);
-  hearth_future *resolved = resolve(resolver, t_keep_assertion(hearth_totp_multi_factor_assertion_for_sign_in(
+  hearth_future *resolved = resolve(resolver, t_keep_assertion(hearth_multi_factor_assertion_create_totp_sign_in(
                                                   hearth_multi_factor_info_uid(totp), totp_now(secret))));
   resolved_user(resolved);
   CHECK_STR(json_get_string(firebase_claims(auth), "sign_in_second_factor"), "totp");
@@ -509,7 +509,7 @@ TEST(enrolling_without_a_verified_email_fails_with_unverified_email, BOTH_LOOPS)
   const char *number = t_phone_number();
   hearth_phone_auth_options options = enrollment_options(session, number);
   CHECK_FAILS_WITH(t_verify_phone(auth, &options), HEARTH_ERROR_UNVERIFIED_EMAIL);
-  CHECK_FAILS_WITH(t_keep_future(hearth_totp_generate_secret(session)), HEARTH_ERROR_UNVERIFIED_EMAIL);
+  CHECK_FAILS_WITH(t_keep_future(hearth_totp_secret_generate(session)), HEARTH_ERROR_UNVERIFIED_EMAIL);
   CHECK_INT(emu_verification_code_count(number), 0);
 }
 
@@ -519,11 +519,11 @@ TEST(anonymous_and_phone_users_cannot_enroll_a_second_factor, BOTH_LOOPS) {
   const hearth_multi_factor_session *session = enrollment_session(anonymous);
   hearth_phone_auth_options options = enrollment_options(session, t_phone_number());
   CHECK_FAILS_WITH(t_verify_phone(auth, &options), HEARTH_ERROR_UNSUPPORTED_FIRST_FACTOR);
-  CHECK_FAILS_WITH(t_keep_future(hearth_totp_generate_secret(session)), HEARTH_ERROR_UNSUPPORTED_FIRST_FACTOR);
+  CHECK_FAILS_WITH(t_keep_future(hearth_totp_secret_generate(session)), HEARTH_ERROR_UNSUPPORTED_FIRST_FACTOR);
   CHECK_CODE(hearth_auth_sign_out(auth), 0);
 
   hearth_user *phone_user = t_sign_in_with_phone(auth, t_phone_number());
-  CHECK_FAILS_WITH(t_keep_future(hearth_totp_generate_secret(enrollment_session(phone_user))),
+  CHECK_FAILS_WITH(t_keep_future(hearth_totp_secret_generate(enrollment_session(phone_user))),
                    HEARTH_ERROR_UNSUPPORTED_FIRST_FACTOR);
 }
 
@@ -537,7 +537,7 @@ TEST(enrolling_a_factor_twice_fails_with_second_factor_already_enrolled, BOTH_LO
   t_sleep_ms(2);
   CHECK_FAILS_WITH(t_verify_phone(auth, &options), HEARTH_ERROR_SECOND_FACTOR_ALREADY_ENROLLED);
   enroll_totp(t_current_user(auth), "App");
-  CHECK_FAILS_WITH(t_keep_future(hearth_totp_generate_secret(enrollment_session(t_current_user(auth)))),
+  CHECK_FAILS_WITH(t_keep_future(hearth_totp_secret_generate(enrollment_session(t_current_user(auth)))),
                    HEARTH_ERROR_SECOND_FACTOR_ALREADY_ENROLLED);
   CHECK_INT(hearth_user_multi_factor_count(t_current_user(auth)), 2);
 }
@@ -558,7 +558,7 @@ TEST(a_sixth_second_factor_fails_with_maximum_second_factor_count_exceeded, BOTH
   const char *number = t_phone_number();
   hearth_phone_auth_options options = enrollment_options(enrollment_session(t_current_user(auth)), number);
   CHECK_FAILS_WITH(t_verify_phone(auth, &options), HEARTH_ERROR_MAXIMUM_SECOND_FACTOR_COUNT_EXCEEDED);
-  CHECK_FAILS_WITH(t_keep_future(hearth_totp_generate_secret(enrollment_session(t_current_user(auth)))),
+  CHECK_FAILS_WITH(t_keep_future(hearth_totp_secret_generate(enrollment_session(t_current_user(auth)))),
                    HEARTH_ERROR_MAXIMUM_SECOND_FACTOR_COUNT_EXCEEDED);
   CHECK_INT(emu_verification_code_count(number), 0);
 
@@ -581,8 +581,8 @@ TEST(a_wrong_sms_code_at_enrollment_fails_and_the_right_code_then_enrolls, BOTH_
   const char *code = emu_sms_code(verification_id);
   char *wrong = t_strdup(code);
   wrong[0] = wrong[0] == '9' ? '0' : (char)(wrong[0] + 1);
-  hearth_credential *mistyped = t_keep_credential(hearth_phone_credential(verification_id, wrong));
-  hearth_multi_factor_assertion *bad = t_keep_assertion(hearth_phone_multi_factor_assertion(mistyped));
+  hearth_credential *mistyped = t_keep_credential(hearth_credential_create_phone(verification_id, wrong));
+  hearth_multi_factor_assertion *bad = t_keep_assertion(hearth_multi_factor_assertion_create_phone(mistyped));
   CHECK_FAILS_WITH(t_keep_future(hearth_user_multi_factor_enroll(user, bad, "Phone")),
                    HEARTH_ERROR_INVALID_VERIFICATION_CODE);
   CHECK_INT(hearth_user_multi_factor_count(t_current_user(auth)), 0);
@@ -590,10 +590,10 @@ TEST(a_wrong_sms_code_at_enrollment_fails_and_the_right_code_then_enrolls, BOTH_
   CHECK_INT(hearth_user_multi_factor_count(enrolled), 1);
 
   /* A wrong authenticator code at enrollment too. */
-  hearth_future *f = t_keep_future(hearth_totp_generate_secret(enrollment_session(t_current_user(auth))));
+  hearth_future *f = t_keep_future(hearth_totp_secret_generate(enrollment_session(t_current_user(auth))));
   t_await_ok(f);
   const hearth_totp_secret *secret = hearth_future_totp_secret(f);
-  hearth_multi_factor_assertion *bad_totp = t_keep_assertion(hearth_totp_multi_factor_assertion_for_enrollment(
+  hearth_multi_factor_assertion *bad_totp = t_keep_assertion(hearth_multi_factor_assertion_create_totp_enrollment(
       secret, wrong_totp(hearth_totp_secret_shared_secret_key(secret))));
   CHECK_FAILS_WITH(t_keep_future(hearth_user_multi_factor_enroll(t_current_user(auth), bad_totp, "App")),
                    HEARTH_ERROR_INVALID_VERIFICATION_CODE);
@@ -613,8 +613,8 @@ TEST(a_wrong_sms_code_at_sign_in_fails_and_the_right_code_then_signs_in, BOTH_LO
   const char *code = emu_sms_code(verification_id);
   char *wrong = t_strdup(code);
   wrong[5] = wrong[5] == '9' ? '0' : (char)(wrong[5] + 1);
-  hearth_credential *mistyped = t_keep_credential(hearth_phone_credential(verification_id, wrong));
-  hearth_multi_factor_assertion *bad = t_keep_assertion(hearth_phone_multi_factor_assertion(mistyped));
+  hearth_credential *mistyped = t_keep_credential(hearth_credential_create_phone(verification_id, wrong));
+  hearth_multi_factor_assertion *bad = t_keep_assertion(hearth_multi_factor_assertion_create_phone(mistyped));
   CHECK_FAILS_WITH(resolve(resolver, bad), HEARTH_ERROR_INVALID_VERIFICATION_CODE);
   CHECK(hearth_auth_current_user(auth) == NULL);
   resolved_user(resolve(resolver, sms_assertion(verification_id)));
@@ -642,7 +642,7 @@ TEST(sessions_and_assertions_of_the_wrong_kind_are_refused, BOTH_LOOPS) {
   const char *email = t_email("mfa-kinds");
   hearth_user *user = verified_user(auth, email);
   enroll_phone(auth, user, t_phone_number(), "Phone");
-  hearth_future *pending_secret = t_keep_future(hearth_totp_generate_secret(enrollment_session(t_current_user(auth))));
+  hearth_future *pending_secret = t_keep_future(hearth_totp_secret_generate(enrollment_session(t_current_user(auth))));
   t_await_ok(pending_secret);
   const hearth_totp_secret *secret = hearth_future_totp_secret(pending_secret);
   CHECK_CODE(hearth_auth_sign_out(auth), 0);
@@ -650,18 +650,18 @@ TEST(sessions_and_assertions_of_the_wrong_kind_are_refused, BOTH_LOOPS) {
   const hearth_multi_factor_resolver *resolver = hearth_future_multi_factor_resolver(f);
 
   /* A TOTP secret comes from an enrollment session only. */
-  CHECK_FAILS_WITH(t_keep_future(hearth_totp_generate_secret(hearth_multi_factor_resolver_session(resolver))),
+  CHECK_FAILS_WITH(t_keep_future(hearth_totp_secret_generate(hearth_multi_factor_resolver_session(resolver))),
                    HEARTH_ERROR_INVALID_MULTI_FACTOR_SESSION);
   /* Texting a second factor needs the hint. */
   hearth_phone_auth_options options = sign_in_options(resolver, NULL);
   CHECK_FAILS_WITH(t_verify_phone(auth, &options), HEARTH_ERROR_MISSING_MULTI_FACTOR_INFO);
   /* An enrollment assertion does not sign in, a sign-in assertion does not enroll. */
   hearth_multi_factor_assertion *enrolling = t_keep_assertion(
-      hearth_totp_multi_factor_assertion_for_enrollment(secret, totp_now(hearth_totp_secret_shared_secret_key(secret))));
+      hearth_multi_factor_assertion_create_totp_enrollment(secret, totp_now(hearth_totp_secret_shared_secret_key(secret))));
   CHECK_FAILS_WITH(resolve(resolver, enrolling), HEARTH_ERROR_INVALID_ARGUMENT);
   /* An enrollment id the account does not have. */
   hearth_multi_factor_assertion *unknown =
-      t_keep_assertion(hearth_totp_multi_factor_assertion_for_sign_in("no-such-enrollment", "123456"));
+      t_keep_assertion(hearth_multi_factor_assertion_create_totp_sign_in("no-such-enrollment", "123456"));
   CHECK_FAILS_WITH(resolve(resolver, unknown), HEARTH_ERROR_MULTI_FACTOR_INFO_NOT_FOUND);
   CHECK(hearth_auth_current_user(auth) == NULL);
 
@@ -675,10 +675,10 @@ TEST(a_signed_out_user_has_no_enrollment_session, BOTH_LOOPS) {
   hearth_user *user = verified_user(auth, t_email("mfa-signed-out"));
   /* An enrollment assertion (a phone credential's): the signed-in user is what is missing. */
   hearth_multi_factor_assertion *assertion = t_keep_assertion(
-      hearth_phone_multi_factor_assertion(t_keep_credential(hearth_phone_credential("verification-id", "123456"))));
+      hearth_multi_factor_assertion_create_phone(t_keep_credential(hearth_credential_create_phone("verification-id", "123456"))));
   REQUIRE(assertion != NULL);
   CHECK_CODE(hearth_auth_sign_out(auth), 0);
-  hearth_future *session = t_keep_future(hearth_user_multi_factor_session(user));
+  hearth_future *session = t_keep_future(hearth_user_multi_factor_get_session(user));
   CHECK_FAILS_WITH(session, HEARTH_ERROR_NO_SIGNED_IN_USER);
   CHECK(hearth_future_multi_factor_session(session) == NULL);
   CHECK_FAILS_WITH(t_keep_future(hearth_user_multi_factor_unenroll(user, "enrollment")), HEARTH_ERROR_NO_SIGNED_IN_USER);
@@ -753,7 +753,7 @@ TEST(totp_codes_match_the_rfc_6238_test_vectors_for_sha1_sha256_and_sha512, MODE
     for (int i = 0; i < 6; i++) {
       char code[9];
       memset(code, 'x', sizeof code);
-      CHECK_CODE(hearth_totp_generate_code(secret, algorithms[a], 8, 30, times[i], code, sizeof code), 0);
+      CHECK_CODE(hearth_totp_code_generate(secret, algorithms[a], 8, 30, times[i], code, sizeof code), 0);
       if (!t_str_eq(code, expected[a][i]))
         t_fail(__FILE__, __LINE__, "%s at %lld: %.9s, expected %s", algorithms[a], (long long)times[i], code,
                expected[a][i]);
@@ -771,7 +771,7 @@ TEST(hearths_totp_codes_agree_with_the_suites_own_rfc_6238, MODE_NONE) {
     for (int p = 0; p < 3; p++) {
       for (int64_t t = 0; t < 4000000000LL; t += 123456789) {
         char code[16];
-        REQUIRE_CODE(hearth_totp_generate_code(secret, "SHA1", digits[d], periods[p], t, code, sizeof code), 0);
+        REQUIRE_CODE(hearth_totp_code_generate(secret, "SHA1", digits[d], periods[p], t, code, sizeof code), 0);
         if (!t_str_eq(code, t_totp_sha1(secret, digits[d], periods[p], t)))
           t_fail(__FILE__, __LINE__, "%d digits, %d s at %lld: %s, expected %s", digits[d], periods[p], (long long)t,
                  code, t_totp_sha1(secret, digits[d], periods[p], t));
@@ -781,39 +781,39 @@ TEST(hearths_totp_codes_agree_with_the_suites_own_rfc_6238, MODE_NONE) {
   /* Padding and lower case are how people paste secrets. */
   char upper[16], lower[16];
   const char *padded = t_printf("%s===", t_base32(seed, 18)); /* 18 bytes: 29 characters, padded to 32 */
-  REQUIRE_CODE(hearth_totp_generate_code(padded, "SHA1", 6, 30, 1700000000, upper, sizeof upper), 0);
+  REQUIRE_CODE(hearth_totp_code_generate(padded, "SHA1", 6, 30, 1700000000, upper, sizeof upper), 0);
   CHECK_STR(upper, t_totp_sha1(padded, 6, 30, 1700000000));
   char *lowered = t_strdup(secret);
   for (char *c = lowered; *c; c++) *c = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
-  REQUIRE_CODE(hearth_totp_generate_code(lowered, "SHA1", 6, 30, 1700000000, lower, sizeof lower), 0);
+  REQUIRE_CODE(hearth_totp_code_generate(lowered, "SHA1", 6, 30, 1700000000, lower, sizeof lower), 0);
   CHECK_STR(lower, t_totp_sha1(secret, 6, 30, 1700000000));
 }
 
 TEST(the_totp_helper_refuses_bad_arguments, MODE_NONE) {
   const char *secret = t_base32((const uint8_t *)"12345678901234567890", 20);
   char out[16];
-  CHECK_CODE(hearth_totp_generate_code(NULL, "SHA1", 6, 30, 59, out, sizeof out), HEARTH_ERROR_INVALID_ARGUMENT);
-  CHECK_CODE(hearth_totp_generate_code("", "SHA1", 6, 30, 59, out, sizeof out), HEARTH_ERROR_INVALID_ARGUMENT);
-  CHECK_CODE(hearth_totp_generate_code("NOT BASE32!", "SHA1", 6, 30, 59, out, sizeof out),
+  CHECK_CODE(hearth_totp_code_generate(NULL, "SHA1", 6, 30, 59, out, sizeof out), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_CODE(hearth_totp_code_generate("", "SHA1", 6, 30, 59, out, sizeof out), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_CODE(hearth_totp_code_generate("NOT BASE32!", "SHA1", 6, 30, 59, out, sizeof out),
              HEARTH_ERROR_INVALID_ARGUMENT);
-  CHECK_CODE(hearth_totp_generate_code("GEZDG\xff", "SHA1", 6, 30, 59, out, sizeof out), HEARTH_ERROR_INVALID_ARGUMENT);
-  CHECK_CODE(hearth_totp_generate_code(secret, "MD5", 6, 30, 59, out, sizeof out), HEARTH_ERROR_INVALID_ARGUMENT);
-  CHECK_CODE(hearth_totp_generate_code(secret, "SHA\xff", 6, 30, 59, out, sizeof out), HEARTH_ERROR_INVALID_ARGUMENT);
-  CHECK_CODE(hearth_totp_generate_code(secret, "SHA1", 0, 30, 59, out, sizeof out), HEARTH_ERROR_INVALID_ARGUMENT);
-  CHECK_CODE(hearth_totp_generate_code(secret, "SHA1", 5, 30, 59, out, sizeof out), HEARTH_ERROR_INVALID_ARGUMENT);
-  CHECK_CODE(hearth_totp_generate_code(secret, "SHA1", 11, 30, 59, out, sizeof out), HEARTH_ERROR_INVALID_ARGUMENT);
-  CHECK_CODE(hearth_totp_generate_code(secret, "SHA1", -6, 30, 59, out, sizeof out), HEARTH_ERROR_INVALID_ARGUMENT);
-  CHECK_CODE(hearth_totp_generate_code(secret, "SHA1", 6, 0, 59, out, sizeof out), HEARTH_ERROR_INVALID_ARGUMENT);
-  CHECK_CODE(hearth_totp_generate_code(secret, "SHA1", 6, -30, 59, out, sizeof out), HEARTH_ERROR_INVALID_ARGUMENT);
-  CHECK_CODE(hearth_totp_generate_code(secret, "SHA1", 6, 30, -1, out, sizeof out), HEARTH_ERROR_INVALID_ARGUMENT);
-  CHECK_CODE(hearth_totp_generate_code(secret, "SHA1", 6, 30, 59, NULL, sizeof out), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_CODE(hearth_totp_code_generate("GEZDG\xff", "SHA1", 6, 30, 59, out, sizeof out), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_CODE(hearth_totp_code_generate(secret, "MD5", 6, 30, 59, out, sizeof out), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_CODE(hearth_totp_code_generate(secret, "SHA\xff", 6, 30, 59, out, sizeof out), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_CODE(hearth_totp_code_generate(secret, "SHA1", 0, 30, 59, out, sizeof out), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_CODE(hearth_totp_code_generate(secret, "SHA1", 5, 30, 59, out, sizeof out), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_CODE(hearth_totp_code_generate(secret, "SHA1", 11, 30, 59, out, sizeof out), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_CODE(hearth_totp_code_generate(secret, "SHA1", -6, 30, 59, out, sizeof out), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_CODE(hearth_totp_code_generate(secret, "SHA1", 6, 0, 59, out, sizeof out), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_CODE(hearth_totp_code_generate(secret, "SHA1", 6, -30, 59, out, sizeof out), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_CODE(hearth_totp_code_generate(secret, "SHA1", 6, 30, -1, out, sizeof out), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_CODE(hearth_totp_code_generate(secret, "SHA1", 6, 30, 59, NULL, sizeof out), HEARTH_ERROR_INVALID_ARGUMENT);
   /* Room for the digits and the NUL, no less. */
   memset(out, 'x', sizeof out);
-  CHECK_CODE(hearth_totp_generate_code(secret, "SHA1", 6, 30, 59, out, 6), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_CODE(hearth_totp_code_generate(secret, "SHA1", 6, 30, 59, out, 6), HEARTH_ERROR_INVALID_ARGUMENT);
   CHECK_INT(out[0], 'x'); /* nothing written */
-  CHECK_CODE(hearth_totp_generate_code(secret, "SHA1", 6, 30, 59, out, 7), 0);
+  CHECK_CODE(hearth_totp_code_generate(secret, "SHA1", 6, 30, 59, out, 7), 0);
   CHECK_STR(out, "287082");
-  CHECK_CODE(hearth_totp_generate_code(secret, "SHA1", 10, 30, 59, out, 11), 0);
+  CHECK_CODE(hearth_totp_code_generate(secret, "SHA1", 10, 30, 59, out, 11), 0);
   CHECK_INT(strlen(out), 10);
 }
 
@@ -833,18 +833,18 @@ TEST(null_multi_factor_handles_are_rejected, MODE_NONE) {
   CHECK_INT(hearth_multi_factor_info_enrollment_timestamp(NULL), 0);
   CHECK_INT(hearth_user_multi_factor_count(NULL), 0);
   CHECK(hearth_user_multi_factor_at(NULL, 0) == NULL);
-  CHECK(hearth_user_multi_factor_session(NULL) == NULL);
+  CHECK(hearth_user_multi_factor_get_session(NULL) == NULL);
   CHECK(hearth_future_multi_factor_session(NULL) == NULL);
   CHECK(hearth_user_multi_factor_enroll(NULL, NULL, "name") == NULL);
   CHECK(hearth_user_multi_factor_unenroll(NULL, "enrollment") == NULL);
-  CHECK(hearth_phone_multi_factor_assertion(NULL) == NULL);
-  CHECK(hearth_totp_multi_factor_assertion_for_enrollment(NULL, "123456") == NULL);
-  CHECK(hearth_totp_multi_factor_assertion_for_sign_in(NULL, "123456") == NULL);
-  CHECK(hearth_totp_multi_factor_assertion_for_sign_in("enrollment", NULL) == NULL);
-  CHECK(hearth_totp_multi_factor_assertion_for_sign_in("enroll\xff", "123456") == NULL);
-  CHECK(hearth_totp_multi_factor_assertion_for_sign_in("enrollment", "12\xc3") == NULL);
+  CHECK(hearth_multi_factor_assertion_create_phone(NULL) == NULL);
+  CHECK(hearth_multi_factor_assertion_create_totp_enrollment(NULL, "123456") == NULL);
+  CHECK(hearth_multi_factor_assertion_create_totp_sign_in(NULL, "123456") == NULL);
+  CHECK(hearth_multi_factor_assertion_create_totp_sign_in("enrollment", NULL) == NULL);
+  CHECK(hearth_multi_factor_assertion_create_totp_sign_in("enroll\xff", "123456") == NULL);
+  CHECK(hearth_multi_factor_assertion_create_totp_sign_in("enrollment", "12\xc3") == NULL);
   hearth_multi_factor_assertion_release(NULL);
-  CHECK(hearth_totp_generate_secret(NULL) == NULL);
+  CHECK(hearth_totp_secret_generate(NULL) == NULL);
   CHECK(hearth_future_totp_secret(NULL) == NULL);
   CHECK(hearth_totp_secret_shared_secret_key(NULL) == NULL);
   CHECK_INT(hearth_totp_secret_code_length(NULL), 0);
@@ -853,14 +853,14 @@ TEST(null_multi_factor_handles_are_rejected, MODE_NONE) {
   CHECK(hearth_totp_secret_qr_code_url(NULL, "a@example.com", "Game") == NULL);
 
   /* An assertion of another kind than a phone credential's. */
-  hearth_credential *email = hearth_email_credential("a@example.com", T_PASSWORD);
-  CHECK(hearth_phone_multi_factor_assertion(email) == NULL);
+  hearth_credential *email = hearth_credential_create_email("a@example.com", T_PASSWORD);
+  CHECK(hearth_multi_factor_assertion_create_phone(email) == NULL);
   hearth_credential_release(email);
-  hearth_credential *phone = hearth_phone_credential("verification-id", "123456");
-  hearth_multi_factor_assertion *assertion = hearth_phone_multi_factor_assertion(phone);
+  hearth_credential *phone = hearth_credential_create_phone("verification-id", "123456");
+  hearth_multi_factor_assertion *assertion = hearth_multi_factor_assertion_create_phone(phone);
   CHECK(assertion != NULL);
   hearth_credential_release(phone);
-  CHECK(hearth_phone_multi_factor_assertion(phone) == NULL); /* released */
+  CHECK(hearth_multi_factor_assertion_create_phone(phone) == NULL); /* released */
   hearth_multi_factor_assertion_release(assertion);
   hearth_multi_factor_assertion_release(assertion); /* twice: a released handle, ignored */
 }
@@ -872,12 +872,12 @@ TEST(multi_factor_operations_refuse_null_invalid_utf8_and_released_arguments, BO
   const char *secret_key = enroll_totp(user, "App");
   hearth_user *current = t_current_user(auth);
   hearth_multi_factor_assertion *assertion =
-      t_keep_assertion(hearth_totp_multi_factor_assertion_for_sign_in("enrollment", "123456"));
+      t_keep_assertion(hearth_multi_factor_assertion_create_totp_sign_in("enrollment", "123456"));
 
   CHECK_FAILS_WITH(t_keep_future(hearth_user_multi_factor_enroll(current, NULL, "name")), HEARTH_ERROR_INVALID_ARGUMENT);
   CHECK_FAILS_WITH(t_keep_future(hearth_user_multi_factor_enroll(current, assertion, "bad \xff name")),
                    HEARTH_ERROR_INVALID_ARGUMENT);
-  hearth_multi_factor_assertion *released = hearth_totp_multi_factor_assertion_for_sign_in("enrollment", "123456");
+  hearth_multi_factor_assertion *released = hearth_multi_factor_assertion_create_totp_sign_in("enrollment", "123456");
   hearth_multi_factor_assertion_release(released);
   CHECK_FAILS_WITH(t_keep_future(hearth_user_multi_factor_enroll(current, released, "name")),
                    HEARTH_ERROR_INVALID_HANDLE);
@@ -885,7 +885,7 @@ TEST(multi_factor_operations_refuse_null_invalid_utf8_and_released_arguments, BO
   CHECK_FAILS_WITH(t_keep_future(hearth_user_multi_factor_unenroll(current, "\xc3\x28")), HEARTH_ERROR_INVALID_ARGUMENT);
   hearth_user *gone = hearth_user_retain(current);
   hearth_user_release(gone);
-  CHECK(hearth_user_multi_factor_session(gone) == NULL);
+  CHECK(hearth_user_multi_factor_get_session(gone) == NULL);
   CHECK(hearth_user_multi_factor_enroll(gone, assertion, "name") == NULL);
   CHECK(hearth_user_multi_factor_unenroll(gone, "enrollment") == NULL);
   CHECK_INT(hearth_user_multi_factor_count(current), 1);
@@ -897,7 +897,7 @@ TEST(multi_factor_operations_refuse_null_invalid_utf8_and_released_arguments, BO
   CHECK_FAILS_WITH(resolve(resolver, released), HEARTH_ERROR_INVALID_HANDLE);
   CHECK(hearth_auth_current_user(auth) == NULL);
   /* The resolver still works with a proper assertion. */
-  hearth_multi_factor_assertion *right = t_keep_assertion(hearth_totp_multi_factor_assertion_for_sign_in(
+  hearth_multi_factor_assertion *right = t_keep_assertion(hearth_multi_factor_assertion_create_totp_sign_in(
       hearth_multi_factor_info_uid(hearth_multi_factor_resolver_hint_at(resolver, 0)), totp_now(secret_key)));
   resolved_user(resolve(resolver, right));
 }
@@ -921,7 +921,7 @@ TEST(a_resolver_its_hints_and_its_session_live_as_long_as_their_future, BOTH_LOO
   REQUIRE(session != NULL);
   const char *enrollment_id = t_strdup(hearth_multi_factor_info_uid(hint));
   hearth_multi_factor_assertion *assertion =
-      t_keep_assertion(hearth_totp_multi_factor_assertion_for_sign_in(enrollment_id, totp_now(secret)));
+      t_keep_assertion(hearth_multi_factor_assertion_create_totp_sign_in(enrollment_id, totp_now(secret)));
   hearth_future_release(f);
 
   CHECK_INT(hearth_multi_factor_resolver_hint_count(resolver), 0);
@@ -936,7 +936,7 @@ TEST(a_resolver_its_hints_and_its_session_live_as_long_as_their_future, BOTH_LOO
   options.multi_factor_session = session;
   options.multi_factor_hint = hint;
   CHECK_FAILS_WITH(t_verify_phone(auth, &options), HEARTH_ERROR_INVALID_HANDLE);
-  CHECK(hearth_totp_generate_secret(session) == NULL);
+  CHECK(hearth_totp_secret_generate(session) == NULL);
 
   const hearth_multi_factor_resolver *kept = hearth_future_multi_factor_resolver(copy);
   REQUIRE(kept != NULL);
@@ -960,15 +960,15 @@ TEST(a_users_factors_live_as_long_as_its_snapshot_and_a_totp_secret_as_long_as_i
   CHECK_INT(hearth_user_multi_factor_count(snapshot), 0);
   CHECK(hearth_user_multi_factor_at(snapshot, 0) == NULL);
 
-  hearth_future *session_future = hearth_user_multi_factor_session(t_current_user(auth));
+  hearth_future *session_future = hearth_user_multi_factor_get_session(t_current_user(auth));
   REQUIRE(session_future != NULL);
   t_await_ok(session_future);
   const hearth_multi_factor_session *session = hearth_future_multi_factor_session(session_future);
   REQUIRE(session != NULL);
-  hearth_future *f = hearth_totp_generate_secret(session);
+  hearth_future *f = hearth_totp_secret_generate(session);
   REQUIRE(f != NULL);
   hearth_future_release(session_future);
-  CHECK(hearth_totp_generate_secret(session) == NULL); /* the session went with its future */
+  CHECK(hearth_totp_secret_generate(session) == NULL); /* the session went with its future */
   t_await_ok(f);
   const hearth_totp_secret *secret = hearth_future_totp_secret(f);
   REQUIRE(secret != NULL);
@@ -981,20 +981,20 @@ TEST(a_users_factors_live_as_long_as_its_snapshot_and_a_totp_secret_as_long_as_i
   CHECK_INT(hearth_totp_secret_period_seconds(secret), 0);
   CHECK(hearth_totp_secret_algorithm(secret) == NULL);
   CHECK(hearth_totp_secret_qr_code_url(secret, "a@example.com", "Game") == NULL);
-  CHECK(hearth_totp_multi_factor_assertion_for_enrollment(secret, "123456") == NULL);
+  CHECK(hearth_multi_factor_assertion_create_totp_enrollment(secret, "123456") == NULL);
 }
 
 TEST(futures_of_other_operations_have_no_resolver_session_or_secret, BOTH_LOOPS) {
   hearth_auth *auth = hearth_auth_get(t_app());
   const char *email = t_email("mfa-none");
   hearth_user *user = verified_user(auth, email);
-  hearth_future *session_future = t_keep_future(hearth_user_multi_factor_session(user));
+  hearth_future *session_future = t_keep_future(hearth_user_multi_factor_get_session(user));
   t_await_ok(session_future);
   const hearth_multi_factor_session *session = hearth_future_multi_factor_session(session_future);
   CHECK(hearth_future_multi_factor_resolver(session_future) == NULL);
   CHECK(hearth_future_totp_secret(session_future) == NULL);
   CHECK(hearth_future_user(session_future) == NULL);
-  hearth_future *secret_future = t_keep_future(hearth_totp_generate_secret(session));
+  hearth_future *secret_future = t_keep_future(hearth_totp_secret_generate(session));
   t_await_ok(secret_future);
   const hearth_totp_secret *secret = hearth_future_totp_secret(secret_future);
   REQUIRE(secret != NULL);
@@ -1015,13 +1015,13 @@ TEST(futures_of_other_operations_have_no_resolver_session_or_secret, BOTH_LOOPS)
   CHECK(hearth_multi_factor_resolver_session((const hearth_multi_factor_resolver *)session) == NULL);
   CHECK(hearth_multi_factor_info_uid((const hearth_multi_factor_info *)current) == NULL);
   CHECK(hearth_totp_secret_shared_secret_key((const hearth_totp_secret *)session) == NULL);
-  CHECK(hearth_totp_generate_secret((const hearth_multi_factor_session *)secret) == NULL);
-  CHECK(hearth_user_multi_factor_session((const hearth_user *)session) == NULL);
-  CHECK(hearth_phone_multi_factor_assertion((const hearth_credential *)current) == NULL);
+  CHECK(hearth_totp_secret_generate((const hearth_multi_factor_session *)secret) == NULL);
+  CHECK(hearth_user_multi_factor_get_session((const hearth_user *)session) == NULL);
+  CHECK(hearth_multi_factor_assertion_create_phone((const hearth_credential *)current) == NULL);
   static char not_a_handle[64];
   CHECK_INT(hearth_multi_factor_resolver_hint_count((const hearth_multi_factor_resolver *)not_a_handle), 0);
   CHECK(hearth_totp_secret_algorithm((const hearth_totp_secret *)not_a_handle) == NULL);
-  CHECK(hearth_totp_multi_factor_assertion_for_enrollment((const hearth_totp_secret *)not_a_handle, "123456") == NULL);
+  CHECK(hearth_multi_factor_assertion_create_totp_enrollment((const hearth_totp_secret *)not_a_handle, "123456") == NULL);
   CHECK(hearth_multi_factor_resolver_resolve_sign_in((const hearth_multi_factor_resolver *)not_a_handle, NULL) == NULL);
   hearth_multi_factor_assertion_release((hearth_multi_factor_assertion *)not_a_handle); /* ignored */
 
@@ -1030,6 +1030,6 @@ TEST(futures_of_other_operations_have_no_resolver_session_or_secret, BOTH_LOOPS)
   CHECK(hearth_totp_secret_qr_code_url(secret, email, NULL) == NULL);
   CHECK(hearth_totp_secret_qr_code_url(secret, "a\xff@example.com", "Game") == NULL);
   CHECK(hearth_totp_secret_qr_code_url(secret, email, "Ga\xc3me") == NULL);
-  CHECK(hearth_totp_multi_factor_assertion_for_enrollment(secret, NULL) == NULL);
-  CHECK(hearth_totp_multi_factor_assertion_for_enrollment(secret, "12\xff") == NULL);
+  CHECK(hearth_multi_factor_assertion_create_totp_enrollment(secret, NULL) == NULL);
+  CHECK(hearth_multi_factor_assertion_create_totp_enrollment(secret, "12\xff") == NULL);
 }

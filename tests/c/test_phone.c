@@ -80,7 +80,7 @@ TEST(firebases_test_number_signs_in_with_its_fixed_code_while_app_verification_i
   CHECK(strcmp(resend_token, verification_id) != 0);
   CHECK_STR(json_get_string(emu_verification_code(verification_id), "phoneNumber"), T_FICTIONAL_NUMBER);
 
-  hearth_credential *credential = t_keep_credential(hearth_phone_credential(verification_id, T_FICTIONAL_CODE));
+  hearth_credential *credential = t_keep_credential(hearth_credential_create_phone(verification_id, T_FICTIONAL_CODE));
   REQUIRE(credential != NULL);
   CHECK_STR(hearth_credential_provider(credential), "phone");
   hearth_future *f = sign_in(auth, credential);
@@ -137,22 +137,22 @@ TEST(a_wrong_code_fails_with_invalid_verification_code_and_the_right_code_still_
   const char *number = t_phone_number();
   const char *verification_id = t_send_code(auth, number);
   const char *code = emu_sms_code(verification_id);
-  hearth_credential *wrong = t_keep_credential(hearth_phone_credential(verification_id, wrong_code(code)));
+  hearth_credential *wrong = t_keep_credential(hearth_credential_create_phone(verification_id, wrong_code(code)));
   CHECK_FAILS_WITH(sign_in(auth, wrong), HEARTH_ERROR_INVALID_VERIFICATION_CODE);
   CHECK(hearth_auth_current_user(auth) == NULL);
-  hearth_future *f = sign_in(auth, t_keep_credential(hearth_phone_credential(verification_id, code)));
+  hearth_future *f = sign_in(auth, t_keep_credential(hearth_credential_create_phone(verification_id, code)));
   t_await_ok(f);
   CHECK_STR(hearth_user_phone_number(hearth_auth_result_user(result_of(f))), number);
 }
 
 TEST(verification_ids_the_server_never_issued_and_empty_parts_are_refused, BOTH_LOOPS) {
   hearth_auth *auth = hearth_auth_get(t_app());
-  CHECK_FAILS_WITH(sign_in(auth, t_keep_credential(hearth_phone_credential("not-a-verification-id", "123456"))),
+  CHECK_FAILS_WITH(sign_in(auth, t_keep_credential(hearth_credential_create_phone("not-a-verification-id", "123456"))),
                    HEARTH_ERROR_INVALID_VERIFICATION_ID);
   const char *verification_id = t_send_code(auth, t_phone_number());
-  CHECK_FAILS_WITH(sign_in(auth, t_keep_credential(hearth_phone_credential("", "123456"))),
+  CHECK_FAILS_WITH(sign_in(auth, t_keep_credential(hearth_credential_create_phone("", "123456"))),
                    HEARTH_ERROR_MISSING_VERIFICATION_ID);
-  CHECK_FAILS_WITH(sign_in(auth, t_keep_credential(hearth_phone_credential(verification_id, ""))),
+  CHECK_FAILS_WITH(sign_in(auth, t_keep_credential(hearth_credential_create_phone(verification_id, ""))),
                    HEARTH_ERROR_MISSING_VERIFICATION_CODE);
   CHECK(hearth_auth_current_user(auth) == NULL);
 }
@@ -191,7 +191,7 @@ TEST(verifying_a_number_again_while_its_code_is_fresh_sends_no_second_sms_and_yi
   /* Another number is another verification; the last result follows. */
   const char *other = t_send_code(auth, t_phone_number());
   CHECK(strcmp(other, verification_id) != 0);
-  hearth_future *last = t_keep_future(hearth_phone_verify_number_last_result(auth));
+  hearth_future *last = t_keep_future(hearth_auth_last_result(auth, HEARTH_OP_AUTH_VERIFY_PHONE_NUMBER));
   REQUIRE(last != NULL);
   CHECK_STR(hearth_future_string(last), other);
   CHECK(hearth_future_phone_resend_token(last) != NULL);
@@ -233,10 +233,10 @@ TEST(a_verification_id_is_spent_once_its_code_signed_in_and_verifying_again_send
   const char *verification_id = t_send_code(auth, number);
   const char *code = emu_sms_code(verification_id);
   /* A mistyped code spends nothing: asking again still answers the same id, and the person retypes. */
-  CHECK_FAILS_WITH(sign_in(auth, t_keep_credential(hearth_phone_credential(verification_id, wrong_code(code)))),
+  CHECK_FAILS_WITH(sign_in(auth, t_keep_credential(hearth_credential_create_phone(verification_id, wrong_code(code)))),
                    HEARTH_ERROR_INVALID_VERIFICATION_CODE);
   CHECK_STR(t_send_code(auth, number), verification_id);
-  t_await_ok(sign_in(auth, t_keep_credential(hearth_phone_credential(verification_id, code))));
+  t_await_ok(sign_in(auth, t_keep_credential(hearth_credential_create_phone(verification_id, code))));
   CHECK_CODE(hearth_auth_sign_out(auth), 0);
   const char *again = t_send_code(auth, number);
   CHECK(strcmp(again, verification_id) != 0);
@@ -373,7 +373,7 @@ TEST(updating_the_phone_number_replaces_it_with_the_one_the_credential_proves, B
   CHECK_STR(hearth_user_info_phone_number(t_provider_info(updated, "phone")), second);
   CHECK_STR(hearth_user_phone_number(t_current_user(auth)), second);
   CHECK_STR(json_get_string(emu_lookup(uid), "phoneNumber"), second);
-  hearth_future *last = t_keep_future(hearth_user_update_phone_number_credential_last_result(auth));
+  hearth_future *last = t_keep_future(hearth_auth_last_result(auth, HEARTH_OP_USER_UPDATE_PHONE_NUMBER_CREDENTIAL));
   REQUIRE(last != NULL);
   CHECK_STR(hearth_user_phone_number(hearth_future_user(last)), second);
 
@@ -467,6 +467,9 @@ typedef struct phone_events {
   int again_rc;
   hearth_phone_auth_options again_options;
   hearth_phone_listener again_listener;
+  /* The listener's final call: how many times, and what had happened by then. */
+  atomic_int releases;
+  const char *seq_at_release;
 } phone_events;
 
 static void on_code_sent(void *user_data, const char *verification_id, const char *resend_token) {
@@ -477,14 +480,14 @@ static void on_code_sent(void *user_data, const char *verification_id, const cha
   e->sent_at = t_now();
   if (e->again_from_callback) {
     e->again_from_callback = false;
-    e->again_rc = hearth_phone_verify_number_with_listener(e->auth, &e->again_options, &e->again_listener);
+    e->again_rc = hearth_auth_verify_phone_number_with_listener(e->auth, &e->again_options, &e->again_listener);
     t_seq_add(e->seq, "verified_again");
   }
   t_seq_add(e->seq, "code_sent");
   T_CB_EXIT();
 }
 
-static void on_verification_failed(void *user_data, int error, const char *message) {
+static void on_verification_failed(void *user_data, hearth_error error, const char *message) {
   phone_events *e = user_data;
   T_CB_ENTER(e->app);
   e->error = error;
@@ -502,6 +505,14 @@ static void on_code_auto_retrieval_timeout(void *user_data, const char *verifica
   T_CB_EXIT();
 }
 
+static void on_phone_listener_release(void *user_data) {
+  phone_events *e = user_data;
+  T_CB_ENTER(e->app);
+  e->seq_at_release = t_seq_text(e->seq);
+  atomic_fetch_add(&e->releases, 1);
+  T_CB_EXIT();
+}
+
 static phone_events *phone_events_new(hearth_app *app) {
   phone_events *e = t_alloc(sizeof *e);
   e->app = app;
@@ -513,7 +524,7 @@ static phone_events *phone_events_new(hearth_app *app) {
 
 static hearth_phone_listener listener_for(phone_events *e) {
   hearth_phone_listener listener = {sizeof(hearth_phone_listener), on_code_sent, on_verification_failed,
-                                    on_code_auto_retrieval_timeout, e};
+                                    on_code_auto_retrieval_timeout, e, on_phone_listener_release};
   return listener;
 }
 
@@ -525,11 +536,14 @@ TEST(the_listener_hears_code_sent_then_the_auto_retrieval_timeout, BOTH_LOOPS) {
   options.timeout_ms = 300;
   hearth_phone_listener listener = listener_for(e);
   double started = t_now();
-  REQUIRE_CODE(hearth_phone_verify_number_with_listener(e->auth, &options, &listener), 0);
+  REQUIRE_CODE(hearth_auth_verify_phone_number_with_listener(e->auth, &options, &listener), 0);
   CHECK_INT(t_seq_count(e->seq), 0); /* never inside the call */
   REQUIRE_EVENTUALLY(t_seq_count(e->seq) >= 2);
   t_settle(100);
   CHECK_STR(t_seq_text(e->seq), "code_sent,timeout");
+  /* The release is the listener's final call, after the timeout. */
+  CHECK_INT(atomic_load(&e->releases), 1);
+  CHECK_STR(e->seq_at_release, "code_sent,timeout");
   CHECK_STR(e->timed_out_id, e->verification_id);
   CHECK(e->resend_token != NULL && *e->resend_token);
   CHECK(e->timed_out_at - e->sent_at >= 0.25);
@@ -545,7 +559,7 @@ TEST(the_listener_hears_verification_failed_for_a_bad_number_and_for_a_refusing_
   phone_events *bad = phone_events_new(app);
   hearth_phone_auth_options options = options_for("+1650abc4567");
   hearth_phone_listener listener = listener_for(bad);
-  REQUIRE_CODE(hearth_phone_verify_number_with_listener(bad->auth, &options, &listener), 0);
+  REQUIRE_CODE(hearth_auth_verify_phone_number_with_listener(bad->auth, &options, &listener), 0);
   REQUIRE_EVENTUALLY(t_seq_count(bad->seq) >= 1);
   CHECK_CODE(bad->error, HEARTH_ERROR_INVALID_PHONE_NUMBER);
   CHECK(bad->message != NULL && *bad->message);
@@ -560,7 +574,7 @@ TEST(the_listener_hears_verification_failed_for_a_bad_number_and_for_a_refusing_
   hearth_phone_auth_options again = options_for(number);
   again.force_resending_token = hearth_future_phone_resend_token(first);
   listener = listener_for(refused);
-  REQUIRE_CODE(hearth_phone_verify_number_with_listener(refused->auth, &again, &listener), 0);
+  REQUIRE_CODE(hearth_auth_verify_phone_number_with_listener(refused->auth, &again, &listener), 0);
   REQUIRE_EVENTUALLY(t_seq_count(refused->seq) >= 1);
   CHECK_CODE(refused->error, HEARTH_ERROR_TOO_MANY_REQUESTS);
   CHECK(refused->message != NULL && *refused->message);
@@ -568,6 +582,11 @@ TEST(the_listener_hears_verification_failed_for_a_bad_number_and_for_a_refusing_
   CHECK_STR(t_seq_text(bad->seq), "failed");
   CHECK_STR(t_seq_text(refused->seq), "failed");
   CHECK_INT(emu_verification_code_count(number), 1);
+  /* Released once, after the failure. */
+  CHECK_INT(atomic_load(&bad->releases), 1);
+  CHECK_STR(bad->seq_at_release, "failed");
+  CHECK_INT(atomic_load(&refused->releases), 1);
+  CHECK_STR(refused->seq_at_release, "failed");
 }
 
 TEST(verifying_from_inside_on_code_sent_calls_the_second_listener_later_never_nested, BOTH_LOOPS) {
@@ -581,7 +600,7 @@ TEST(verifying_from_inside_on_code_sent_calls_the_second_listener_later_never_ne
   outer->again_listener = listener_for(inner);
   outer->again_rc = -1;
   hearth_phone_listener listener = listener_for(outer);
-  REQUIRE_CODE(hearth_phone_verify_number_with_listener(outer->auth, &options, &listener), 0);
+  REQUIRE_CODE(hearth_auth_verify_phone_number_with_listener(outer->auth, &options, &listener), 0);
   REQUIRE_EVENTUALLY(t_seq_count(inner->seq) >= 1);
   CHECK_INT(outer->again_rc, 0);
   CHECK_STR(t_seq_text(outer->seq), "verified_again,code_sent");
@@ -590,17 +609,37 @@ TEST(verifying_from_inside_on_code_sent_calls_the_second_listener_later_never_ne
   CHECK_INT(emu_verification_code_count(number), 1);
 }
 
-TEST(the_auto_retrieval_timeout_never_runs_after_the_app_is_destroyed, BOTH_LOOPS) {
+TEST(destroying_the_app_after_the_code_was_sent_drops_the_timeout_and_releases_the_listener, BOTH_LOOPS) {
   hearth_app *app = t_app();
   phone_events *e = phone_events_new(app);
   hearth_phone_auth_options options = options_for(t_phone_number());
   options.timeout_ms = 200;
   hearth_phone_listener listener = listener_for(e);
-  REQUIRE_CODE(hearth_phone_verify_number_with_listener(e->auth, &options, &listener), 0);
+  REQUIRE_CODE(hearth_auth_verify_phone_number_with_listener(e->auth, &options, &listener), 0);
   REQUIRE_EVENTUALLY(t_seq_count(e->seq) >= 1);
   t_app_destroy(app);
-  t_settle(400); /* the probe fails the test if a callback of the destroyed app runs */
+  if (!t_host()) CHECK_INT(atomic_load(&e->releases), 1); /* before the destroy returned */
+  t_settle(400); /* the probe fails the test if a callback of the destroyed app runs after its final calls */
   CHECK_STR(t_seq_text(e->seq), "code_sent");
+  CHECK_INT(atomic_load(&e->releases), 1);
+  CHECK_STR(e->seq_at_release, "code_sent");
+}
+
+TEST(destroying_the_app_while_the_code_is_being_sent_fails_the_verification_as_cancelled_then_releases, BOTH_LOOPS) {
+  hearth_app *app = t_unanswered_app(0);
+  phone_events *e = phone_events_new(app);
+  hearth_phone_auth_options options = options_for(t_phone_number());
+  hearth_phone_listener listener = listener_for(e);
+  REQUIRE_CODE(hearth_auth_verify_phone_number_with_listener(e->auth, &options, &listener), 0);
+  t_settle(50); /* the request waits at a server that never answers */
+  CHECK_INT(t_seq_count(e->seq), 0);
+  t_app_destroy(app);
+  REQUIRE_EVENTUALLY(atomic_load(&e->releases) == 1);
+  t_settle(100);
+  CHECK_STR(t_seq_text(e->seq), "failed");
+  CHECK_CODE(e->error, HEARTH_ERROR_CANCELLED);
+  CHECK_STR(e->seq_at_release, "failed");
+  CHECK_INT(atomic_load(&e->releases), 1);
 }
 
 TEST(a_listener_with_only_some_callbacks_is_fine, BOTH_LOOPS) {
@@ -608,14 +647,14 @@ TEST(a_listener_with_only_some_callbacks_is_fine, BOTH_LOOPS) {
   phone_events *e = phone_events_new(app);
   hearth_phone_auth_options options = options_for(t_phone_number());
   options.timeout_ms = 50;
-  hearth_phone_listener listener = {sizeof listener, on_code_sent, NULL, NULL, e};
-  REQUIRE_CODE(hearth_phone_verify_number_with_listener(e->auth, &options, &listener), 0);
+  hearth_phone_listener listener = {sizeof listener, on_code_sent, NULL, NULL, e, NULL};
+  REQUIRE_CODE(hearth_auth_verify_phone_number_with_listener(e->auth, &options, &listener), 0);
   REQUIRE_EVENTUALLY(t_seq_count(e->seq) >= 1);
   t_settle(150); /* the timeout passes with nobody to tell */
   CHECK_STR(t_seq_text(e->seq), "code_sent");
   hearth_phone_auth_options bad = options_for("12345");
-  hearth_phone_listener silent = {sizeof silent, NULL, NULL, NULL, NULL};
-  CHECK_CODE(hearth_phone_verify_number_with_listener(e->auth, &bad, &silent), 0);
+  hearth_phone_listener silent = {sizeof silent, NULL, NULL, NULL, NULL, NULL};
+  CHECK_CODE(hearth_auth_verify_phone_number_with_listener(e->auth, &bad, &silent), 0);
   t_settle(50);
 }
 
@@ -625,19 +664,24 @@ TEST(the_listener_form_refuses_bad_arguments_without_calling_back, BOTH_LOOPS) {
   hearth_auth *auth = e->auth;
   hearth_phone_auth_options options = options_for(t_phone_number());
   hearth_phone_listener listener = listener_for(e);
-  CHECK_CODE(hearth_phone_verify_number_with_listener(NULL, &options, &listener), HEARTH_ERROR_INVALID_HANDLE);
-  CHECK_CODE(hearth_phone_verify_number_with_listener(auth, &options, NULL), HEARTH_ERROR_INVALID_ARGUMENT);
-  CHECK_CODE(hearth_phone_verify_number_with_listener(auth, NULL, &listener), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_CODE(hearth_auth_verify_phone_number_with_listener(NULL, &options, &listener), HEARTH_ERROR_INVALID_HANDLE);
+  CHECK_CODE(hearth_auth_verify_phone_number_with_listener(auth, &options, NULL), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_CODE(hearth_auth_verify_phone_number_with_listener(auth, NULL, &listener), HEARTH_ERROR_INVALID_ARGUMENT);
   hearth_phone_listener old = listener;
   old.struct_size = 0;
-  CHECK_CODE(hearth_phone_verify_number_with_listener(auth, &options, &old), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_CODE(hearth_auth_verify_phone_number_with_listener(auth, &options, &old), HEARTH_ERROR_INVALID_ARGUMENT);
   hearth_phone_auth_options bad = options_for("+1555\xff\xfe");
-  CHECK_CODE(hearth_phone_verify_number_with_listener(auth, &bad, &listener), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_CODE(hearth_auth_verify_phone_number_with_listener(auth, &bad, &listener), HEARTH_ERROR_INVALID_ARGUMENT);
   bad = options_for(t_phone_number());
   bad.timeout_ms = -5;
-  CHECK_CODE(hearth_phone_verify_number_with_listener(auth, &bad, &listener), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_CODE(hearth_auth_verify_phone_number_with_listener(auth, &bad, &listener), HEARTH_ERROR_INVALID_ARGUMENT);
   t_settle(100);
   CHECK_INT(t_seq_count(e->seq), 0);
+  /* A refused call keeps nothing: not even the release runs. */
+  CHECK_INT(atomic_load(&e->releases), 0);
+  t_app_destroy(app);
+  t_settle(50);
+  CHECK_INT(atomic_load(&e->releases), 0);
 }
 
 /* ------------------------------------------------------------------------------------------------
@@ -706,7 +750,7 @@ TEST(app_verification_is_disabled_for_testing_by_default_against_the_emulator_so
   hearth_phone_auth_options fictional = options_for(T_FICTIONAL_NUMBER);
   hearth_future *f = t_verify_phone(auth, &fictional);
   t_await_ok(f);
-  t_await_ok(sign_in(auth, t_keep_credential(hearth_phone_credential(hearth_future_string(f), T_FICTIONAL_CODE))));
+  t_await_ok(sign_in(auth, t_keep_credential(hearth_credential_create_phone(hearth_future_string(f), T_FICTIONAL_CODE))));
   CHECK_STR(hearth_user_phone_number(t_current_user(auth)), T_FICTIONAL_NUMBER);
 
   /* Disabled explicitly: the same. Enabled: the page opens and the real number gets its SMS. */
@@ -822,10 +866,10 @@ static void never_called_code_sent(void *user_data, const char *verification_id,
 TEST(phone_verification_refuses_null_invalid_utf8_and_foreign_arguments, BOTH_LOOPS) {
   hearth_app *app = t_app();
   hearth_auth *auth = hearth_auth_get(app);
-  CHECK(hearth_phone_verify_number_last_result(auth) == NULL); /* nothing ran yet */
-  CHECK(hearth_phone_verify_number_last_result(NULL) == NULL);
+  CHECK(hearth_auth_last_result(auth, HEARTH_OP_AUTH_VERIFY_PHONE_NUMBER) == NULL); /* nothing ran yet */
+  CHECK(hearth_auth_last_result(NULL, HEARTH_OP_AUTH_VERIFY_PHONE_NUMBER) == NULL);
   hearth_phone_auth_options options = options_for(t_phone_number());
-  CHECK(hearth_phone_verify_number(NULL, &options) == NULL);
+  CHECK(hearth_auth_verify_phone_number(NULL, &options) == NULL);
   CHECK_FAILS_WITH(t_verify_phone(auth, NULL), HEARTH_ERROR_INVALID_ARGUMENT);
   CHECK_CODE(hearth_auth_set_app_verification_disabled_for_testing(NULL, 1), HEARTH_ERROR_INVALID_HANDLE);
 
@@ -842,7 +886,7 @@ TEST(phone_verification_refuses_null_invalid_utf8_and_foreign_arguments, BOTH_LO
   CHECK_FAILS_WITH(t_verify_phone(auth, &bad), HEARTH_ERROR_INVALID_ARGUMENT);
 
   /* Handles of another kind where a session or a hint belongs. */
-  hearth_credential *credential = t_keep_credential(hearth_phone_credential("id", "123456"));
+  hearth_credential *credential = t_keep_credential(hearth_credential_create_phone("id", "123456"));
   bad = options_for(options.phone_number);
   bad.multi_factor_session = (const hearth_multi_factor_session *)credential;
   CHECK_FAILS_WITH(t_verify_phone(auth, &bad), HEARTH_ERROR_INVALID_HANDLE);
@@ -852,25 +896,25 @@ TEST(phone_verification_refuses_null_invalid_utf8_and_foreign_arguments, BOTH_LO
   CHECK_FAILS_WITH(t_verify_phone(auth, &bad), HEARTH_ERROR_INVALID_HANDLE);
   CHECK_INT(emu_verification_code_count(options.phone_number), 0);
 
-  hearth_phone_listener listener = {sizeof listener, never_called_code_sent, NULL, NULL, NULL};
+  hearth_phone_listener listener = {sizeof listener, never_called_code_sent, NULL, NULL, NULL, NULL};
   bad = options_for(options.phone_number);
   bad.multi_factor_session = (const hearth_multi_factor_session *)&not_a_handle;
-  CHECK_CODE(hearth_phone_verify_number_with_listener(auth, &bad, &listener), HEARTH_ERROR_INVALID_HANDLE);
+  CHECK_CODE(hearth_auth_verify_phone_number_with_listener(auth, &bad, &listener), HEARTH_ERROR_INVALID_HANDLE);
 
   /* The last result is the last refused call, as for every operation. */
-  hearth_future *last = t_keep_future(hearth_phone_verify_number_last_result(auth));
+  hearth_future *last = t_keep_future(hearth_auth_last_result(auth, HEARTH_OP_AUTH_VERIFY_PHONE_NUMBER));
   REQUIRE(last != NULL);
   CHECK_CODE(hearth_future_error(last), HEARTH_ERROR_INVALID_HANDLE);
   t_settle(50);
 }
 
 TEST(phone_credentials_need_both_parts_as_valid_utf8, MODE_NONE) {
-  CHECK(hearth_phone_credential(NULL, "123456") == NULL);
-  CHECK(hearth_phone_credential("verification-id", NULL) == NULL);
-  CHECK(hearth_phone_credential(NULL, NULL) == NULL);
-  CHECK(hearth_phone_credential("verification-\xff", "123456") == NULL);
-  CHECK(hearth_phone_credential("verification-id", "12\xc3") == NULL);
-  hearth_credential *credential = hearth_phone_credential("verification-id", "123456");
+  CHECK(hearth_credential_create_phone(NULL, "123456") == NULL);
+  CHECK(hearth_credential_create_phone("verification-id", NULL) == NULL);
+  CHECK(hearth_credential_create_phone(NULL, NULL) == NULL);
+  CHECK(hearth_credential_create_phone("verification-\xff", "123456") == NULL);
+  CHECK(hearth_credential_create_phone("verification-id", "12\xc3") == NULL);
+  hearth_credential *credential = hearth_credential_create_phone("verification-id", "123456");
   REQUIRE(credential != NULL);
   CHECK_INT(hearth_credential_is_valid(credential), 1);
   CHECK_STR(hearth_credential_provider(credential), "phone");
@@ -888,22 +932,22 @@ TEST(phone_credentials_need_both_parts_as_valid_utf8, MODE_NONE) {
 TEST(updating_the_phone_number_refuses_null_released_and_other_credentials, BOTH_LOOPS) {
   hearth_auth *auth = hearth_auth_get(t_app());
   hearth_user *user = t_create_user(auth, t_email("phone-bad"), T_PASSWORD);
-  hearth_credential *released = hearth_phone_credential("verification-id", "123456");
+  hearth_credential *released = hearth_credential_create_phone("verification-id", "123456");
   hearth_credential_release(released);
   CHECK_FAILS_WITH(t_keep_future(hearth_user_update_phone_number_credential(user, released)),
                    HEARTH_ERROR_INVALID_HANDLE);
   CHECK_FAILS_WITH(t_keep_future(hearth_user_update_phone_number_credential(user, NULL)),
                    HEARTH_ERROR_INVALID_ARGUMENT);
-  hearth_credential *email = t_keep_credential(hearth_email_credential(t_email("phone-bad-2"), T_PASSWORD));
+  hearth_credential *email = t_keep_credential(hearth_credential_create_email(t_email("phone-bad-2"), T_PASSWORD));
   CHECK_FAILS_WITH(t_keep_future(hearth_user_update_phone_number_credential(user, email)),
                    HEARTH_ERROR_INVALID_CREDENTIAL);
-  hearth_credential *phone = t_keep_credential(hearth_phone_credential("verification-id", "123456"));
+  hearth_credential *phone = t_keep_credential(hearth_credential_create_phone("verification-id", "123456"));
   CHECK(hearth_user_update_phone_number_credential(NULL, phone) == NULL);
   hearth_user *gone = hearth_user_retain(user);
   hearth_user_release(gone);
   CHECK(hearth_user_update_phone_number_credential(gone, phone) == NULL);
-  CHECK(hearth_user_update_phone_number_credential_last_result(NULL) == NULL);
-  hearth_future *last = t_keep_future(hearth_user_update_phone_number_credential_last_result(auth));
+  CHECK(hearth_auth_last_result(NULL, HEARTH_OP_USER_UPDATE_PHONE_NUMBER_CREDENTIAL) == NULL);
+  hearth_future *last = t_keep_future(hearth_auth_last_result(auth, HEARTH_OP_USER_UPDATE_PHONE_NUMBER_CREDENTIAL));
   REQUIRE(last != NULL);
   CHECK_CODE(hearth_future_error(last), HEARTH_ERROR_INVALID_CREDENTIAL);
   CHECK_STR(hearth_user_phone_number(t_current_user(auth)), "");

@@ -512,12 +512,13 @@ TEST(a_second_flow_while_one_is_pending_fails_with_web_context_already_presented
 typedef struct destroyed_flow {
   hearth_app *app;
   atomic_int callbacks;
+  atomic_int error;
 } destroyed_flow;
 
 static void flow_completed(hearth_future *future, void *user_data) {
-  (void)future;
   destroyed_flow *d = user_data;
   T_CB_ENTER(d->app);
+  atomic_store(&d->error, hearth_future_error(future));
   atomic_fetch_add(&d->callbacks, 1);
   T_CB_EXIT();
 }
@@ -528,16 +529,59 @@ TEST(destroying_the_app_during_a_flow_cancels_it, BOTH_LOOPS) {
   d->app = f.app;
   t_browser_plan(f.browser, (t_plan){.action = T_USER_WALKS_AWAY});
   hearth_future *pending = t_keep_future(hearth_auth_sign_in_with_provider(f.auth, provider_for(&apple)));
-  CHECK_CODE(hearth_future_on_completion(pending, flow_completed, d), 0);
+  CHECK_CODE(hearth_future_add_callback(pending, flow_completed, d), 0);
   t_visit shown = wait_until_shown(f.browser);
   double started = t_now();
   t_app_destroy(f.app);
   CHECK(t_now() - started < T_LIMIT(1.0));
   CHECK_INT(hearth_future_status(pending), HEARTH_FUTURE_COMPLETE);
   CHECK_CODE(hearth_future_error(pending), HEARTH_ERROR_CANCELLED);
+  /* Its callback runs once, with the cancellation; the UI delegate is released once, after it. */
+  if (!t_host()) CHECK_INT(atomic_load(&d->callbacks), 1);
+  REQUIRE_EVENTUALLY(atomic_load(&d->callbacks) == 1);
   t_settle(100);
-  CHECK_INT(atomic_load(&d->callbacks), 0);
+  CHECK_INT(atomic_load(&d->callbacks), 1);
+  CHECK_CODE(atomic_load(&d->error), HEARTH_ERROR_CANCELLED);
+  CHECK_INT(t_browser_releases(f.browser), 1);
   check_receiver_closed(shown.opened_url);
+}
+
+TEST(a_replaced_ui_delegate_is_released_once_no_flow_uses_it, BOTH_LOOPS) {
+  flow_app f = flow_app_new(EMULATOR_PAGE);
+  t_browser *second = t_browser_new(f.app);
+  t_browser_plan(f.browser, (t_plan){.action = T_USER_WALKS_AWAY});
+  hearth_future *pending = t_keep_future(hearth_auth_sign_in_with_provider(f.auth, provider_for(&twitter)));
+  wait_until_shown(f.browser);
+  /* Still the delegate of the app: not released. */
+  t_settle(50);
+  CHECK_INT(t_browser_releases(f.browser), 0);
+  /* Replaced after its flow showed the page: nothing needs it any more, so it is released (once, on a
+   * later loop turn), while that flow goes on. */
+  hearth_provider_flow_options options;
+  t_browser_options(second, &options);
+  REQUIRE_CODE(hearth_auth_set_provider_flow_options(f.auth, &options), 0);
+  if (t_host()) CHECK_INT(t_browser_releases(f.browser), 0);
+  REQUIRE_EVENTUALLY(t_browser_releases(f.browser) == 1);
+  CHECK_INT(hearth_future_status(pending), HEARTH_FUTURE_PENDING);
+  CHECK_CODE(hearth_auth_cancel_provider_flow(f.auth), 0);
+  CHECK_FAILS_WITH(pending, HEARTH_ERROR_WEB_CONTEXT_CANCELLED);
+  t_settle(50);
+  CHECK_INT(t_browser_releases(f.browser), 1);
+  /* The second one serves the next flow, and is released when the app goes. */
+  t_browser_sign_in_as(second, identity(t_email("second-delegate")));
+  t_await_ok(t_keep_future(hearth_auth_sign_in_with_provider(f.auth, provider_for(&twitter))));
+  CHECK_INT(t_browser_opened(second), 1);
+  CHECK_INT(t_browser_releases(second), 0);
+  /* Options refused by Hearth take nothing: their release never runs. */
+  hearth_provider_flow_options refused;
+  t_browser_options(second, &refused);
+  refused.timeout_ms = -1;
+  CHECK_CODE(hearth_auth_set_provider_flow_options(f.auth, &refused), HEARTH_ERROR_INVALID_ARGUMENT);
+  t_app_destroy(f.app);
+  REQUIRE_EVENTUALLY(t_browser_releases(second) == 1);
+  t_settle(100);
+  CHECK_INT(t_browser_releases(f.browser), 1);
+  CHECK_INT(t_browser_releases(second), 1);
 }
 
 /* ------------------------------------------------------------------------------------------------
@@ -691,14 +735,12 @@ TEST(provider_flows_for_a_signed_out_user_fail_with_no_signed_in_user, BOTH_LOOP
 /* ------------------------------------------------------------------------------------------------
  * Last results
  * ---------------------------------------------------------------------------------------------- */
-typedef hearth_future *(*last_result_fn)(hearth_auth *);
-
 TEST(provider_flows_record_their_last_results, BOTH_LOOPS) {
   flow_app f = flow_app_new(EMULATOR_PAGE);
-  const last_result_fn lasts[] = {hearth_auth_sign_in_with_provider_last_result,
-                                  hearth_user_link_with_provider_last_result,
-                                  hearth_user_reauthenticate_with_provider_last_result};
-  for (size_t i = 0; i < 3; i++) CHECK(lasts[i](f.auth) == NULL);
+  const hearth_operation lasts[] = {HEARTH_OP_AUTH_SIGN_IN_WITH_PROVIDER,
+                                  HEARTH_OP_USER_LINK_WITH_PROVIDER,
+                                  HEARTH_OP_USER_REAUTHENTICATE_WITH_PROVIDER};
+  for (size_t i = 0; i < 3; i++) CHECK(hearth_auth_last_result(f.auth, lasts[i]) == NULL);
   hearth_oauth_provider *provider = provider_for(&twitter);
   const char *email = t_email("last-flow");
   t_browser_sign_in_as(f.browser, identity(email));
@@ -710,7 +752,7 @@ TEST(provider_flows_record_their_last_results, BOTH_LOOPS) {
   ops[1] = t_keep_future(hearth_user_link_with_provider(t_current_user(f.auth), provider));
   CHECK_FAILS_WITH(ops[1], HEARTH_ERROR_PROVIDER_ALREADY_LINKED);
   for (size_t i = 0; i < 3; i++) {
-    hearth_future *last = t_keep_future(lasts[i](f.auth));
+    hearth_future *last = t_keep_future(hearth_auth_last_result(f.auth, lasts[i]));
     if (!last) {
       t_fail(__FILE__, __LINE__, "last result %zu is NULL after its operation ran", i);
       continue;
@@ -720,7 +762,7 @@ TEST(provider_flows_record_their_last_results, BOTH_LOOPS) {
     CHECK((hearth_future_auth_result(last) != NULL) == (hearth_future_auth_result(ops[i]) != NULL));
   }
   hearth_auth *other = hearth_auth_get(t_app());
-  for (size_t i = 0; i < 3; i++) CHECK(lasts[i](other) == NULL);
+  for (size_t i = 0; i < 3; i++) CHECK(hearth_auth_last_result(other, lasts[i]) == NULL);
 }
 
 /* ------------------------------------------------------------------------------------------------
@@ -824,4 +866,211 @@ TEST(a_provider_token_bound_to_another_nonce_is_refused, BOTH_LOOPS) {
     CHECK_INT(t_browser_wait(f.browser, 1).redirect_status, 200);
     CHECK(hearth_auth_current_user(f.auth) == NULL);
   }
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * The credential only (the Apple SDK's getCredentialWith): the provider's page, then a credential the
+ * app signs in, links or reauthenticates with itself. Nobody is signed in by getting it.
+ * ---------------------------------------------------------------------------------------------- */
+
+/* Runs the page for `email` and returns a credential of our own (kept). */
+static hearth_credential *credential_from_page(flow_app *f, hearth_oauth_provider *provider, const provider_case *c,
+                                               int page, const char *email, int *visits, const char **nonce) {
+  t_browser_sign_in_as(f->browser, identity(email));
+  hearth_future *future = t_keep_future(hearth_auth_get_credential_with_provider(f->auth, provider));
+  REQUIRE(future != NULL);
+  t_await_ok(future);
+  t_visit visit = t_browser_wait(f->browser, ++*visits);
+  /* The Apple SDK's page for getCredentialWith is a redirect sign-in page. */
+  const char *sent_nonce = check_page(visit.opened_url, c, page, "signInWithRedirect");
+  if (nonce) *nonce = sent_nonce;
+  check_returned(visit);
+  /* A credential, and nothing of a sign-in. */
+  const hearth_credential *borrowed = hearth_future_credential(future);
+  REQUIRE(borrowed != NULL);
+  CHECK_STR(hearth_credential_provider(borrowed), c->id);
+  CHECK(hearth_future_auth_result(future) == NULL);
+  CHECK(hearth_future_user(future) == NULL);
+  CHECK(hearth_future_credential(future) == borrowed); /* borrowed: the same while the future lives */
+  hearth_credential *own = t_keep_credential(hearth_credential_retain(borrowed));
+  REQUIRE(own != NULL);
+  return own;
+}
+
+typedef struct state_calls {
+  hearth_app *app;
+  atomic_int calls;
+} state_calls;
+
+static void count_state_call(hearth_auth *auth, void *user_data) {
+  (void)auth;
+  state_calls *s = user_data;
+  T_CB_ENTER(s->app);
+  atomic_fetch_add(&s->calls, 1);
+  T_CB_EXIT();
+}
+
+static void credential_then_sign_in_reauthenticate_and_link(const provider_case *c, int page) {
+  flow_app f = flow_app_new(page);
+  hearth_oauth_provider *provider = provider_for(c);
+  int visits = 0;
+  state_calls *states = t_alloc(sizeof *states);
+  states->app = f.app;
+  REQUIRE(hearth_auth_add_auth_state_listener(f.auth, count_state_call, NULL, states) > 0);
+  REQUIRE_EVENTUALLY(atomic_load(&states->calls) == 1); /* the first call, signed out */
+
+  /* Getting the credential signs nobody in and tells no listener. */
+  const char *email = t_email("credential");
+  const char *nonce = NULL;
+  hearth_credential *credential = credential_from_page(&f, provider, c, page, email, &visits, &nonce);
+  CHECK_STR(t_current_uid(f.auth), "");
+  t_settle(50);
+  CHECK_INT(atomic_load(&states->calls), 1);
+
+  /* The app signs in with it. */
+  hearth_future *signed_in = t_keep_future(hearth_auth_sign_in_and_retrieve_data_with_credential(f.auth, credential));
+  t_await_ok(signed_in);
+  const hearth_auth_result *result = result_of(signed_in);
+  const hearth_user *user = hearth_auth_result_user(result);
+  const char *uid = t_strdup(hearth_user_uid(user));
+  CHECK_STR(t_current_uid(f.auth), uid);
+  CHECK_STR(hearth_auth_result_provider_id(result), c->id);
+  CHECK_INT(hearth_auth_result_is_new_user(result), 1);
+  CHECK_STR(hearth_user_email(user), email);
+  CHECK_STR(t_provider_ids(user), c->id);
+  const hearth_credential *idp = hearth_auth_result_credential(result);
+  REQUIRE(idp != NULL);
+  if (c->nonce) CHECK_STR(json_get_string(t_json(hearth_credential_id_token(idp)), "nonce"), nonce);
+  hearth_user *signed_in_user = t_current_user(f.auth);
+
+  /* Reauthenticates with a fresh one of the same person; one of someone else is refused. */
+  hearth_credential *again = credential_from_page(&f, provider, c, page, email, &visits, NULL);
+  hearth_future *reauthenticated = t_keep_future(hearth_user_reauthenticate_and_retrieve_data(signed_in_user, again));
+  t_await_ok(reauthenticated);
+  CHECK_STR(uid_of(reauthenticated), uid);
+  hearth_credential *stranger = credential_from_page(&f, provider, c, page, t_email("credential-other"), &visits, NULL);
+  CHECK_FAILS_WITH(t_keep_future(hearth_user_reauthenticate(signed_in_user, stranger)), HEARTH_ERROR_USER_MISMATCH);
+  CHECK_STR(t_current_uid(f.auth), uid);
+
+  /* Links one to an email account. */
+  CHECK_CODE(hearth_auth_sign_out(f.auth), 0);
+  hearth_user *email_user = t_create_user(f.auth, t_email("credential-link"), T_PASSWORD);
+  const char *linked_email = t_email("credential-linked");
+  hearth_credential *to_link = credential_from_page(&f, provider, c, page, linked_email, &visits, NULL);
+  CHECK_STR(t_current_uid(f.auth), hearth_user_uid(email_user)); /* still the email user */
+  hearth_future *linked = t_keep_future(hearth_user_link_with_credential(email_user, to_link));
+  t_await_ok(linked);
+  CHECK_STR(uid_of(linked), hearth_user_uid(email_user));
+  CHECK_STR(hearth_user_info_email(t_provider_info(hearth_auth_result_user(result_of(linked)), c->id)), linked_email);
+  CHECK_INT(t_browser_opened(f.browser), visits);
+}
+
+#define CREDENTIAL_SCENARIO(name, provider_case_, page)                                               \
+  TEST(name, BOTH_LOOPS) { credential_then_sign_in_reauthenticate_and_link(&provider_case_, page); }
+
+CREDENTIAL_SCENARIO(a_microsoft_credential_from_the_emulator_page_signs_in_reauthenticates_and_links, microsoft,
+                    EMULATOR_PAGE)
+CREDENTIAL_SCENARIO(a_twitter_credential_from_the_create_auth_uri_page_signs_in_reauthenticates_and_links, twitter,
+                    CREATE_AUTH_URI_PAGE)
+CREDENTIAL_SCENARIO(an_apple_credential_keeps_its_nonce_through_the_emulator_page, apple, EMULATOR_PAGE)
+CREDENTIAL_SCENARIO(an_oidc_credential_keeps_its_nonce_through_the_create_auth_uri_page, oidc, CREATE_AUTH_URI_PAGE)
+
+TEST(getting_a_credential_ends_with_web_context_cancelled_when_cancelled_timed_out_refused_or_cancelled_on_the_page,
+     BOTH_LOOPS) {
+  flow_app f = flow_app_new(EMULATOR_PAGE);
+  /* hearth_auth_cancel_provider_flow */
+  t_browser_plan(f.browser, (t_plan){.action = T_USER_WALKS_AWAY});
+  hearth_future *pending = t_keep_future(hearth_auth_get_credential_with_provider(f.auth, provider_for(&microsoft)));
+  t_visit shown = wait_until_shown(f.browser);
+  CHECK_INT(hearth_future_status(pending), HEARTH_FUTURE_PENDING);
+  CHECK_CODE(hearth_auth_cancel_provider_flow(f.auth), 0);
+  CHECK_FAILS_WITH(pending, HEARTH_ERROR_WEB_CONTEXT_CANCELLED);
+  CHECK(hearth_future_credential(pending) == NULL);
+  check_receiver_closed(shown.opened_url);
+  /* Cancel on the provider's page */
+  t_browser_plan(f.browser, (t_plan){.action = T_USER_CANCELS});
+  hearth_future *cancelled = t_keep_future(hearth_auth_get_credential_with_provider(f.auth, provider_for(&apple)));
+  CHECK_FAILS_WITH(cancelled, HEARTH_ERROR_WEB_CONTEXT_CANCELLED);
+  CHECK_CONTAINS(t_browser_wait(f.browser, 2).redirect_body, "did not complete");
+  /* The UI delegate cannot show the page */
+  t_browser_plan(f.browser, (t_plan){.action = T_USER_REFUSED});
+  CHECK_FAILS_WITH(t_keep_future(hearth_auth_get_credential_with_provider(f.auth, provider_for(&twitter))),
+                   HEARTH_ERROR_WEB_CONTEXT_CANCELLED);
+  /* The timeout */
+  hearth_provider_flow_options options;
+  t_browser_options(f.browser, &options);
+  options.timeout_ms = 300;
+  REQUIRE_CODE(hearth_auth_set_provider_flow_options(f.auth, &options), 0);
+  t_browser_plan(f.browser, (t_plan){.action = T_USER_WALKS_AWAY});
+  double started = t_now();
+  hearth_future *slow = t_keep_future(hearth_auth_get_credential_with_provider(f.auth, provider_for(&twitter)));
+  CHECK_FAILS_WITH(slow, HEARTH_ERROR_WEB_CONTEXT_CANCELLED);
+  CHECK(t_now() - started >= 0.25);
+  CHECK_CONTAINS(hearth_future_error_message(slow), "timed out");
+  CHECK(hearth_auth_current_user(f.auth) == NULL);
+}
+
+TEST(getting_a_credential_refuses_bad_input, BOTH_LOOPS) {
+  hearth_app *app = t_app();
+  hearth_auth *auth = hearth_auth_get(app);
+  hearth_oauth_provider *twitter_provider = provider_for(&twitter);
+  /* No UI delegate yet. */
+  CHECK_FAILS_WITH(t_keep_future(hearth_auth_get_credential_with_provider(auth, twitter_provider)),
+                   HEARTH_ERROR_INVALID_ARGUMENT);
+  t_browser *browser = t_browser_new(app);
+  t_browser_attach(browser, EMULATOR_PAGE);
+  CHECK(hearth_auth_get_credential_with_provider(NULL, twitter_provider) == NULL);
+  CHECK_CODE(hearth_last_error_code(), HEARTH_ERROR_INVALID_HANDLE);
+  CHECK_CONTAINS(hearth_last_error_message(), "hearth_auth_get_credential_with_provider: ");
+  CHECK_FAILS_WITH(t_keep_future(hearth_auth_get_credential_with_provider(auth, NULL)), HEARTH_ERROR_INVALID_ARGUMENT);
+  hearth_oauth_provider *released = hearth_oauth_provider_create("twitter.com");
+  hearth_oauth_provider_release(released);
+  CHECK_FAILS_WITH(t_keep_future(hearth_auth_get_credential_with_provider(auth, released)), HEARTH_ERROR_INVALID_HANDLE);
+  CHECK_FAILS_WITH(t_keep_future(hearth_auth_get_credential_with_provider(auth, provider_named("made-up.example"))),
+                   HEARTH_ERROR_INVALID_PROVIDER_ID);
+  CHECK_FAILS_WITH(t_keep_future(hearth_auth_get_credential_with_provider(auth, provider_named("password"))),
+                   HEARTH_ERROR_INVALID_PROVIDER_ID);
+  /* One provider flow at a time, whatever it is for. */
+  t_browser_plan(browser, (t_plan){.action = T_USER_WALKS_AWAY});
+  hearth_future *first = t_keep_future(hearth_auth_get_credential_with_provider(auth, twitter_provider));
+  wait_until_shown(browser);
+  CHECK_FAILS_WITH(t_keep_future(hearth_auth_get_credential_with_provider(auth, twitter_provider)),
+                   HEARTH_ERROR_WEB_CONTEXT_ALREADY_PRESENTED);
+  CHECK_FAILS_WITH(t_keep_future(hearth_auth_sign_in_with_provider(auth, twitter_provider)),
+                   HEARTH_ERROR_WEB_CONTEXT_ALREADY_PRESENTED);
+  CHECK_INT(hearth_future_status(first), HEARTH_FUTURE_PENDING);
+  CHECK_CODE(hearth_auth_cancel_provider_flow(auth), 0);
+  CHECK_FAILS_WITH(first, HEARTH_ERROR_WEB_CONTEXT_CANCELLED);
+  /* The credential accessor answers NULL for anything but a finished credential flow. */
+  CHECK(hearth_future_credential(NULL) == NULL);
+  hearth_future *anonymous = t_keep_future(hearth_auth_sign_in_anonymously(auth));
+  t_await_ok(anonymous);
+  CHECK(hearth_future_credential(anonymous) == NULL);
+}
+
+TEST(getting_a_credential_records_its_last_result_and_is_cancelled_by_the_destroy, BOTH_LOOPS) {
+  flow_app f = flow_app_new(EMULATOR_PAGE);
+  CHECK(hearth_auth_last_result(f.auth, HEARTH_OP_AUTH_GET_CREDENTIAL_WITH_PROVIDER) == NULL);
+  int visits = 0;
+  credential_from_page(&f, provider_for(&microsoft), &microsoft, EMULATOR_PAGE, t_email("credential-last"), &visits,
+                       NULL);
+  hearth_future *last = t_keep_future(hearth_auth_last_result(f.auth, HEARTH_OP_AUTH_GET_CREDENTIAL_WITH_PROVIDER));
+  REQUIRE(last != NULL);
+  CHECK_CODE(hearth_future_error(last), 0);
+  CHECK_STR(hearth_credential_provider(hearth_future_credential(last)), "microsoft.com");
+
+  destroyed_flow *d = t_alloc(sizeof *d);
+  d->app = f.app;
+  t_browser_plan(f.browser, (t_plan){.action = T_USER_WALKS_AWAY});
+  hearth_future *pending = t_keep_future(hearth_auth_get_credential_with_provider(f.auth, provider_for(&microsoft)));
+  CHECK_CODE(hearth_future_add_callback(pending, flow_completed, d), 0);
+  t_browser_wait(f.browser, 2);
+  t_app_destroy(f.app);
+  CHECK_CODE(hearth_future_error(pending), HEARTH_ERROR_CANCELLED);
+  REQUIRE_EVENTUALLY(atomic_load(&d->callbacks) == 1);
+  t_settle(50);
+  CHECK_INT(atomic_load(&d->callbacks), 1);
+  CHECK_CODE(atomic_load(&d->error), HEARTH_ERROR_CANCELLED);
+  /* The credential of the earlier flow outlives the app. */
+  CHECK_STR(hearth_credential_provider(hearth_future_credential(last)), "microsoft.com");
 }

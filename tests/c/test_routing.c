@@ -73,7 +73,7 @@ TEST(every_operation_reports_a_refused_connection_as_network_request_failed, BOT
   hearth_auth *auth = hearth_auth_get(t_app());
   CHECK_CODE(hearth_auth_use_emulator(auth, "127.0.0.1", t_closed_port()), 0);
   const char *email = t_email("offline");
-  hearth_credential *credential = hearth_email_credential(email, T_PASSWORD);
+  hearth_credential *credential = hearth_credential_create_email(email, T_PASSWORD);
   hearth_future *ops[] = {
       hearth_auth_sign_in_anonymously(auth),
       hearth_auth_create_user_with_email_and_password(auth, email, T_PASSWORD),

@@ -42,8 +42,8 @@ TEST_ORDERED(a_host_loop_app_creates_no_threads, MODE_HOST, 0) {
   /* An IP literal: curl resolves it without a resolver thread. */
   CHECK_CODE(hearth_auth_use_emulator(auth, "127.0.0.1", emu_port()), 0);
   atomic_int *listener_calls = t_alloc(sizeof *listener_calls);
-  CHECK(hearth_auth_add_auth_state_listener(auth, count_listener_call, listener_calls) > 0);
-  CHECK(hearth_auth_add_id_token_listener(auth, count_listener_call, listener_calls) > 0);
+  CHECK(hearth_auth_add_auth_state_listener(auth, count_listener_call, NULL, listener_calls) > 0);
+  CHECK(hearth_auth_add_id_token_listener(auth, count_listener_call, NULL, listener_calls) > 0);
 
   const char *email = t_email("threads");
   await_watching(hearth_auth_sign_in_anonymously(auth), &watch);
@@ -109,7 +109,8 @@ static void thread_on_listener(hearth_auth *auth, void *user_data) {
   T_CB_EXIT();
 }
 
-static void thread_on_post(void *user_data) {
+static void thread_on_post(void *user_data, hearth_error status) {
+  (void)status;
   thread_record *r = user_data;
   T_CB_ENTER(r->app);
   record_thread(r);
@@ -120,11 +121,11 @@ TEST(host_loop_callbacks_run_on_the_thread_that_runs_uv_run, MODE_HOST) {
   thread_record *r = t_alloc(sizeof *r);
   r->app = t_app();
   hearth_auth *auth = hearth_auth_get(r->app);
-  CHECK(hearth_auth_add_auth_state_listener(auth, thread_on_listener, r) > 0);
-  CHECK(hearth_auth_add_id_token_listener(auth, thread_on_listener, r) > 0);
+  CHECK(hearth_auth_add_auth_state_listener(auth, thread_on_listener, NULL, r) > 0);
+  CHECK(hearth_auth_add_id_token_listener(auth, thread_on_listener, NULL, r) > 0);
   CHECK_CODE(hearth_app_post(r->app, thread_on_post, r), 0);
   hearth_future *f = t_keep_future(hearth_auth_sign_in_anonymously(auth));
-  CHECK_CODE(hearth_future_on_completion(f, thread_on_completion, r), 0);
+  CHECK_CODE(hearth_future_add_callback(f, thread_on_completion, r), 0);
   CHECK_INT(atomic_load(&r->count), 0); /* nothing ran inside the registering calls */
   t_await_ok(f);
   REQUIRE_EVENTUALLY(atomic_load(&r->count) >= 6); /* 2 initial listener calls, post, 2 sign-in calls, completion */
@@ -140,11 +141,11 @@ TEST(owned_loop_callbacks_all_run_on_one_hearth_thread, MODE_OWNED) {
   thread_record *r = t_alloc(sizeof *r);
   r->app = t_app();
   hearth_auth *auth = hearth_auth_get(r->app);
-  CHECK(hearth_auth_add_auth_state_listener(auth, thread_on_listener, r) > 0);
-  CHECK(hearth_auth_add_id_token_listener(auth, thread_on_listener, r) > 0);
+  CHECK(hearth_auth_add_auth_state_listener(auth, thread_on_listener, NULL, r) > 0);
+  CHECK(hearth_auth_add_id_token_listener(auth, thread_on_listener, NULL, r) > 0);
   CHECK_CODE(hearth_app_post(r->app, thread_on_post, r), 0);
   hearth_future *f = t_keep_future(hearth_auth_sign_in_anonymously(auth));
-  CHECK_CODE(hearth_future_on_completion(f, thread_on_completion, r), 0);
+  CHECK_CODE(hearth_future_add_callback(f, thread_on_completion, r), 0);
   t_await_ok(f);
   REQUIRE_EVENTUALLY(atomic_load(&r->count) >= 6);
   t_settle(20);
@@ -190,7 +191,8 @@ static void reentry_listener(hearth_auth *auth, void *user_data) {
   T_CB_EXIT();
 }
 
-static void reentry_post_leaf(void *user_data) {
+static void reentry_post_leaf(void *user_data, hearth_error status) {
+  (void)status;
   reentry *r = user_data;
   T_CB_ENTER(r->app);
   reentry_enter(r);
@@ -199,18 +201,19 @@ static void reentry_post_leaf(void *user_data) {
 }
 
 /* Calls everything that could fire a callback synchronously if Hearth got it wrong. */
-static void reentry_provoke(void *user_data) {
+static void reentry_provoke(void *user_data, hearth_error status) {
+  (void)status;
   reentry *r = user_data;
   T_CB_ENTER(r->app);
   reentry_enter(r);
   hearth_auth *auth = hearth_auth_get(r->app);
-  CHECK_CODE(hearth_future_on_completion(r->done, reentry_leaf, r), 0); /* already complete */
+  CHECK_CODE(hearth_future_add_callback(r->done, reentry_leaf, r), 0); /* already complete */
   CHECK_CODE(hearth_app_post(r->app, reentry_post_leaf, r), 0);
-  uint64_t id = hearth_auth_add_auth_state_listener(auth, reentry_listener, r);
+  uint64_t id = hearth_auth_add_auth_state_listener(auth, reentry_listener, NULL, r);
   CHECK(id > 0);
   CHECK_CODE(hearth_auth_sign_out(auth), 0); /* a signed-in user: listeners are told, later */
   hearth_future *again = hearth_auth_sign_in_anonymously(auth);
-  CHECK_CODE(hearth_future_on_completion(again, reentry_leaf, r), 0);
+  CHECK_CODE(hearth_future_add_callback(again, reentry_leaf, r), 0);
   hearth_future_release(again);
   atomic_fetch_add(&r->rounds, 1);
   atomic_fetch_sub(&r->depth, 1);
@@ -284,7 +287,7 @@ TEST(an_idle_app_never_keeps_the_host_loop_alive, MODE_HOST) {
   CHECK(seconds_in_default_run() < T_LIMIT(1.0));
   CHECK_INT(uv_loop_alive(t_loop()), 0);
   /* Listeners added and a post already run: still nothing keeps the loop alive. */
-  CHECK(hearth_auth_add_auth_state_listener(auth, count_listener_call, t_alloc(sizeof(atomic_int))) > 0);
+  CHECK(hearth_auth_add_auth_state_listener(auth, count_listener_call, NULL, t_alloc(sizeof(atomic_int))) > 0);
   CHECK(seconds_in_default_run() < T_LIMIT(1.0));
 }
 
@@ -294,7 +297,8 @@ typedef struct cross_thread {
   atomic_int rc;
 } cross_thread;
 
-static void cross_thread_fn(void *user_data) {
+static void cross_thread_fn(void *user_data, hearth_error status) {
+  (void)status;
   cross_thread *c = user_data;
   T_CB_ENTER(c->app);
   atomic_fetch_add(&c->ran, 1);

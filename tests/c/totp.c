@@ -1,5 +1,5 @@
 /* totp.c — the suite's own one-time codes: SHA-1 (FIPS 180-4), HMAC (RFC 2104), base32 (RFC 4648) and
- * TOTP (RFC 6238), written here from the RFCs so that Hearth's hearth_totp_generate_code and the
+ * TOTP (RFC 6238), written here from the RFCs so that Hearth's hearth_totp_code_generate and the
  * emulator are checked against something that shares no code with them. */
 #include "test.h"
 

@@ -183,6 +183,10 @@ class TestApp {
   hearth::auth::Auth* auth_ = nullptr;
 };
 
+// A loopback port that accepts connections and never answers (open until the process exits): requests
+// to it stay pending until their timeout. 0 when no socket could be made.
+int ListeningSocketThatNeverAnswers();
+
 // A fresh lower-case address per call.
 std::string NewEmail(const char* tag = "user");
 

@@ -256,19 +256,27 @@ HEARTH_EMULATOR_TEST(testALaterOnCompletionReplacesTheEarlierOne) {
   HostLoop host;
   REQUIRE(host.ok());
   TestApp fixture(nullptr, OnLoop(&host));
-  const size_t pending_before = hearth::detail::Completions().PendingCount();
   auto calls = std::make_shared<Calls>();
+  auto replaced = std::make_shared<int>(0);
+  std::weak_ptr<int> watch = replaced;
   Future<AuthResult> future = fixture.auth()->SignInAnonymously();
-  future.OnCompletion([calls](const Future<AuthResult>&) { calls->Add("first"); });
+  future.OnCompletion([calls, replaced](const Future<AuthResult>&) { calls->Add("first"); });
   // Copies share the slot: setting it through a copy replaces the callback too.
   Future<AuthResult> copy = future;
-  copy.OnCompletion([calls](const Future<AuthResult>&) { calls->Add("second"); });
+  copy.OnCompletion([calls, replaced](const Future<AuthResult>&) { calls->Add("second"); });
   future.OnCompletion([calls](const Future<AuthResult>&) { calls->Add("third"); });
+  replaced.reset();
   REQUIRE(host.PumpUntil([&] { return future.status() == hearth::kFutureStatusComplete; }));
   host.PumpFor(100);
   CHECK_EQ(calls->Snapshot(), std::vector<std::string>{"third"});
-  // The replaced callbacks were freed, not left waiting.
-  CHECK_EQ(hearth::detail::Completions().PendingCount(), pending_before);
+  // The replaced callbacks (and what they captured) are freed once Hearth has made their one call.
+  CHECK(watch.expired());
+  // Set again on the finished future: runs once more, on a later turn.
+  future.OnCompletion([calls](const Future<AuthResult>&) { calls->Add("fourth"); });
+  CHECK_EQ(calls->Snapshot(), std::vector<std::string>{"third"});
+  REQUIRE(host.PumpUntil([&] { return calls->Snapshot().size() == 2; }));
+  host.PumpFor(50);
+  CHECK_EQ(calls->Snapshot(), (std::vector<std::string>{"third", "fourth"}));
 }
 
 HEARTH_EMULATOR_TEST(testHostLoopRunsCallbacksInTheThreadThatRunsTheLoop) {
@@ -322,32 +330,56 @@ HEARTH_EMULATOR_TEST(testWaitTimesOutWhileTheOperationIsPending) {
   CHECK_EQ(future.error(), 0);
 }
 
-HEARTH_EMULATOR_TEST(testPendingCallbacksAreDroppedWhenTheAppIsDeleted) {
+HEARTH_EMULATOR_TEST(testPendingCallbacksRunOnceAsCancelledWhenTheAppIsDeletedWithAHostLoop) {
   HostLoop host;
   REQUIRE(host.ok());
   TestApp fixture(nullptr, OnLoop(&host));
-  const size_t pending_before = hearth::detail::Completions().PendingCount();
   auto sentinel = std::make_shared<int>(0);
   std::weak_ptr<int> watch = sentinel;
   auto calls = std::make_shared<Calls>();
   Future<AuthResult> future = fixture.auth()->SignInAnonymously();
-  future.OnCompletion([sentinel, calls](const Future<AuthResult>&) { calls->Add("called"); });
-  fixture.auth()->SignInWithCustomToken("{\"uid\":\"never-finished\"}").OnCompletion([sentinel, calls](
-                                                                                       const Future<AuthResult>&) {
-    calls->Add("called");
+  future.OnCompletion([sentinel, calls](const Future<AuthResult>& done) {
+    calls->Add("first " + std::to_string(done.error()));
   });
+  fixture.auth()->SignInWithCustomToken("{\"uid\":\"never-finished\"}").OnCompletion(
+      [sentinel, calls](const Future<AuthResult>& done) { calls->Add("second " + std::to_string(done.error())); });
   sentinel.reset();
-  CHECK_EQ(hearth::detail::Completions().PendingCount(), pending_before + 2);
   CHECK(!watch.expired());
 
   fixture.Destroy();  // the loop never ran: both operations are still in flight
-  CHECK(watch.expired());  // the callbacks (and what they captured) are freed
-  CHECK_EQ(hearth::detail::Completions().PendingCount(), pending_before);
-  host.PumpFor(50);
-  CHECK(calls->Snapshot().empty());
-  // The future outlives the app and reports the cancellation.
+  // Cancelled at once; the callbacks run on the host's next loop turn, never inside delete.
   CHECK_EQ(future.status(), hearth::kFutureStatusComplete);
   CHECK_EQ(future.error(), hearth::auth::kAuthErrorCancelled);
+  CHECK(calls->Snapshot().empty());
+  REQUIRE(host.PumpUntil([&] { return calls->Snapshot().size() == 2; }));
+  host.PumpFor(50);
+  const std::string cancelled = std::to_string(hearth::auth::kAuthErrorCancelled);
+  CHECK_EQ(calls->Snapshot(), (std::vector<std::string>{"first " + cancelled, "second " + cancelled}));
+  CHECK(watch.expired());  // each callback (and what it captured) freed after its one call
+}
+
+HEARTH_EMULATOR_TEST(testPendingCallbacksRunOnceAsCancelledBeforeDeletingTheAppReturns) {
+  TestApp fixture;
+  auto calls = std::make_shared<Calls>();
+  auto sentinel = std::make_shared<int>(0);
+  std::weak_ptr<int> watch = sentinel;
+  // A request that waits at a server that never answers.
+  const int blackhole = ListeningSocketThatNeverAnswers();
+  REQUIRE(blackhole > 0);
+  REQUIRE_EQ(fixture.auth()->UseEmulator("127.0.0.1", static_cast<uint32_t>(blackhole)), hearth::auth::kAuthErrorNone);
+  Future<AuthResult> future = fixture.auth()->SignInAnonymously();
+  future.OnCompletion([sentinel, calls](const Future<AuthResult>& done) {
+    calls->Add(done.error() == hearth::auth::kAuthErrorCancelled ? "cancelled" : "other");
+  });
+  sentinel.reset();
+  SleepMs(50);
+  CHECK(calls->Snapshot().empty());
+  fixture.Destroy();
+  // Hearth's own loop: the final call has run when delete returns.
+  CHECK_EQ(calls->Snapshot(), std::vector<std::string>{"cancelled"});
+  CHECK(watch.expired());
+  SleepMs(50);
+  CHECK_EQ(calls->Snapshot(), std::vector<std::string>{"cancelled"});
 }
 
 HEARTH_EMULATOR_TEST(testTheAppCanBeDeletedInsideACompletionCallback) {

@@ -136,9 +136,9 @@ HEARTH_TEST(testTheLibrarysTotpCodesMatchOurs) {
   const int64_t times[] = {0, 59, 1111111109, 1234567890, 2000000000, UnixTime()};
   for (int64_t t : times) {
     char code[16] = {0};
-    REQUIRE_EQ(hearth_totp_generate_code(kRfcSecret, "SHA1", 6, 30, t, code, sizeof code), 0);
+    REQUIRE_EQ(hearth_totp_code_generate(kRfcSecret, "SHA1", 6, 30, t, code, sizeof code), 0);
     CHECK_EQ(std::string(code), TotpCode(kRfcSecret, t));
-    REQUIRE_EQ(hearth_totp_generate_code(kRfcSecret, "SHA1", 8, 30, t, code, sizeof code), 0);
+    REQUIRE_EQ(hearth_totp_code_generate(kRfcSecret, "SHA1", 8, 30, t, code, sizeof code), 0);
     CHECK_EQ(std::string(code), TotpCode(kRfcSecret, t, 8));
     CHECK_EQ(TotpMultiFactorGenerator::GenerateCode(kRfcSecret, t), TotpCode(kRfcSecret, t));
     // Lower case and padding are the same secret.
@@ -154,9 +154,9 @@ HEARTH_TEST(testTheLibrarysTotpCodesMatchOurs) {
   CHECK_EQ(TotpMultiFactorGenerator::GenerateCode(kRfcSecret, 59, 6, 30, "MD5"), std::string(""));
   CHECK_EQ(TotpMultiFactorGenerator::GenerateCode("\xff\xfe", 59), std::string(""));
   char small[6];
-  CHECK_EQ(hearth_totp_generate_code(kRfcSecret, "SHA1", 6, 30, 59, small, sizeof small),
+  CHECK_EQ(hearth_totp_code_generate(kRfcSecret, "SHA1", 6, 30, 59, small, sizeof small),
            static_cast<int>(HEARTH_ERROR_INVALID_ARGUMENT));
-  CHECK_EQ(hearth_totp_generate_code(kRfcSecret, "SHA1", 6, 30, 59, nullptr, 16), static_cast<int>(HEARTH_ERROR_INVALID_ARGUMENT));
+  CHECK_EQ(hearth_totp_code_generate(kRfcSecret, "SHA1", 6, 30, 59, nullptr, 16), static_cast<int>(HEARTH_ERROR_INVALID_ARGUMENT));
 }
 
 HEARTH_TEST(testMultiFactorValueTypesAreSafeWhenInvalid) {
@@ -325,11 +325,11 @@ HEARTH_EMULATOR_TEST(testATotpSecondFactorEnrolledAfterAPasswordSignInFinishesTh
   CHECK_EQ(secret.GenerateQrCodeUrl(nullptr, "Hearth"), std::string(""));
   CHECK_EQ(secret.GenerateQrCodeUrl(email.c_str(), "\xff"), std::string(""));
 
-  // The library's code (hearth_totp_generate_code, also through the wrapper) is RFC 6238's, as we
+  // The library's code (hearth_totp_code_generate, also through the wrapper) is RFC 6238's, as we
   // compute it ourselves.
   const int64_t now = UnixTime();
   char library_code[16] = {0};
-  REQUIRE_EQ(hearth_totp_generate_code(key.c_str(), secret.hashing_algorithm().c_str(), secret.code_length(),
+  REQUIRE_EQ(hearth_totp_code_generate(key.c_str(), secret.hashing_algorithm().c_str(), secret.code_length(),
                                        secret.code_interval_seconds(), now, library_code, sizeof library_code),
              0);
   const std::string ours = TotpCode(key, now);

@@ -410,25 +410,80 @@ HEARTH_EMULATOR_TEST(testADestroyedListenerIsToldNothingMore) {
   REQUIRE_EQ(PhoneAuthProvider::GetInstance(auth).VerifyPhoneNumber(options, listener.get()), auth::kAuthErrorNone);
   REQUIRE(listener->WaitForEvents(1));
   CHECK_EQ(listener->Events(), (std::vector<std::string>{"sent"}));
-  // Its timeout would come in 200 ms: destroying it ends its registration.
-  const size_t pending = hearth::detail::PhoneListeners().PendingCount();
+  // Its timeout would come in 200 ms: destroying it ends its calls.
   listener.reset();
-  CHECK_EQ(hearth::detail::PhoneListeners().PendingCount(), pending - 1);
   SleepMs(500);
   CHECK_EQ(TimeoutCountingListener::timeouts.load(), 0);
 
-  // Deleting the App drops a waiting listener's callbacks too.
+  // Deleting the App after the code was sent: the timeout still to come is dropped.
   TimeoutCountingListener outlives(fixture.app());
   options.phone_number = NewPhoneNumber();
   options.timeout_milliseconds = 300;
   REQUIRE_EQ(PhoneAuthProvider::GetInstance(auth).VerifyPhoneNumber(options, &outlives), auth::kAuthErrorNone);
   REQUIRE(outlives.WaitForEvents(1));
-  const size_t waiting = hearth::detail::PhoneListeners().PendingCount();
   fixture.Destroy();
-  CHECK_EQ(hearth::detail::PhoneListeners().PendingCount(), waiting - 1);
   SleepMs(600);
   CHECK_EQ(outlives.Events(), (std::vector<std::string>{"sent"}));
   CHECK_EQ(TimeoutCountingListener::timeouts.load(), 0);
+}
+
+namespace {
+
+// Records what it hears without touching the App (which may be gone when the last call comes).
+class CountingPhoneListener : public PhoneAuthProvider::Listener {
+ public:
+  void OnVerificationCompleted(auth::PhoneAuthCredential) override { Add("completed"); }
+  void OnVerificationFailed(const std::string&) override {}
+  void OnVerificationFailedWithError(auth::AuthError error, const std::string& message) override {
+    Add("failed " + std::to_string(error) + (message.empty() ? " (no message)" : ""));
+  }
+  void OnCodeSent(const std::string&, const PhoneAuthProvider::ForceResendingToken&) override { Add("sent"); }
+  void OnCodeAutoRetrievalTimeOut(const std::string&) override { Add("timeout"); }
+  std::vector<std::string> Events() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return events_;
+  }
+
+ private:
+  void Add(const std::string& event) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    events_.push_back(event);
+  }
+  std::mutex mutex_;
+  std::vector<std::string> events_;
+};
+
+}  // namespace
+
+HEARTH_EMULATOR_TEST(testDeletingTheAppWhileTheCodeIsBeingSentTellsTheListenerItWasCancelled) {
+  TestApp fixture;
+  auth::Auth* auth = fixture.auth();
+  const int blackhole = ListeningSocketThatNeverAnswers();
+  REQUIRE(blackhole > 0);
+  REQUIRE_EQ(auth->UseEmulator("127.0.0.1", static_cast<uint32_t>(blackhole)), auth::kAuthErrorNone);
+  CountingPhoneListener listener;
+  REQUIRE_EQ(PhoneAuthProvider::GetInstance(auth).VerifyPhoneNumber(OptionsFor(NewPhoneNumber()), &listener),
+             auth::kAuthErrorNone);
+  SleepMs(50);
+  CHECK(listener.Events().empty());
+  fixture.Destroy();
+  // Hearth's own loop: before delete returned, exactly once.
+  CHECK_EQ(listener.Events(), std::vector<std::string>{"failed " + std::to_string(auth::kAuthErrorCancelled)});
+  SleepMs(100);
+  CHECK_EQ(listener.Events(), std::vector<std::string>{"failed " + std::to_string(auth::kAuthErrorCancelled)});
+}
+
+HEARTH_EMULATOR_TEST(testAVerificationRefusedAtOnceIsToldOnTheLoopThreadOnce) {
+  TestApp fixture;
+  CountingPhoneListener listener;
+  PhoneAuthOptions options = OptionsFor("+1555");
+  options.phone_number.push_back('\0');  // refused by the wrapper before Hearth sees it
+  CHECK_EQ(PhoneAuthProvider::GetInstance(fixture.auth()).VerifyPhoneNumber(options, &listener),
+           auth::kAuthErrorInvalidArgument);
+  CHECK(listener.Events().empty());  // never inside the call
+  CHECK(WaitUntil([&] { return listener.Events().size() == 1; }));
+  SleepMs(50);
+  CHECK_EQ(listener.Events(), std::vector<std::string>{"failed " + std::to_string(auth::kAuthErrorInvalidArgument)});
 }
 
 // ---- linking, conflicts, updating, reauthenticating -------------------------------------------------

@@ -413,6 +413,42 @@ HEARTH_EMULATOR_TEST(testAFlowNeedsFlowOptions) {
   CHECK_EQ(fixture.auth()->SetProviderFlowOptions(bad_redirect), auth::kAuthErrorInvalidArgument);
 }
 
+HEARTH_EMULATOR_TEST(testAReplacedUiDelegateIsFreedOnceNoFlowNeedsItAndTheLastWhenTheAppGoes) {
+  TestApp fixture;
+  auth::Auth* auth = fixture.auth();
+  auto first_capture = std::make_shared<int>(1);
+  auto second_capture = std::make_shared<int>(2);
+  std::weak_ptr<int> first_watch = first_capture, second_watch = second_capture;
+  FakeBrowser browser;
+  ProviderFlowOptions first = FlowOptions(&browser);
+  first.open_url = [first_capture, inner = first.open_url](const std::string& url) { return inner(url); };
+  first_capture.reset();
+  SetFlowOptions(auth, first);
+  first.open_url = nullptr;  // our copy goes; the wrapper keeps its own
+  ProviderFlowOptions second = FlowOptions(&browser);
+  second.open_url = [second_capture, inner = second.open_url](const std::string& url) { return inner(url); };
+  second_capture.reset();
+  CHECK(!first_watch.expired());
+  SetFlowOptions(auth, second);
+  second.open_url = nullptr;
+  // Replaced, with no flow using it: Hearth releases it (on a loop turn) and the wrapper frees it.
+  CHECK(WaitUntil([&] { return first_watch.expired(); }));
+  CHECK(!second_watch.expired());
+  // Refused options are freed by the wrapper at once, never handed to Hearth.
+  auto refused_capture = std::make_shared<int>(3);
+  std::weak_ptr<int> refused_watch = refused_capture;
+  ProviderFlowOptions refused = FlowOptions(&browser);
+  refused.open_url = [refused_capture](const std::string&) { return true; };
+  refused_capture.reset();
+  refused.timeout_ms = -1;
+  CHECK_EQ(auth->SetProviderFlowOptions(refused), auth::kAuthErrorInvalidArgument);
+  refused.open_url = nullptr;
+  CHECK(refused_watch.expired());
+  // The delegate in place is freed when the App goes, before delete returns (Hearth's own loop).
+  fixture.Destroy();
+  CHECK(second_watch.expired());
+}
+
 HEARTH_EMULATOR_TEST(testASecondFlowWhilePendingIsRefusedAndCancelEndsTheFirst) {
   TestApp fixture;
   auth::Auth* auth = fixture.auth();
@@ -652,4 +688,157 @@ HEARTH_EMULATOR_TEST(testAProviderFlowStartedOnTheLoopThreadKeepsAHearthOnlyHost
     if (ended) CHECK_EQ(flow.error(), auth::kAuthErrorWebContextCancelled);
     CHECK_EQ(browser.OpenedUrls().size(), size_t{1});
   }
+}
+
+// ---- the credential only (the Apple SDK's getCredentialWith): Auth::GetCredentialWithProvider ------
+
+namespace {
+
+// Runs the page and returns the credential; nobody is signed in by it.
+auth::Credential CredentialFromPage(auth::Auth* auth, FederatedOAuthProvider* provider) {
+  Future<auth::Credential> future = auth->GetCredentialWithProvider(provider);
+  if (!WaitForCompletion(future, "GetCredentialWithProvider")) throw TestAborted();
+  REQUIRE(future.result() != nullptr);
+  return *future.result();
+}
+
+void RunCredentialFlows(const FederatedOAuthProviderData& data, bool use_create_auth_uri) {
+  const std::string email = NewEmail("cpp-credential");
+  const std::string stranger = NewEmail("cpp-credential-other");
+  const std::string linked_email = NewEmail("cpp-credential-linked");
+  TestApp fixture;
+  auth::Auth* auth = fixture.auth();
+  FakeBrowser browser(ChooseAccounts({Choice(email), Choice(email), Choice(stranger), Choice(linked_email)}, auth));
+  SetFlowOptions(auth, FlowOptions(&browser, use_create_auth_uri));
+  FederatedOAuthProvider provider(data);
+
+  const auth::Credential credential = CredentialFromPage(auth, &provider);
+  REQUIRE(browser.WaitForVisits(1));
+  const std::string page = browser.OpenedUrls()[0];
+  CheckPage(page, data, use_create_auth_uri);
+  if (!use_create_auth_uri) CHECK_EQ(QueryValue(page, "authType"), std::string("signInWithRedirect"));
+  CheckVisit(browser.Visits()[0]);
+  CHECK(credential.is_valid());
+  CHECK_EQ(credential.provider(), data.provider_id);
+  CHECK(!auth->current_user().is_valid());  // nobody signed in
+
+  // Sign in with it.
+  Future<AuthResult> signed_in = auth->SignInAndRetrieveDataWithCredential(credential);
+  WaitForFlow(signed_in, "SignInAndRetrieveDataWithCredential");
+  const AuthResult& result = *signed_in.result();
+  CHECK_EQ(result.user.email(), email);
+  CHECK_EQ(result.additional_user_info.provider_id, data.provider_id);
+  CHECK(result.additional_user_info.is_new_user);
+  CHECK(result.credential.is_valid());
+  const User user = auth->current_user();
+  CHECK_EQ(user.uid(), result.user.uid());
+
+  // Reauthenticate with a fresh one of the same person; someone else's is refused.
+  Future<AuthResult> again = user.ReauthenticateAndRetrieveData(CredentialFromPage(auth, &provider));
+  WaitForFlow(again, "ReauthenticateAndRetrieveData");
+  CHECK_EQ(again.result()->user.uid(), user.uid());
+  Future<void> mismatch = user.Reauthenticate(CredentialFromPage(auth, &provider));
+  CHECK(WaitForCompletion(mismatch, "Reauthenticate as someone else", auth::kAuthErrorUserMismatch));
+  CHECK_EQ(auth->current_user().uid(), user.uid());
+
+  // Link one to an email account.
+  auth->SignOut();
+  const User email_user = CreateUser(auth, NewEmail("cpp-credential-link"));
+  const auth::Credential to_link = CredentialFromPage(auth, &provider);
+  CHECK_EQ(auth->current_user().uid(), email_user.uid());
+  Future<AuthResult> linked = email_user.LinkWithCredential(to_link);
+  WaitForFlow(linked, "LinkWithCredential");
+  bool found = false;
+  for (const auto& info : linked.result()->user.provider_data()) {
+    found |= info.provider_id() == data.provider_id && info.email() == linked_email;
+  }
+  CHECK(found);
+  CHECK_EQ(browser.OpenedUrls().size(), size_t{4});
+}
+
+}  // namespace
+
+HEARTH_EMULATOR_TEST(testAMicrosoftCredentialFromThePageSignsInReauthenticatesAndLinks) {
+  RunCredentialFlows(MicrosoftData(), false);
+}
+HEARTH_EMULATOR_TEST(testATwitterCredentialThroughCreateAuthUriSignsInReauthenticatesAndLinks) {
+  RunCredentialFlows(TwitterData(), true);
+}
+HEARTH_EMULATOR_TEST(testAnAppleCredentialKeepsItsNonce) { RunCredentialFlows(AppleData(), false); }
+HEARTH_EMULATOR_TEST(testAnOidcCredentialThroughCreateAuthUriKeepsItsNonce) { RunCredentialFlows(OidcData(), true); }
+
+HEARTH_EMULATOR_TEST(testGettingACredentialEndsWithWebContextCancelledWhenCancelledRefusedOrTimedOut) {
+  TestApp fixture;
+  auth::Auth* auth = fixture.auth();
+  FederatedOAuthProvider provider(MicrosoftData());
+  FakeBrowser walks_away;  // looks at the page and does nothing
+  SetFlowOptions(auth, FlowOptions(&walks_away));
+  Future<auth::Credential> pending = auth->GetCredentialWithProvider(&provider);
+  REQUIRE(WaitUntil([&walks_away] { return walks_away.OpenedUrls().size() == 1; }));
+  CHECK_EQ(pending.status(), hearth::kFutureStatusPending);
+  // The last result is this flow, pending too.
+  CHECK_EQ(auth->GetCredentialWithProviderLastResult().status(), hearth::kFutureStatusPending);
+  Future<auth::Credential> second = auth->GetCredentialWithProvider(&provider);
+  CHECK(WaitForCompletion(second, "a second flow", auth::kAuthErrorWebContextAlreadyPresented));
+  auth->CancelProviderFlow();
+  CHECK(WaitForCompletion(pending, "the cancelled flow", auth::kAuthErrorWebContextCancelled));
+  CHECK(pending.result() != nullptr && !pending.result()->is_valid());
+  // The most recent one is the refused second call.
+  CHECK_EQ(auth->GetCredentialWithProviderLastResult().error(),
+           static_cast<int>(auth::kAuthErrorWebContextAlreadyPresented));
+
+  FakeBrowser refuses;
+  ProviderFlowOptions refusing = FlowOptions(&refuses);
+  refusing.open_url = refuses.Delegate(false);
+  SetFlowOptions(auth, refusing);
+  CHECK(WaitForCompletion(auth->GetCredentialWithProvider(&provider), "refused by the UI delegate",
+                          auth::kAuthErrorWebContextCancelled));
+
+  ProviderFlowOptions slow = FlowOptions(&walks_away);
+  slow.timeout_ms = 300;
+  SetFlowOptions(auth, slow);
+  const int64_t started = NowMs();
+  CHECK(WaitForCompletion(auth->GetCredentialWithProvider(&provider), "timed out", auth::kAuthErrorWebContextCancelled));
+  CHECK(NowMs() - started >= 250);
+  CHECK(!auth->current_user().is_valid());
+}
+
+HEARTH_EMULATOR_TEST(testGettingACredentialRefusesBadInput) {
+  TestApp fixture;
+  auth::Auth* auth = fixture.auth();
+  FederatedOAuthProvider provider(TwitterData());
+  CHECK(WaitForCompletion(auth->GetCredentialWithProvider(&provider), "without flow options",
+                          auth::kAuthErrorInvalidArgument));
+  FakeBrowser browser;
+  SetFlowOptions(auth, FlowOptions(&browser));
+  CHECK(WaitForCompletion(auth->GetCredentialWithProvider(nullptr), "no provider", auth::kAuthErrorInvalidArgument));
+  FederatedOAuthProvider unknown(FederatedOAuthProviderData("made-up.example"));
+  CHECK(WaitForCompletion(auth->GetCredentialWithProvider(&unknown), "unknown provider",
+                          auth::kAuthErrorInvalidProviderId));
+  FederatedOAuthProvider reserved(FederatedOAuthProviderData("microsoft.com", {}, {{"redirect_uri", "https://x"}}));
+  Future<auth::Credential> refused = auth->GetCredentialWithProvider(&reserved);
+  CHECK(WaitForCompletion(refused, "a reserved custom parameter", auth::kAuthErrorInvalidArgument));
+  CHECK(std::string(refused.error_message()).find("redirect_uri") != std::string::npos);
+  CHECK(browser.OpenedUrls().empty());
+}
+
+HEARTH_EMULATOR_TEST(testAPendingCredentialFlowCompletesOnceAsCancelledWhenTheAppIsDeleted) {
+  TestApp fixture;
+  auth::Auth* auth = fixture.auth();
+  FakeBrowser walks_away;
+  SetFlowOptions(auth, FlowOptions(&walks_away));
+  FederatedOAuthProvider provider(AppleData());
+  auto calls = std::make_shared<std::atomic<int>>(0);
+  auto error = std::make_shared<std::atomic<int>>(0);
+  Future<auth::Credential> pending = auth->GetCredentialWithProvider(&provider);
+  pending.OnCompletion([calls, error](const Future<auth::Credential>& done) {
+    error->store(done.error());
+    calls->fetch_add(1);
+  });
+  REQUIRE(WaitUntil([&walks_away] { return walks_away.OpenedUrls().size() == 1; }));
+  fixture.Destroy();
+  CHECK_EQ(calls->load(), 1);  // Hearth's own loop: before delete returned
+  CHECK_EQ(error->load(), static_cast<int>(auth::kAuthErrorCancelled));
+  SleepMs(50);
+  CHECK_EQ(calls->load(), 1);
 }

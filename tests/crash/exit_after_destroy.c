@@ -109,7 +109,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   hearth_future *f = hearth_auth_sign_in_anonymously(auth);
-  hearth_future_on_completion(f, exit_from_callback, NULL);
+  hearth_future_add_callback(f, exit_from_callback, NULL);
   sleep(10); /* the callback exits the process first */
   fprintf(stderr, "the completion callback did not run\n");
   return 1;

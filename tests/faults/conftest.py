@@ -120,7 +120,7 @@ def make_app(proxy: FaultProxy) -> Iterator[Callable[..., hearth.App]]:
 
 class CompletionWatch:
     """Counts the completion callbacks of one operation, on two paths: a native completion callback on
-    a reference of its own (hearth_future_retain + hearth_future_on_completion, so the binding's
+    a reference of its own (hearth_future_retain + hearth_future_add_callback, so the binding's
     bookkeeping cannot hide a second call) and a Python done-callback."""
 
     def __init__(self, future: "hearth.Future[Any]") -> None:
@@ -142,7 +142,7 @@ class CompletionWatch:
                 self.python_calls += 1
 
         self._callback = COMPLETION_CB(on_native)  # kept alive as long as C may call it
-        assert lib.hearth_future_on_completion(self._reference, self._callback, None) == 0
+        assert lib.hearth_future_add_callback(self._reference, self._callback, None) == 0
         future.add_done_callback(on_python)
 
     def settle(self, deadline: float) -> Tuple[float, Optional[hearth.AuthError], Any]:

@@ -114,7 +114,7 @@ int main(int argc, char **argv) {
   else if (strcmp(op, "reload") == 0) future = hearth_user_reload(user);
   else return fail("OP must be sign-in, get-token or reload");
   if (!future) return fail("the operation returned no future");
-  if (hearth_future_on_completion(future, on_complete, &seen) != 0) return fail("hearth_future_on_completion");
+  if (hearth_future_add_callback(future, on_complete, &seen) != 0) return fail("hearth_future_add_callback");
   const int callbacks_inside_call = seen.callbacks;
 
   /* Returns when nothing ref'd is left: the request done, Hearth idle. */

@@ -16,8 +16,9 @@ def header_macro(name: str) -> str:
     return match.group(1).strip().strip('"')
 
 
-VERSION = header_macro("HEARTH_VERSION_STRING")
 MAJOR = header_macro("HEARTH_VERSION_MAJOR")
+# HEARTH_VERSION_STRING is spelled out from the numbers by the preprocessor.
+VERSION = ".".join(header_macro(f"HEARTH_VERSION_{part}") for part in ("MAJOR", "MINOR", "PATCH"))
 
 
 def run(args, **kwargs) -> subprocess.CompletedProcess:

@@ -158,7 +158,7 @@ static phase_result run_phase(const char *name, int count, hearth_future *(*star
   double t0 = now_s();
   for (int i = 0; i < count; i++) {
     futures[i] = start(auth, i);
-    if (!futures[i] || hearth_future_on_completion(futures[i], on_done, &slots[i]) != 0) {
+    if (!futures[i] || hearth_future_add_callback(futures[i], on_done, &slots[i]) != 0) {
       fprintf(stderr, "load: could not start %s #%d\n", name, i);
       exit(2);
     }
@@ -281,7 +281,7 @@ static void run_step(worker *w, enum step step) {
     case LINK: {
       char email[96];
       snprintf(email, sizeof email, "soak-%d-%d-%ld@example.com", (int)getpid(), w->index, w->cycles);
-      hearth_credential *credential = hearth_email_credential(email, PASSWORD);
+      hearth_credential *credential = hearth_credential_create_email(email, PASSWORD);
       future = hearth_user_link_with_credential(w->user, credential);
       hearth_credential_release(credential);
       break;
@@ -300,7 +300,7 @@ static void run_step(worker *w, enum step step) {
     }
     }
     w->step = step;
-    if (!future || hearth_future_on_completion(future, on_step, w) != 0) {
+    if (!future || hearth_future_add_callback(future, on_step, w) != 0) {
       fprintf(stderr, "soak: could not start %s\n", step_names[step]);
       exit(2);
     }

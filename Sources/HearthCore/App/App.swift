@@ -51,8 +51,11 @@ public final class App: @unchecked Sendable {
 
     public var isDestroyed: Bool { destroyed.current }
 
-    /// Cancels everything in flight (futures complete with CANCELLED, no callback runs), stops the
-    /// loop thread if Hearth owns it, and returns without waiting on the network. Idempotent.
+    /// Cancels everything in flight and ends every registration (see `CallbackDispatcher`): pending
+    /// futures complete with CANCELLED and their callbacks run, posted work learns it was cancelled,
+    /// releases run — on the loop thread, as the last thing it does for this app (with Hearth's own
+    /// loop called off it, before this returns; with a host loop, during the host's next turn). Stops
+    /// the loop thread if Hearth owns it, and returns without waiting on the network. Idempotent.
     public func destroy() {
         let first = destroyed.withLock { wasDestroyed -> Bool in
             defer { wasDestroyed = true }
@@ -63,7 +66,8 @@ public final class App: @unchecked Sendable {
         dispatcher.markDestroyed()
         auth.cancelPending()
         let auth = self.auth
-        loop.shutdown(final: { auth.shutdownOnLoop() })
+        let dispatcher = self.dispatcher
+        loop.shutdown(final: { auth.shutdownOnLoop() }, last: { dispatcher.finalize() })
     }
 
     /// FIREBASE_AUTH_EMULATOR_HOST ("host:port"), the Admin SDK's convention.

@@ -196,33 +196,40 @@ extension Auth {
 }
 
 /// The C++ SDK's PhoneAuthProvider::Listener: exactly one of codeSent / failed, then
-/// autoRetrievalTimeout once the code is no longer fresh (a desktop never reads SMS itself).
+/// autoRetrievalTimeout once the code is no longer fresh (a desktop never reads SMS itself); then
+/// `release`, once, after the last of them — or when the app is destroyed first (a verification still
+/// pending then fails with CANCELLED before it; a timeout still to come is dropped).
 public struct PhoneVerificationListener: Sendable {
     public var codeSent: @Sendable (_ verificationId: String, _ resendToken: String) -> Void
     public var failed: @Sendable (AuthError) -> Void
     public var autoRetrievalTimeout: @Sendable (_ verificationId: String) -> Void
+    public var release: (@Sendable () -> Void)?
 
     public init(codeSent: @escaping @Sendable (String, String) -> Void, failed: @escaping @Sendable (AuthError) -> Void,
-                autoRetrievalTimeout: @escaping @Sendable (String) -> Void) {
+                autoRetrievalTimeout: @escaping @Sendable (String) -> Void, release: (@Sendable () -> Void)? = nil) {
         self.codeSent = codeSent
         self.failed = failed
         self.autoRetrievalTimeout = autoRetrievalTimeout
+        self.release = release
     }
 }
 
 extension Auth {
-    /// Observers of internal futures use ids far above any host handle's.
-    private static let observerIds = Locked<UInt64>(1 << 62)
-
-    /// The listener form of `verifyPhoneNumber`: callbacks are host code on the loop thread.
-    public func verifyPhoneNumber(_ request: PhoneVerificationRequest, listener: PhoneVerificationListener) {
+    /// The listener form of `verifyPhoneNumber`: callbacks are host code on the loop thread. Returns
+    /// `.appDestroyed`, and calls nothing, once the app's destroy has begun.
+    @discardableResult
+    public func verifyPhoneNumber(_ request: PhoneVerificationRequest,
+                                  listener: PhoneVerificationListener) -> AuthErrorCode? {
+        // Kept before anything starts: from here on the release runs exactly once, whatever happens.
+        let token = listener.release.flatMap { dispatcher.keepRelease($0) }
+        if listener.release != nil && token == nil { return .appDestroyed }
+        let finished: @Sendable () -> Void = { [dispatcher] in if let token { dispatcher.release(token) } }
         let future = verifyPhoneNumber(request)
-        let observer = Self.observerIds.withLock { id -> UInt64 in
-            id += 1
-            return id
-        }
-        _ = future.setCallback(handle: observer) { [self] in
-            if let error = future.error { return listener.failed(error) }
+        let added = future.addCallback { [self] in
+            if let error = future.error {
+                listener.failed(error)
+                return finished()
+            }
             switch future.successValue {
             case .phoneVerification(let verificationId, let resendToken)?:
                 listener.codeSent(verificationId, resendToken)
@@ -230,14 +237,23 @@ extension Auth {
                 loop.execute { [self] in
                     let timer = loop.makeTimer()
                     timer.start(afterMs: delay) { [self] in
-                        dispatcher.schedule { listener.autoRetrievalTimeout(verificationId) }
+                        dispatcher.schedule {
+                            listener.autoRetrievalTimeout(verificationId)
+                            finished()
+                        }
                         timer.close()
                     }
                 }
             default:
                 listener.failed(AuthError(code: .failure, message: "Phone verification ended without a result."))
+                finished()
             }
         }
+        guard let error = added else { return nil }
+        // The destroy began meanwhile. Unless the dispatcher has already run the release kept above (then
+        // the registration happened, and ended with the app), nothing of this listener runs.
+        if let token, !dispatcher.forget(token) { return nil }
+        return error
     }
 }
 

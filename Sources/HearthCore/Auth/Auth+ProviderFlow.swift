@@ -1,25 +1,32 @@
 /// Provider sign-in on a desktop: the provider's page in the host's browser, the redirect back on
-/// a loopback receiver or a custom URL scheme, then signInWithIdp with what came back.
+/// a loopback receiver or a custom URL scheme, then signInWithIdp with what came back — or, for the
+/// credential-only flow (the Apple SDK's getCredentialWith), a credential made of what came back, which
+/// the host signs in, links or reauthenticates with itself.
 extension Auth {
     public enum ProviderFlowPurpose: Sendable {
         case signIn
         case link(uid: String)
         case reauthenticate(uid: String)
+        /// Only the credential: nobody is signed in, linked or reauthenticated.
+        case credential
 
         var operation: Operation {
             switch self {
             case .signIn: return .signInWithProvider
             case .link: return .linkWithProvider
             case .reauthenticate: return .reauthenticateWithProvider
+            case .credential: return .getCredentialWithProvider
             }
         }
 
-        /// The JS SDK's authType names, which the emulator's handler page understands.
+        /// The JS SDK's authType names, which the emulator's handler page understands; the Apple SDK's
+        /// getCredentialWith opens its page as a redirect sign-in.
         var authType: String {
             switch self {
             case .signIn: return "signInViaRedirect"
             case .link: return "linkViaRedirect"
             case .reauthenticate: return "reauthViaRedirect"
+            case .credential: return "signInWithRedirect"
             }
         }
     }
@@ -59,7 +66,7 @@ extension Auth {
     private func runProviderFlow(_ future: FutureState, _ provider: OAuthProvider, _ purpose: ProviderFlowPurpose,
                                  _ settings: ProviderFlowSettings) {
         switch purpose {
-        case .signIn: break
+        case .signIn, .credential: break
         case .link(let uid), .reauthenticate(let uid):
             guard signedInGeneration(uid: uid) != nil else { return finish(future, .failure(Self.noUser)) }
         }
@@ -86,6 +93,7 @@ extension Auth {
                         providerId: provider.providerId, requestUri: redirect.url, sessionId: context.sessionId,
                         postBody: context.postBody(formPost: redirect.postBody))))
                     switch purpose {
+                    case .credential: finish(future, .success(.credential(credential)))
                     case .signIn: startSignIn(future, with: credential, kind: .authResult)
                     case .link(let uid): startLink(future, uid: uid, with: credential)
                     case .reauthenticate(let uid):

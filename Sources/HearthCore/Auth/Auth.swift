@@ -230,14 +230,18 @@ public final class Auth: @unchecked Sendable {
 
     // MARK: - Listeners
 
-    public func addAuthStateListener(_ callback: @escaping @Sendable () -> Void) -> UInt64 {
-        authStateListeners.add(callback)
+    /// Nil once the app's destroy has begun. `release` runs once, after the listener's last call.
+    public func addAuthStateListener(_ callback: @escaping @Sendable () -> Void,
+                                     release: (@Sendable () -> Void)? = nil) -> UInt64? {
+        authStateListeners.add(callback, release: release)
     }
 
     public func removeAuthStateListener(_ id: UInt64) -> Bool { authStateListeners.remove(id) }
 
-    public func addIdTokenListener(_ callback: @escaping @Sendable () -> Void) -> UInt64 {
-        idTokenListeners.add(callback)
+    /// Nil once the app's destroy has begun. `release` runs once, after the listener's last call.
+    public func addIdTokenListener(_ callback: @escaping @Sendable () -> Void,
+                                   release: (@Sendable () -> Void)? = nil) -> UInt64? {
+        idTokenListeners.add(callback, release: release)
     }
 
     public func removeIdTokenListener(_ id: UInt64) -> Bool { idTokenListeners.remove(id) }
@@ -293,7 +297,8 @@ public final class Auth: @unchecked Sendable {
         return serviceInstance
     }
 
-    /// Called on the loop thread while the app is destroyed: no completion runs after this.
+    /// Called on the loop thread while the app is destroyed, after `cancelPending`: stops what could
+    /// still finish an operation or call the host.
     func shutdownOnLoop() {
         providerFlows.shutdown()
         phoneVerifications.abandonInFlight()
@@ -303,7 +308,9 @@ public final class Auth: @unchecked Sendable {
         serviceInstance = nil
     }
 
-    /// Completes every pending future as cancelled (any thread, during destroy).
+    /// Completes every pending future as cancelled (any thread, during destroy, after the dispatcher is
+    /// marked destroyed): their completion callbacks are then due, and run before the dispatcher
+    /// finalizes. Listeners are called no more; their releases run when it finalizes.
     func cancelPending() {
         for future in operations.drainAll() {
             future.complete(.failure(AuthError(code: .cancelled, message: "The app was destroyed.")))

@@ -29,6 +29,7 @@ public enum Operation: Int, CaseIterable, Sendable {
     case multiFactorUnenroll
     case totpGenerateSecret
     case resolveSignIn
+    case getCredentialWithProvider
     case updateEmail
 }
 
@@ -39,13 +40,14 @@ extension Operation {
         switch self {
         case .signInWithCustomToken, .signInWithCredential, .signInAndRetrieveDataWithCredential,
              .linkWithCredential, .reauthenticate, .reauthenticateAndRetrieveData, .signInWithProvider,
-             .linkWithProvider, .reauthenticateWithProvider, .verifyPhoneNumber, .updatePhoneNumberCredential,
-             .multiFactorSession, .multiFactorEnroll, .totpGenerateSecret, .resolveSignIn, .getToken:
+             .linkWithProvider, .reauthenticateWithProvider, .getCredentialWithProvider, .verifyPhoneNumber,
+             .updatePhoneNumberCredential, .multiFactorSession, .multiFactorEnroll, .totpGenerateSecret,
+             .resolveSignIn, .getToken:
             return true
         case .signInAnonymously, .createUserWithEmailAndPassword, .signInWithEmailAndPassword,
              .sendPasswordResetEmail, .fetchProvidersForEmail, .reload, .updateUserProfile, .updatePassword,
-             .updateEmail, .sendEmailVerification, .sendEmailVerificationBeforeUpdatingEmail, .deleteUser, .unlink,
-             .multiFactorUnenroll:
+             .updateEmail, .sendEmailVerification, .sendEmailVerificationBeforeUpdatingEmail, .deleteUser,
+             .unlink, .multiFactorUnenroll:
             return false
         }
     }
@@ -55,9 +57,11 @@ extension Operation {
 /// destroying the app can complete them as cancelled).
 final class OperationTracker: @unchecked Sendable {
     /// Each operation's last future, by `Operation.rawValue` (a table, not a dictionary: every
-    /// operation begins here, bench, issue 5); every pending future with its operation (for the log).
-    private let state = Locked<(last: [FutureState?], pending: [ObjectIdentifier: (FutureState, Operation)])>(
-        (Array(repeating: nil, count: Operation.allCases.count), [:]))
+    /// operation begins here, bench, issue 5); every pending future with its operation (for the log)
+    /// and the order it started in (a destroy cancels them in that order).
+    private let state = Locked<(last: [FutureState?], pending: [ObjectIdentifier: (FutureState, Operation, UInt64)],
+                                started: UInt64)>(
+        (Array(repeating: nil, count: Operation.allCases.count), [:], 0))
     /// Names the app in log messages.
     var logLabel = ""
 
@@ -65,7 +69,10 @@ final class OperationTracker: @unchecked Sendable {
         let isComplete = future.isComplete
         state.withLock {
             $0.last[operation.rawValue] = future
-            if !isComplete { $0.pending[ObjectIdentifier(future)] = (future, operation) }
+            if !isComplete {
+                $0.started += 1
+                $0.pending[ObjectIdentifier(future)] = (future, operation, $0.started)
+            }
         }
         // error and successValue rather than result: see FutureState's storage.
         if let error = future.error {
@@ -79,7 +86,7 @@ final class OperationTracker: @unchecked Sendable {
 
     func finish(_ future: FutureState, _ result: FutureState.Outcome) {
         // Logged before completing, so the log tells the outcome before anyone waiting acts on it.
-        if let (_, operation) = state.withLock({ $0.pending.removeValue(forKey: ObjectIdentifier(future)) }) {
+        if let (_, operation, _) = state.withLock({ $0.pending.removeValue(forKey: ObjectIdentifier(future)) }) {
             log(operation, result, refused: false)
         }
         future.complete(result)
@@ -105,12 +112,13 @@ final class OperationTracker: @unchecked Sendable {
         state.withLock { $0.last[operation.rawValue] }
     }
 
-    /// Forgets every future (the app is going away) and returns the pending ones for cancellation.
+    /// Forgets every future (the app is going away) and returns the pending ones for cancellation, in
+    /// the order they started.
     /// Last results must go too: a finished future holds user snapshots, which hold the Auth, so
     /// keeping them would make the Auth own itself.
     func drainAll() -> [FutureState] {
         state.withLock { s in
-            let pending = s.pending.values.map { $0.0 }
+            let pending = s.pending.values.sorted { $0.2 < $1.2 }.map { $0.0 }
             s.pending.removeAll()
             s.last = Array(repeating: nil, count: s.last.count)
             return pending

@@ -9,6 +9,8 @@ public enum FutureValue: Sendable {
     case phoneVerification(verificationId: String, resendToken: String)
     case multiFactorSession(MultiFactorSession)
     case totpSecret(TOTPSecret)
+    /// A provider's credential, not used yet (the credential-only provider flow).
+    case credential(Credential)
 }
 
 public enum FutureWaitResult: Sendable, Equatable {
@@ -18,8 +20,8 @@ public enum FutureWaitResult: Sendable, Equatable {
     case wouldDeadlock
 }
 
-/// The shared state of one operation: completes once, from any thread; any number of handles
-/// (host references) observe it, each with at most one completion callback.
+/// The shared state of one operation: completes once, from any thread; any number of completion
+/// callbacks wait for it, and each runs exactly once (as host code, through the dispatcher).
 public final class FutureState: @unchecked Sendable {
     public typealias Outcome = Result<FutureValue, AuthError>
 
@@ -33,8 +35,8 @@ public final class FutureState: @unchecked Sendable {
     private var value: FutureValue?
     private var failure: AuthError?
     private var completed: Bool { value != nil || failure != nil }
-    /// Per handle; almost always one or none, so a list rather than a dictionary.
-    private var callbacks: [(handle: UInt64, callback: () -> Void)] = []
+    /// Waiting for completion, in the order they were added; almost always one or none.
+    private var callbacks: [() -> Void] = []
     public let dispatcher: CallbackDispatcher
     /// The Auth that runs the operation (to finish a sign-in that needs a second factor).
     public private(set) weak var auth: Auth?
@@ -66,7 +68,7 @@ public final class FutureState: @unchecked Sendable {
     /// First completion wins; later ones are ignored (returns false).
     @discardableResult
     public func complete(_ result: Outcome) -> Bool {
-        let toFire: [UInt64]
+        let toFire: [() -> Void]
         lock.lock()
         if completed {
             lock.unlock()
@@ -76,48 +78,33 @@ public final class FutureState: @unchecked Sendable {
         case .success(let success): value = success
         case .failure(let error): failure = error
         }
-        toFire = callbacks.map(\.handle)
+        toFire = callbacks
+        callbacks = []
         lock.broadcast()
         lock.unlock()
-        for handle in toFire { scheduleFire(handle) }
+        // Every future of an app completes before its dispatcher finalizes (pending ones as cancelled),
+        // so these are always taken.
+        for callback in toFire { dispatcher.schedule(.final(callback)) }
         return true
     }
 
     public func succeed(_ value: FutureValue) { complete(.success(value)) }
     public func fail(_ error: AuthError) { complete(.failure(error)) }
 
-    /// Sets (or clears, with nil) the callback of one handle. It runs once, on a later loop turn.
-    public func setCallback(handle: UInt64, _ callback: (() -> Void)?) -> AuthErrorCode? {
+    /// Adds a completion callback: it runs once, as host code on a later loop turn, after the future
+    /// completes (at once if it has). Returns `.appDestroyed`, and keeps nothing, once the app's
+    /// destroy has begun.
+    public func addCallback(_ callback: @escaping () -> Void) -> AuthErrorCode? {
         if dispatcher.isDestroyed { return .appDestroyed }
-        let fireNow: Bool = lock.withLock {
-            _ = takeCallback(handle: handle)
-            if let callback { callbacks.append((handle, callback)) }
-            return callback != nil && completed
+        lock.lock()
+        guard completed else {
+            callbacks.append(callback)
+            lock.unlock()
+            return nil
         }
-        if fireNow { scheduleFire(handle) }
-        return nil
-    }
-
-    /// Forgets a handle's callback; after this returns it never runs.
-    public func removeCallback(handle: UInt64) {
-        dispatcher.excludingCallbacks {
-            lock.withLock { _ = takeCallback(handle: handle) }
-        }
-    }
-
-    private func scheduleFire(_ handle: UInt64) {
-        dispatcher.schedule { [self] in
-            // Taking the callback out makes it run exactly once, even if it was scheduled twice
-            // (completed, then re-registered).
-            let callback = lock.withLock { takeCallback(handle: handle) }
-            callback?()
-        }
-    }
-
-    /// Removes and returns the callback of `handle`. Under `lock`.
-    private func takeCallback(handle: UInt64) -> (() -> Void)? {
-        guard let index = callbacks.firstIndex(where: { $0.handle == handle }) else { return nil }
-        return callbacks.remove(at: index).callback
+        lock.unlock()
+        // Refused only once the dispatcher has finalized: then nothing may run any more.
+        return dispatcher.schedule(.final(callback)) ? nil : .appDestroyed
     }
 
     public func wait(timeoutMs: Int64) -> FutureWaitResult {

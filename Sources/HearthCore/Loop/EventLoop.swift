@@ -67,11 +67,16 @@ public final class EventLoop: @unchecked Sendable {
     /// Set when shutdown starts; `afterShutdown` defers work only from then on.
     private var shuttingDown = false
     private var deferredReleases: [() -> Void] = []
+    /// `shutdown`'s `last`, run when the close of the async handle is delivered.
+    private var lastWork: (() -> Void)?
     /// Owned mode: this thread was handed to `LoopThreadsAtExit`, so it reports when it is done.
     private var threadAdoptedForExit = false
 
     private enum Phase { case running, stopping, stopped }
-    private struct ShutdownRequest { let final: (() -> Void)? }
+    private struct ShutdownRequest {
+        let final: (() -> Void)?
+        let last: (() -> Void)?
+    }
 
     private init(isOwned: Bool, idleHandlesKeepLoopAlive: Bool, uvLoop: UnsafeMutablePointer<uv_loop_t>,
                  async: UnsafeMutablePointer<uv_async_t>) {
@@ -286,7 +291,7 @@ public final class EventLoop: @unchecked Sendable {
             return (nil, batch)
         }
         if let shutdown {
-            performShutdown(final: shutdown.final, initiatedOnLoopThread: false)
+            performShutdown(final: shutdown.final, last: shutdown.last, initiatedOnLoopThread: false)
             return
         }
         // Work queued while this batch runs waits for the next turn (its `execute` re-armed a wake).
@@ -348,17 +353,21 @@ public final class EventLoop: @unchecked Sendable {
     /// - Borrowed loop, called off the loop thread: posts the request and returns at once; it is
     ///   carried out during the host's next `uv_run` that polls (see the type's notes).
     ///
-    /// Never waits on the network. After it returns (owned) or after `final` ran (borrowed), no
-    /// Hearth work or callback runs on this loop again.
-    public func shutdown(final: (() -> Void)? = nil) {
+    /// `last` runs on the loop thread when libuv delivers the close of Hearth's async handle: in the
+    /// same loop iteration, after the callback that is running returns (owned loop: before the thread
+    /// leaves `uv_run`, so before `shutdown` returns when called off the loop thread; borrowed loop:
+    /// during the host's next `uv_run` when called outside one). The app ends its registrations there.
+    ///
+    /// Never waits on the network. After `last` ran no Hearth work or callback runs on this loop again.
+    public func shutdown(final: (() -> Void)? = nil, last: (() -> Void)? = nil) {
         if isLoopThread {
-            shutdownOnLoopThread(final: final)
+            shutdownOnLoopThread(final: final, last: last)
         } else {
-            shutdownOffLoopThread(final: final)
+            shutdownOffLoopThread(final: final, last: last)
         }
     }
 
-    private func shutdownOnLoopThread(final: (() -> Void)?) {
+    private func shutdownOnLoopThread(final: (() -> Void)?, last: (() -> Void)?) {
         var dropped: [() -> Void] = []
         let (initiated, pending) = lock.withLock { () -> (Bool, ShutdownRequest?) in
             switch phase {
@@ -377,18 +386,18 @@ public final class EventLoop: @unchecked Sendable {
         }
         dropped.removeAll()
         if initiated {
-            performShutdown(final: final, initiatedOnLoopThread: true)
+            performShutdown(final: final, last: last, initiatedOnLoopThread: true)
         } else if let pending {
-            performShutdown(final: pending.final, initiatedOnLoopThread: false)
+            performShutdown(final: pending.final, last: pending.last, initiatedOnLoopThread: false)
         }
     }
 
-    private func shutdownOffLoopThread(final: (() -> Void)?) {
+    private func shutdownOffLoopThread(final: (() -> Void)?, last: (() -> Void)?) {
         var dropped: [() -> Void] = []
         lock.withLock {
             guard phase == .running else { return }
             phase = .stopping
-            requestedShutdown = ShutdownRequest(final: final)
+            requestedShutdown = ShutdownRequest(final: final, last: last)
             swap(&dropped, &queue)
             uv_async_send(async)
         }
@@ -408,8 +417,9 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Loop thread only, once.
-    private func performShutdown(final: (() -> Void)?, initiatedOnLoopThread: Bool) {
+    private func performShutdown(final: (() -> Void)?, last: (() -> Void)?, initiatedOnLoopThread: Bool) {
         shuttingDown = true
+        lastWork = last
         final?()
         closeAllHandles()
         lock.broadcast { phase = .stopped }
@@ -431,12 +441,17 @@ public final class EventLoop: @unchecked Sendable {
         for handle in Array(handles.values) { handle.close() }
         handles.removeAll()
         UVHandle.close(localWake)
-        // Borrowed mode: deferred releases run when the host's loop delivers this close.
+        // `shutdown`'s `last` runs when the loop delivers this close, and in borrowed mode the deferred
+        // releases after it.
         uv_close(UVHandle.base(async)) { handle in
             guard let handle else { return }
             if let data = handle.pointee.data {
                 handle.pointee.data = nil
                 let loop = Unmanaged<EventLoop>.fromOpaque(data).takeRetainedValue()
+                loop.noteCallbackThread()
+                let last = loop.lastWork
+                loop.lastWork = nil
+                last?()
                 if !loop.isOwned { loop.runDeferredReleases() }
             }
             UnsafeMutableRawPointer(handle).deallocate()

@@ -1,3 +1,4 @@
+import CHearthHeader
 import Foundation
 import HearthCrypto
 #if canImport(Glibc)
@@ -26,8 +27,8 @@ enum ExportDirectory {
     static let authPath = "auth_export"
     static let accountsFileName = "accounts.json"
     static let configFileName = "config.json"
-    /// What the metadata's `version` fields say wrote the export.
-    static let writerVersion = "hearth-emulator-0.1.0"
+    /// What the metadata's `version` fields say wrote the export (hearth.h's version numbers).
+    static let writerVersion = "hearth-emulator-\(HEARTH_VERSION_MAJOR).\(HEARTH_VERSION_MINOR).\(HEARTH_VERSION_PATCH)"
 
     struct Failure: Error, CustomStringConvertible, Sendable {
         var description: String

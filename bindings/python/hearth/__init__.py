@@ -134,6 +134,12 @@ def library_version() -> str:
     return (_native.hearth_version() or b"").decode("ascii", "replace")
 
 
+def library_version_number() -> int:
+    """The native libhearth's version as MAJOR * 10000 + MINOR * 100 + PATCH (1.2.3 is 10203), for
+    comparisons: ``hearth.library_version_number() >= 10200``."""
+    return int(_native.hearth_version_number())
+
+
 def library_path() -> str:
     """The file the native library was loaded from: ``HEARTH_LIBRARY``'s value, the library bundled in
     this package, or ``libhearth.so.0`` when the dynamic loader found an installed one."""
@@ -178,6 +184,7 @@ __all__ = [
     "AdditionalUserInfo",
     "KEEP",
     "library_version",
+    "library_version_number",
     "library_path",
 ]
 __all__ += _error_names

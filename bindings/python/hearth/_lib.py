@@ -23,6 +23,7 @@ from ctypes import (
     c_uint64,
     c_void_p,
 )
+from enum import IntEnum
 from pathlib import Path
 from typing import Any, Dict, List, Sequence, Tuple
 
@@ -35,6 +36,7 @@ __all__ = [
     "AUTH_STATE_CB",
     "ID_TOKEN_CB",
     "POST_CB",
+    "RELEASE_CB",
     "STORAGE_LOAD_CB",
     "STORAGE_SAVE_CB",
     "STORAGE_ERASE_CB",
@@ -52,6 +54,7 @@ __all__ = [
     "SHA256_HEX_SIZE",
     "DECLARATIONS",
     "ABI_MAJOR",
+    "Op",
 ]
 
 #: The header's HEARTH_VERSION_MAJOR this binding was written against.
@@ -110,8 +113,10 @@ COMPLETION_CB = CFUNCTYPE(None, c_void_p, c_void_p)
 # void (*)(hearth_auth *auth, void *user_data)
 AUTH_STATE_CB = CFUNCTYPE(None, c_void_p, c_void_p)
 ID_TOKEN_CB = CFUNCTYPE(None, c_void_p, c_void_p)
-# void (*)(void *user_data)
-POST_CB = CFUNCTYPE(None, c_void_p)
+# hearth_post_cb: void (*)(void *user_data, hearth_error status)
+POST_CB = CFUNCTYPE(None, c_void_p, c_int)
+# hearth_release_cb: void (*)(void *user_data), the final call of a listener or delegate
+RELEASE_CB = CFUNCTYPE(None, c_void_p)
 # int (*)(void *user_data, const char *key, hearth_storage_reply *reply)
 STORAGE_LOAD_CB = CFUNCTYPE(c_int, c_void_p, c_char_p, c_void_p)
 # int (*)(void *user_data, const char *key, const char *data, size_t length); data is not
@@ -131,7 +136,43 @@ PHONE_TIMEOUT_CB = CFUNCTYPE(None, c_void_p, c_char_p)
 # hearth_log_cb(user_data, level, message)
 LOG_CB = CFUNCTYPE(None, c_void_p, c_int, c_char_p)
 
-#: HEARTH_NONCE_SIZE and HEARTH_SHA256_HEX_SIZE: the buffers hearth_nonce_generate / hearth_sha256_hex fill.
+class Op(IntEnum):
+    """``hearth_operation``: the operations hearth_auth_last_result knows, with the header's values."""
+
+    AUTH_SIGN_IN_ANONYMOUSLY = 0
+    AUTH_CREATE_USER_WITH_EMAIL_AND_PASSWORD = 1
+    AUTH_SIGN_IN_WITH_EMAIL_AND_PASSWORD = 2
+    AUTH_SIGN_IN_WITH_CUSTOM_TOKEN = 3
+    AUTH_SIGN_IN_WITH_CREDENTIAL = 4
+    AUTH_SIGN_IN_AND_RETRIEVE_DATA_WITH_CREDENTIAL = 5
+    AUTH_SEND_PASSWORD_RESET_EMAIL = 6
+    AUTH_FETCH_PROVIDERS_FOR_EMAIL = 7
+    USER_GET_TOKEN = 8
+    USER_RELOAD = 9
+    USER_UPDATE_USER_PROFILE = 10
+    USER_UPDATE_PASSWORD = 11
+    USER_SEND_EMAIL_VERIFICATION = 12
+    USER_SEND_EMAIL_VERIFICATION_BEFORE_UPDATING_EMAIL = 13
+    USER_DELETE = 14
+    USER_LINK_WITH_CREDENTIAL = 15
+    USER_UNLINK = 16
+    USER_REAUTHENTICATE = 17
+    USER_REAUTHENTICATE_AND_RETRIEVE_DATA = 18
+    AUTH_SIGN_IN_WITH_PROVIDER = 19
+    USER_LINK_WITH_PROVIDER = 20
+    USER_REAUTHENTICATE_WITH_PROVIDER = 21
+    AUTH_VERIFY_PHONE_NUMBER = 22
+    USER_UPDATE_PHONE_NUMBER_CREDENTIAL = 23
+    USER_MULTI_FACTOR_GET_SESSION = 24
+    USER_MULTI_FACTOR_ENROLL = 25
+    USER_MULTI_FACTOR_UNENROLL = 26
+    TOTP_SECRET_GENERATE = 27
+    MULTI_FACTOR_RESOLVER_RESOLVE_SIGN_IN = 28
+    AUTH_GET_CREDENTIAL_WITH_PROVIDER = 29
+    USER_UPDATE_EMAIL = 30
+
+
+#: HEARTH_NONCE_SIZE and HEARTH_SHA256_HEX_SIZE: the buffers hearth_nonce_generate / hearth_nonce_hash fill.
 NONCE_SIZE = 33
 SHA256_HEX_SIZE = 65
 
@@ -169,6 +210,7 @@ class ProviderFlowOptions(Structure):
         ("loopback_port", c_uint16),
         ("timeout_ms", c_int64),
         ("use_create_auth_uri", c_int),
+        ("release", RELEASE_CB),
     ]
 
 
@@ -194,6 +236,7 @@ class PhoneListener(Structure):
         ("on_verification_failed", PHONE_FAILED_CB),
         ("on_code_auto_retrieval_timeout", PHONE_TIMEOUT_CB),
         ("user_data", c_void_p),
+        ("release", RELEASE_CB),
     ]
 
 
@@ -204,7 +247,7 @@ OPTIONS_BUFFER_SIZE = max(ctypes.sizeof(AppOptions), 1024)
 FLOW_OPTIONS_BUFFER_SIZE = max(ctypes.sizeof(ProviderFlowOptions), 256)
 # The same for hearth_phone_auth_options_init.
 PHONE_OPTIONS_BUFFER_SIZE = max(ctypes.sizeof(PhoneAuthOptions), 256)
-#: The buffer hearth_totp_generate_code writes to: up to 10 digits (RFC 4226's 31-bit value) and a NUL.
+#: The buffer hearth_totp_code_generate writes to: up to 10 digits (RFC 4226's 31-bit value) and a NUL.
 TOTP_CODE_BUFFER_SIZE = 11
 
 # ---------------------------------------------------------------------------------------------------
@@ -216,9 +259,12 @@ DECLARATIONS: Dict[str, Tuple[Any, Sequence[Any]]] = {
     # Errors and library
     "hearth_error_name": (c_char_p, [c_int]),
     "hearth_error_message": (c_char_p, [c_int]),
+    "hearth_last_error_code": (c_int, []),
+    "hearth_last_error_message": (c_char_p, []),
     "hearth_version": (c_char_p, []),
+    "hearth_version_number": (c_int, []),
     "hearth_free": (None, [c_void_p]),
-    "hearth_set_log_callback": (c_int, [c_int, LOG_CB, c_void_p]),
+    "hearth_log_set_callback": (c_int, [c_int, LOG_CB, c_void_p]),
     # App
     "hearth_storage_reply_set": (c_int, [_P, c_char_p, c_size_t]),
     "hearth_app_options_init": (None, [c_void_p]),
@@ -233,7 +279,7 @@ DECLARATIONS: Dict[str, Tuple[Any, Sequence[Any]]] = {
     "hearth_future_status": (c_int, [_P]),
     "hearth_future_error": (c_int, [_P]),
     "hearth_future_error_message": (c_char_p, [_P]),
-    "hearth_future_on_completion": (c_int, [_P, COMPLETION_CB, c_void_p]),
+    "hearth_future_add_callback": (c_int, [_P, COMPLETION_CB, c_void_p]),
     "hearth_future_wait": (c_int, [_P, c_int64]),
     "hearth_future_release": (None, [_P]),
     "hearth_future_retain": (_P, [_P]),
@@ -243,23 +289,23 @@ DECLARATIONS: Dict[str, Tuple[Any, Sequence[Any]]] = {
     "hearth_future_string_count": (c_size_t, [_P]),
     "hearth_future_string_at": (c_char_p, [_P, c_size_t]),
     # Credentials
-    "hearth_email_credential": (_P, [c_char_p, c_char_p]),
-    "hearth_google_credential": (_P, [c_char_p, c_char_p]),
-    "hearth_facebook_credential": (_P, [c_char_p]),
-    "hearth_facebook_limited_login_credential": (_P, [c_char_p, c_char_p]),
-    "hearth_twitter_credential": (_P, [c_char_p, c_char_p]),
-    "hearth_github_credential": (_P, [c_char_p]),
-    "hearth_play_games_credential": (_P, [c_char_p]),
-    "hearth_oauth_credential": (_P, [c_char_p, c_char_p, c_char_p]),
-    "hearth_oauth_credential_with_nonce": (_P, [c_char_p, c_char_p, c_char_p, c_char_p]),
-    "hearth_apple_credential": (_P, [c_char_p, c_char_p, c_char_p, c_char_p, c_char_p]),
+    "hearth_credential_create_email": (_P, [c_char_p, c_char_p]),
+    "hearth_credential_create_google": (_P, [c_char_p, c_char_p]),
+    "hearth_credential_create_facebook": (_P, [c_char_p]),
+    "hearth_credential_create_facebook_limited_login": (_P, [c_char_p, c_char_p]),
+    "hearth_credential_create_twitter": (_P, [c_char_p, c_char_p]),
+    "hearth_credential_create_github": (_P, [c_char_p]),
+    "hearth_credential_create_play_games": (_P, [c_char_p]),
+    "hearth_credential_create_oauth": (_P, [c_char_p, c_char_p, c_char_p]),
+    "hearth_credential_create_oauth_with_nonce": (_P, [c_char_p, c_char_p, c_char_p, c_char_p]),
+    "hearth_credential_create_apple": (_P, [c_char_p, c_char_p, c_char_p, c_char_p, c_char_p]),
     "hearth_credential_provider": (c_char_p, [_P]),
     "hearth_credential_id_token": (c_char_p, [_P]),
     "hearth_credential_access_token": (c_char_p, [_P]),
     "hearth_credential_secret": (c_char_p, [_P]),
     # Output buffers of HEARTH_NONCE_SIZE / HEARTH_SHA256_HEX_SIZE bytes (ctypes string buffers).
     "hearth_nonce_generate": (c_int, [c_char_p, c_char_p]),
-    "hearth_sha256_hex": (c_int, [c_char_p, c_char_p]),
+    "hearth_nonce_hash": (c_int, [c_char_p, c_char_p]),
     "hearth_credential_is_valid": (c_int, [_P]),
     "hearth_credential_retain": (_P, [_P]),
     "hearth_credential_release": (None, [_P]),
@@ -280,17 +326,11 @@ DECLARATIONS: Dict[str, Tuple[Any, Sequence[Any]]] = {
     "hearth_auth_sign_in_and_retrieve_data_with_credential": (_P, [_P, _P]),
     "hearth_auth_send_password_reset_email": (_P, [_P, c_char_p]),
     "hearth_auth_fetch_providers_for_email": (_P, [_P, c_char_p]),
-    "hearth_auth_sign_in_anonymously_last_result": (_P, [_P]),
-    "hearth_auth_create_user_with_email_and_password_last_result": (_P, [_P]),
-    "hearth_auth_sign_in_with_email_and_password_last_result": (_P, [_P]),
-    "hearth_auth_sign_in_with_custom_token_last_result": (_P, [_P]),
-    "hearth_auth_sign_in_with_credential_last_result": (_P, [_P]),
-    "hearth_auth_sign_in_and_retrieve_data_with_credential_last_result": (_P, [_P]),
-    "hearth_auth_send_password_reset_email_last_result": (_P, [_P]),
-    "hearth_auth_fetch_providers_for_email_last_result": (_P, [_P]),
-    "hearth_auth_add_auth_state_listener": (c_uint64, [_P, AUTH_STATE_CB, c_void_p]),
+    # The operation is a hearth_operation value (Op below).
+    "hearth_auth_last_result": (_P, [_P, c_int]),
+    "hearth_auth_add_auth_state_listener": (c_uint64, [_P, AUTH_STATE_CB, RELEASE_CB, c_void_p]),
     "hearth_auth_remove_auth_state_listener": (c_int, [_P, c_uint64]),
-    "hearth_auth_add_id_token_listener": (c_uint64, [_P, ID_TOKEN_CB, c_void_p]),
+    "hearth_auth_add_id_token_listener": (c_uint64, [_P, ID_TOKEN_CB, RELEASE_CB, c_void_p]),
     "hearth_auth_remove_id_token_listener": (c_int, [_P, c_uint64]),
     # Provider sign-in on a desktop
     "hearth_oauth_provider_create": (_P, [c_char_p]),
@@ -301,13 +341,12 @@ DECLARATIONS: Dict[str, Tuple[Any, Sequence[Any]]] = {
     "hearth_provider_flow_options_init": (None, [c_void_p]),
     "hearth_auth_set_provider_flow_options": (c_int, [_P, c_void_p]),
     "hearth_auth_sign_in_with_provider": (_P, [_P, _P]),
+    "hearth_auth_get_credential_with_provider": (_P, [_P, _P]),
+    "hearth_future_credential": (_P, [_P]),
     "hearth_user_link_with_provider": (_P, [_P, _P]),
     "hearth_user_reauthenticate_with_provider": (_P, [_P, _P]),
     "hearth_auth_handle_url": (c_int, [_P, c_char_p]),
     "hearth_auth_cancel_provider_flow": (c_int, [_P]),
-    "hearth_auth_sign_in_with_provider_last_result": (_P, [_P]),
-    "hearth_user_link_with_provider_last_result": (_P, [_P]),
-    "hearth_user_reauthenticate_with_provider_last_result": (_P, [_P]),
     # Auth results
     "hearth_auth_result_user": (_P, [_P]),
     "hearth_auth_result_provider_id": (c_char_p, [_P]),
@@ -350,27 +389,13 @@ DECLARATIONS: Dict[str, Tuple[Any, Sequence[Any]]] = {
     "hearth_user_unlink": (_P, [_P, c_char_p]),
     "hearth_user_reauthenticate": (_P, [_P, _P]),
     "hearth_user_reauthenticate_and_retrieve_data": (_P, [_P, _P]),
-    "hearth_user_get_token_last_result": (_P, [_P]),
-    "hearth_user_reload_last_result": (_P, [_P]),
-    "hearth_user_update_user_profile_last_result": (_P, [_P]),
-    "hearth_user_update_password_last_result": (_P, [_P]),
-    "hearth_user_update_email_last_result": (_P, [_P]),
-    "hearth_user_send_email_verification_last_result": (_P, [_P]),
-    "hearth_user_send_email_verification_before_updating_email_last_result": (_P, [_P]),
-    "hearth_user_delete_last_result": (_P, [_P]),
-    "hearth_user_link_with_credential_last_result": (_P, [_P]),
-    "hearth_user_unlink_last_result": (_P, [_P]),
-    "hearth_user_reauthenticate_last_result": (_P, [_P]),
-    "hearth_user_reauthenticate_and_retrieve_data_last_result": (_P, [_P]),
     # Phone number sign-in (the option and listener structs travel as raw pointers to their buffers)
     "hearth_phone_auth_options_init": (None, [c_void_p]),
-    "hearth_phone_verify_number": (_P, [_P, c_void_p]),
-    "hearth_phone_verify_number_last_result": (_P, [_P]),
+    "hearth_auth_verify_phone_number": (_P, [_P, c_void_p]),
     "hearth_future_phone_resend_token": (c_char_p, [_P]),
-    "hearth_phone_verify_number_with_listener": (c_int, [_P, c_void_p, c_void_p]),
-    "hearth_phone_credential": (_P, [c_char_p, c_char_p]),
+    "hearth_auth_verify_phone_number_with_listener": (c_int, [_P, c_void_p, c_void_p]),
+    "hearth_credential_create_phone": (_P, [c_char_p, c_char_p]),
     "hearth_user_update_phone_number_credential": (_P, [_P, _P]),
-    "hearth_user_update_phone_number_credential_last_result": (_P, [_P]),
     "hearth_auth_set_app_verification_disabled_for_testing": (c_int, [_P, c_int]),
     # Multi-factor authentication
     "hearth_future_multi_factor_resolver": (_P, [_P]),
@@ -385,15 +410,15 @@ DECLARATIONS: Dict[str, Tuple[Any, Sequence[Any]]] = {
     "hearth_multi_factor_info_enrollment_timestamp": (c_uint64, [_P]),
     "hearth_user_multi_factor_count": (c_size_t, [_P]),
     "hearth_user_multi_factor_at": (_P, [_P, c_size_t]),
-    "hearth_user_multi_factor_session": (_P, [_P]),
+    "hearth_user_multi_factor_get_session": (_P, [_P]),
     "hearth_future_multi_factor_session": (_P, [_P]),
     "hearth_user_multi_factor_enroll": (_P, [_P, _P, c_char_p]),
     "hearth_user_multi_factor_unenroll": (_P, [_P, c_char_p]),
-    "hearth_phone_multi_factor_assertion": (_P, [_P]),
-    "hearth_totp_multi_factor_assertion_for_enrollment": (_P, [_P, c_char_p]),
-    "hearth_totp_multi_factor_assertion_for_sign_in": (_P, [c_char_p, c_char_p]),
+    "hearth_multi_factor_assertion_create_phone": (_P, [_P]),
+    "hearth_multi_factor_assertion_create_totp_enrollment": (_P, [_P, c_char_p]),
+    "hearth_multi_factor_assertion_create_totp_sign_in": (_P, [c_char_p, c_char_p]),
     "hearth_multi_factor_assertion_release": (None, [_P]),
-    "hearth_totp_generate_secret": (_P, [_P]),
+    "hearth_totp_secret_generate": (_P, [_P]),
     "hearth_future_totp_secret": (_P, [_P]),
     "hearth_totp_secret_shared_secret_key": (c_char_p, [_P]),
     "hearth_totp_secret_code_length": (c_int, [_P]),
@@ -402,7 +427,7 @@ DECLARATIONS: Dict[str, Tuple[Any, Sequence[Any]]] = {
     # Returns memory the caller frees with hearth_free: must stay a raw pointer.
     "hearth_totp_secret_qr_code_url": (c_void_p, [_P, c_char_p, c_char_p]),
     # `out` is a ctypes string buffer of out_size bytes.
-    "hearth_totp_generate_code": (c_int, [c_char_p, c_char_p, c_int, c_int, c_int64, c_char_p, c_size_t]),
+    "hearth_totp_code_generate": (c_int, [c_char_p, c_char_p, c_int, c_int, c_int64, c_char_p, c_size_t]),
 }
 
 

@@ -88,14 +88,16 @@ def _storage_erase(user_data: Optional[int], key: Optional[bytes]) -> int:
         return 1
 
 
-def _on_post(user_data: Optional[int]) -> None:
+def _on_post(user_data: Optional[int], status: int) -> None:
     try:
         entry = POSTS.pop(user_data)
         if entry is None:
             return
-        core, fn = entry
-        core.untrack_post(user_data)
-        call_logged("App.post function", fn)
+        fn, on_cancelled = entry
+        if status == ErrorCode.NONE:
+            call_logged("App.post function", fn)
+        elif on_cancelled is not None:
+            call_logged("App.post on_cancelled", on_cancelled)
     except BaseException:  # noqa: BLE001
         logger.exception("hearth: error while running a posted function")
 
@@ -257,18 +259,21 @@ class App:
         network. Idempotent. Users, credentials and futures stay readable afterwards."""
         self._finalizer()
 
-    def post(self, fn: Callable[[], object]) -> None:
-        """Runs ``fn()`` on Hearth's loop thread, on its next turn (exceptions are logged)."""
+    def post(self, fn: Callable[[], object], *, on_cancelled: Optional[Callable[[], object]] = None) -> None:
+        """Runs ``fn()`` on Hearth's loop thread, on a later turn, in the order posted (exceptions are
+        logged). If the app is closed before its turn comes, ``fn`` does not run: ``on_cancelled()``
+        runs instead (on the loop thread, before :meth:`close` returns), when given. Exactly one of
+        the two is called (or neither, with no ``on_cancelled``); raises
+        :class:`~hearth.AppDestroyedError` once the app is closed."""
         check_callable(fn, "fn")
+        if on_cancelled is not None:
+            check_callable(on_cancelled, "on_cancelled")
         self._core.ensure_open()
-        key = POSTS.add((self._core, fn))
-        if not self._core.track_post(key):
-            POSTS.pop(key)
-            self._core.ensure_open()
+        key = POSTS.add((fn, on_cancelled))
         code = lib.hearth_app_post(self._core.app_ptr, _ON_POST, key)
         if code != 0:
             POSTS.pop(key)
-            self._core.untrack_post(key)
+            self._core.ensure_open()
             raise_for_code(code)
 
     def is_loop_thread(self) -> bool:

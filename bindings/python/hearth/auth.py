@@ -8,7 +8,7 @@ import threading
 from typing import TYPE_CHECKING, Any, Callable, List, Optional, TypeVar
 
 from ._core import LISTENERS, OPEN_URLS, AppCore
-from ._lib import AUTH_STATE_CB, FLOW_OPTIONS_BUFFER_SIZE, ID_TOKEN_CB, OPEN_URL_CB, ProviderFlowOptions, lib
+from ._lib import AUTH_STATE_CB, FLOW_OPTIONS_BUFFER_SIZE, ID_TOKEN_CB, OPEN_URL_CB, RELEASE_CB, Op, ProviderFlowOptions, lib
 from ._support import (
     call_logged,
     check_callable,
@@ -90,9 +90,8 @@ class ListenerHandle:
                 return
             self._removed = True
         core = self._auth._core
-        # The registry entry goes first: a call that C had already started finds nothing to run.
-        LISTENERS.pop(self._key)
-        core.untrack_listener(self._key)
+        # The library calls the listener no more once this returns, then releases it (_release_listener
+        # drops the entry). A closed app has released it already.
         if not core.closed:
             remove = (
                 lib.hearth_auth_remove_auth_state_listener
@@ -136,6 +135,24 @@ def _on_id_token(_auth: Optional[int], user_data: Optional[int]) -> None:
     _dispatch(user_data, "ID-token listener")
 
 
+def _to_credential(handle: int) -> Credential:
+    """The credential of a finished credential-only provider flow, as one of our own."""
+    credential = Credential._from_borrowed(lib.hearth_future_credential(handle))
+    if credential is None:
+        raise InvalidHandleError(ErrorCode.INVALID_HANDLE, "the provider flow finished without a credential")
+    return credential
+
+
+def _release_listener(user_data: Optional[int]) -> None:
+    """The listener's final call (removed, or the app closed): its entry goes."""
+    LISTENERS.pop(user_data)
+
+
+def _release_open_url(user_data: Optional[int]) -> None:
+    """No flow uses this delegate any more (replaced, or the app closed)."""
+    OPEN_URLS.pop(user_data)
+
+
 def _on_open_url(user_data: Optional[int], url: Optional[bytes]) -> int:
     """Hearth asks the host's delegate to show a URL: 0 when shown, 1 to refuse (cancels the flow)."""
     try:
@@ -157,6 +174,8 @@ def _on_open_url(user_data: Optional[int], url: Optional[bytes]) -> int:
 _ON_AUTH_STATE = AUTH_STATE_CB(_on_auth_state)
 _ON_ID_TOKEN = ID_TOKEN_CB(_on_id_token)
 _ON_OPEN_URL = OPEN_URL_CB(_on_open_url)
+_RELEASE_LISTENER = RELEASE_CB(_release_listener)
+_RELEASE_OPEN_URL = RELEASE_CB(_release_open_url)
 
 
 class Auth:
@@ -186,8 +205,8 @@ class Auth:
             raise InvalidHandleError(ErrorCode.INVALID_HANDLE, "Hearth rejected the auth handle")
         return Future(ptr, self._core, convert, self._app)
 
-    def _last_result(self, function: Callable[[int], Optional[int]], convert: Callable[[int], R]) -> Optional[Future[R]]:
-        ptr = function(self._ptr())
+    def _last_result(self, operation: Op, convert: Callable[[int], R]) -> Optional[Future[R]]:
+        ptr = lib.hearth_auth_last_result(self._ptr(), operation)
         if not ptr:
             return None
         return Future(ptr, self._core, convert, self._app)
@@ -363,7 +382,7 @@ class Auth:
         :class:`~hearth.WebContextCancelledError` (see :attr:`app_verification_disabled_for_testing`).
         """
         options = phone_options(phone_number, timeout, force_resending_token, multi_factor_session, multi_factor_hint)
-        return self._start(lib.hearth_phone_verify_number, to_phone_verification, options.buffer)
+        return self._start(lib.hearth_auth_verify_phone_number, to_phone_verification, options.buffer)
 
     def verify_phone_number_with_listener(
         self,
@@ -385,8 +404,9 @@ class Auth:
           sent (a desktop never reads the SMS itself: the user types the code).
 
         They run on Hearth's loop thread and must not block; exceptions they raise are logged. A
-        failure without ``on_verification_failed`` is logged as a warning. Closing the app drops
-        callbacks still to come. ``phone_number``, ``timeout``, ``force_resending_token``,
+        failure without ``on_verification_failed`` is logged as a warning. Closing the app before the
+        code was sent ends the verification with ``on_verification_failed`` (a
+        :class:`~hearth.CancelledError`); a timeout still to come is dropped. ``phone_number``, ``timeout``, ``force_resending_token``,
         ``multi_factor_session`` and ``multi_factor_hint`` mean and are checked as for
         :meth:`verify_phone_number` (a malformed number comes to ``on_verification_failed``).
         """
@@ -397,7 +417,7 @@ class Auth:
     def verify_phone_number_last_result(self) -> Optional[Future[PhoneVerification]]:
         """The most recent :meth:`Auth.verify_phone_number` future
         (a new reference to that operation), or ``None`` if it never ran."""
-        return self._last_result(lib.hearth_phone_verify_number_last_result, to_phone_verification)
+        return self._last_result(Op.AUTH_VERIFY_PHONE_NUMBER, to_phone_verification)
 
     # ------------------------------------------------------------------------------------------------
     # Provider sign-in on a desktop
@@ -450,13 +470,11 @@ class Auth:
         buffer = ctypes.create_string_buffer(FLOW_OPTIONS_BUFFER_SIZE)
         lib.hearth_provider_flow_options_init(buffer)
         options = ProviderFlowOptions.from_buffer(buffer)
+        # An earlier delegate stays until the library releases it: a flow already under way keeps the
+        # settings it started with.
         key = OPEN_URLS.add(open_url)
-        # Earlier delegates stay registered until the app closes: a flow already under way keeps
-        # the settings it started with.
-        if not self._core.track_open_url(key):
-            OPEN_URLS.pop(key)
-            self._core.ensure_open()
         options.open_url = _ON_OPEN_URL
+        options.release = _RELEASE_OPEN_URL
         options.user_data = key
         options.redirect_uri = redirect
         options.loopback_port = loopback_port
@@ -464,8 +482,8 @@ class Auth:
         options.use_create_auth_uri = int(use_create_auth_uri)
         code = lib.hearth_auth_set_provider_flow_options(auth_ptr, buffer)
         if code != 0:
-            OPEN_URLS.pop(key)
-            self._core.untrack_open_url(key)
+            OPEN_URLS.pop(key)  # refused: the library keeps nothing
+            self._core.ensure_open()
             raise_for_code(code)
 
     def sign_in_with_provider(self, provider: OAuthProvider) -> Future[AuthResult]:
@@ -484,6 +502,16 @@ class Auth:
         return self._start(lib.hearth_auth_sign_in_with_provider, auth_result_converter(self._app),
                            provider_ptr(provider))
 
+    def get_credential_with_provider(self, provider: OAuthProvider) -> Future[Credential]:
+        """Runs the provider's page like :meth:`sign_in_with_provider` but signs nobody in: the
+        future's value is the :class:`Credential` the page yields (the Apple SDK's
+        ``getCredentialWith``). Sign in, link or reauthenticate with it afterwards
+        (:meth:`sign_in_with_credential`, :meth:`User.link_with_credential`,
+        :meth:`User.reauthenticate`). Its ``provider`` is the provider's id; it carries the provider's
+        answer, not its tokens (``id_token`` and ``access_token`` are ``None``). Errors as for
+        :meth:`sign_in_with_provider`."""
+        return self._start(lib.hearth_auth_get_credential_with_provider, _to_credential, provider_ptr(provider))
+
     def handle_url(self, url: str) -> bool:
         """For apps with a custom URL scheme (``set_provider_flow(redirect_uri=...)``): offers ``url``,
         a URL the app was opened with. ``True`` when it was the pending flow's redirect (Hearth consumed
@@ -496,10 +524,15 @@ class Auth:
         :class:`~hearth.WebContextCancelledError`."""
         raise_for_code(lib.hearth_auth_cancel_provider_flow(self._ptr()))
 
+    def get_credential_with_provider_last_result(self) -> Optional[Future[Credential]]:
+        """The most recent :meth:`Auth.get_credential_with_provider` future
+        (a new reference to that operation), or ``None`` if it never ran."""
+        return self._last_result(Op.AUTH_GET_CREDENTIAL_WITH_PROVIDER, _to_credential)
+
     def sign_in_with_provider_last_result(self) -> Optional[Future[AuthResult]]:
         """The most recent :meth:`Auth.sign_in_with_provider` future
         (a new reference to that operation), or ``None`` if it never ran."""
-        return self._last_result(lib.hearth_auth_sign_in_with_provider_last_result, auth_result_converter(self._app))
+        return self._last_result(Op.AUTH_SIGN_IN_WITH_PROVIDER, auth_result_converter(self._app))
 
     # ------------------------------------------------------------------------------------------------
     # Last results: the most recent future of each operation, or None if it never ran
@@ -507,50 +540,50 @@ class Auth:
     def sign_in_anonymously_last_result(self) -> Optional[Future[AuthResult]]:
         """The most recent :meth:`sign_in_anonymously` future (a new reference to the same
         operation), or ``None`` if it never ran. The other ``*_last_result`` methods work alike."""
-        return self._last_result(lib.hearth_auth_sign_in_anonymously_last_result, auth_result_converter(self._app))
+        return self._last_result(Op.AUTH_SIGN_IN_ANONYMOUSLY, auth_result_converter(self._app))
 
     def create_user_with_email_and_password_last_result(self) -> Optional[Future[AuthResult]]:
         """The most recent :meth:`Auth.create_user_with_email_and_password` future
         (a new reference to that operation), or ``None`` if it never ran."""
         return self._last_result(
-            lib.hearth_auth_create_user_with_email_and_password_last_result, auth_result_converter(self._app)
+            Op.AUTH_CREATE_USER_WITH_EMAIL_AND_PASSWORD, auth_result_converter(self._app)
         )
 
     def sign_in_with_email_and_password_last_result(self) -> Optional[Future[AuthResult]]:
         """The most recent :meth:`Auth.sign_in_with_email_and_password` future
         (a new reference to that operation), or ``None`` if it never ran."""
         return self._last_result(
-            lib.hearth_auth_sign_in_with_email_and_password_last_result, auth_result_converter(self._app)
+            Op.AUTH_SIGN_IN_WITH_EMAIL_AND_PASSWORD, auth_result_converter(self._app)
         )
 
     def sign_in_with_custom_token_last_result(self) -> Optional[Future[AuthResult]]:
         """The most recent :meth:`Auth.sign_in_with_custom_token` future
         (a new reference to that operation), or ``None`` if it never ran."""
         return self._last_result(
-            lib.hearth_auth_sign_in_with_custom_token_last_result, auth_result_converter(self._app)
+            Op.AUTH_SIGN_IN_WITH_CUSTOM_TOKEN, auth_result_converter(self._app)
         )
 
     def sign_in_with_credential_last_result(self) -> Optional[Future[User]]:
         """The most recent :meth:`Auth.sign_in_with_credential` future
         (a new reference to that operation), or ``None`` if it never ran."""
-        return self._last_result(lib.hearth_auth_sign_in_with_credential_last_result, user_converter(self._app))
+        return self._last_result(Op.AUTH_SIGN_IN_WITH_CREDENTIAL, user_converter(self._app))
 
     def sign_in_and_retrieve_data_with_credential_last_result(self) -> Optional[Future[AuthResult]]:
         """The most recent :meth:`Auth.sign_in_and_retrieve_data_with_credential` future
         (a new reference to that operation), or ``None`` if it never ran."""
         return self._last_result(
-            lib.hearth_auth_sign_in_and_retrieve_data_with_credential_last_result, auth_result_converter(self._app)
+            Op.AUTH_SIGN_IN_AND_RETRIEVE_DATA_WITH_CREDENTIAL, auth_result_converter(self._app)
         )
 
     def send_password_reset_email_last_result(self) -> Optional[Future[None]]:
         """The most recent :meth:`Auth.send_password_reset_email` future
         (a new reference to that operation), or ``None`` if it never ran."""
-        return self._last_result(lib.hearth_auth_send_password_reset_email_last_result, to_none)
+        return self._last_result(Op.AUTH_SEND_PASSWORD_RESET_EMAIL, to_none)
 
     def fetch_providers_for_email_last_result(self) -> Optional[Future[List[str]]]:
         """The most recent :meth:`Auth.fetch_providers_for_email` future
         (a new reference to that operation), or ``None`` if it never ran."""
-        return self._last_result(lib.hearth_auth_fetch_providers_for_email_last_result, to_strings)
+        return self._last_result(Op.AUTH_FETCH_PROVIDERS_FOR_EMAIL, to_strings)
 
     # ------------------------------------------------------------------------------------------------
     # Listeners
@@ -578,18 +611,15 @@ class Auth:
         check_callable(listener, "listener")
         auth_ptr = self._ptr()
         key = LISTENERS.add(_ListenerEntry(self, listener, kind))
-        if not self._core.track_listener(key):
-            LISTENERS.pop(key)
-            raise AppDestroyedError(ErrorCode.APP_DESTROYED, "the app is closed")
         if kind == "auth_state":
-            listener_id = lib.hearth_auth_add_auth_state_listener(auth_ptr, _ON_AUTH_STATE, key)
+            listener_id = lib.hearth_auth_add_auth_state_listener(auth_ptr, _ON_AUTH_STATE, _RELEASE_LISTENER, key)
         else:
-            listener_id = lib.hearth_auth_add_id_token_listener(auth_ptr, _ON_ID_TOKEN, key)
+            listener_id = lib.hearth_auth_add_id_token_listener(auth_ptr, _ON_ID_TOKEN, _RELEASE_LISTENER, key)
         if listener_id == 0:
-            LISTENERS.pop(key)
-            self._core.untrack_listener(key)
+            LISTENERS.pop(key)  # refused: the library keeps nothing
             self._core.ensure_open()
-            raise AuthError(ErrorCode.FAILURE, f"Hearth could not add the {kind} listener")
+            code = lib.hearth_last_error_code()
+            raise_for_code(code or ErrorCode.FAILURE, None if code else f"Hearth could not add the {kind} listener")
         return ListenerHandle(self, kind, key, int(listener_id))
 
     def _remove_listener(self, handle: ListenerHandle, kind: str) -> None:

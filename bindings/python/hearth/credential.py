@@ -17,7 +17,7 @@ from typing import Dict, Iterable, Mapping, Optional, Tuple
 
 from ._lib import lib
 from ._support import decode, decode_optional, encode, encode_optional
-from .errors import ErrorCode, InvalidArgumentError, raise_for_code
+from .errors import ErrorCode, InvalidArgumentError, last_error_message, raise_for_code
 
 __all__ = [
     "Credential",
@@ -98,7 +98,8 @@ class Credential:
 
 def _made(ptr: Optional[int], what: str) -> Credential:
     if not ptr:
-        raise InvalidArgumentError(ErrorCode.INVALID_ARGUMENT, f"Hearth rejected the {what} credential")
+        raise InvalidArgumentError(ErrorCode.INVALID_ARGUMENT,
+                                   last_error_message() or f"Hearth rejected the {what} credential")
     return Credential._take(ptr)
 
 
@@ -119,7 +120,7 @@ class EmailAuthProvider(_CredentialFactory):
     @staticmethod
     def credential(email: str, password: str) -> Credential:
         """A credential for ``email`` and ``password`` (checked by the server at sign-in)."""
-        return _made(lib.hearth_email_credential(encode(email, "email"), encode(password, "password")), "e-mail")
+        return _made(lib.hearth_credential_create_email(encode(email, "email"), encode(password, "password")), "e-mail")
 
 
 class GoogleAuthProvider(_CredentialFactory):
@@ -134,7 +135,7 @@ class GoogleAuthProvider(_CredentialFactory):
         if id_token is None and access_token is None:
             raise ValueError("GoogleAuthProvider.credential needs an id_token, an access_token, or both")
         return _made(
-            lib.hearth_google_credential(
+            lib.hearth_credential_create_google(
                 encode_optional(id_token, "id_token"), encode_optional(access_token, "access_token")
             ),
             "Google",
@@ -149,7 +150,7 @@ class FacebookAuthProvider(_CredentialFactory):
     @staticmethod
     def credential(access_token: str) -> Credential:
         """A credential from Facebook Login's ``access_token``."""
-        return _made(lib.hearth_facebook_credential(encode(access_token, "access_token")), "Facebook")
+        return _made(lib.hearth_credential_create_facebook(encode(access_token, "access_token")), "Facebook")
 
     @staticmethod
     def limited_login_credential(id_token: str, raw_nonce: str) -> Credential:
@@ -157,7 +158,7 @@ class FacebookAuthProvider(_CredentialFactory):
         token) and ``raw_nonce``, the *raw* nonce the login was started with (Facebook got its SHA-256; see
         :func:`hearth.generate_nonce`)."""
         return _made(
-            lib.hearth_facebook_limited_login_credential(encode(id_token, "id_token"), encode(raw_nonce, "raw_nonce")),
+            lib.hearth_credential_create_facebook_limited_login(encode(id_token, "id_token"), encode(raw_nonce, "raw_nonce")),
             "Facebook Limited Login",
         )
 
@@ -170,7 +171,7 @@ class TwitterAuthProvider(_CredentialFactory):
     @staticmethod
     def credential(token: str, secret: str) -> Credential:
         """A credential from Twitter's OAuth 1.0a token and token secret."""
-        return _made(lib.hearth_twitter_credential(encode(token, "token"), encode(secret, "secret")), "Twitter")
+        return _made(lib.hearth_credential_create_twitter(encode(token, "token"), encode(secret, "secret")), "Twitter")
 
 
 class GithubAuthProvider(_CredentialFactory):
@@ -181,7 +182,7 @@ class GithubAuthProvider(_CredentialFactory):
     @staticmethod
     def credential(token: str) -> Credential:
         """A credential from a GitHub OAuth access token."""
-        return _made(lib.hearth_github_credential(encode(token, "token")), "GitHub")
+        return _made(lib.hearth_credential_create_github(encode(token, "token")), "GitHub")
 
 
 class PlayGamesAuthProvider(_CredentialFactory):
@@ -192,7 +193,7 @@ class PlayGamesAuthProvider(_CredentialFactory):
     @staticmethod
     def credential(server_auth_code: str) -> Credential:
         """A credential from ``server_auth_code``, the code Play Games services gave the game."""
-        return _made(lib.hearth_play_games_credential(encode(server_auth_code, "server_auth_code")), "Play Games")
+        return _made(lib.hearth_credential_create_play_games(encode(server_auth_code, "server_auth_code")), "Play Games")
 
 
 class AppleAuthProvider(_CredentialFactory):
@@ -213,7 +214,7 @@ class AppleAuthProvider(_CredentialFactory):
         ``authorization_code`` and the user's ``given_name`` / ``family_name`` (Apple sends the name
         only on the first authorization; Firebase stores it)."""
         return _made(
-            lib.hearth_apple_credential(
+            lib.hearth_credential_create_apple(
                 encode(id_token, "id_token"),
                 encode(raw_nonce, "raw_nonce"),
                 encode_optional(authorization_code, "authorization_code"),
@@ -248,7 +249,7 @@ class PhoneAuthProvider(_CredentialFactory):
         empty one fails the sign-in with :class:`~hearth.MissingVerificationIdError` or
         :class:`~hearth.MissingVerificationCodeError`)."""
         return _made(
-            lib.hearth_phone_credential(encode(verification_id, "verification_id"), encode(code, "code")),
+            lib.hearth_credential_create_phone(encode(verification_id, "verification_id"), encode(code, "code")),
             "phone",
         )
 
@@ -321,7 +322,7 @@ class OAuthProvider:
         """Builds the native provider for this state; the old one stays if Hearth refuses it."""
         ptr = lib.hearth_oauth_provider_create(encode(self._provider_id, "provider_id"))
         if not ptr:
-            raise InvalidArgumentError(ErrorCode.INVALID_ARGUMENT, "Hearth rejected the provider id")
+            raise InvalidArgumentError(ErrorCode.INVALID_ARGUMENT, last_error_message() or "Hearth rejected the provider id")
         finalizer = weakref.finalize(self, lib.hearth_oauth_provider_release, ptr)
         finalizer.atexit = False
         try:
@@ -362,7 +363,7 @@ class OAuthProvider:
         if raw_nonce is not None:
             if id_token is None:
                 raise ValueError("OAuthProvider.credential with a raw_nonce needs the id_token it was issued for")
-            ptr = lib.hearth_oauth_credential_with_nonce(
+            ptr = lib.hearth_credential_create_oauth_with_nonce(
                 provider,
                 encode(id_token, "id_token"),
                 encode(raw_nonce, "raw_nonce"),
@@ -371,7 +372,7 @@ class OAuthProvider:
         else:
             if id_token is None and access_token is None:
                 raise ValueError("OAuthProvider.credential needs an id_token, an access_token, or both")
-            ptr = lib.hearth_oauth_credential(
+            ptr = lib.hearth_credential_create_oauth(
                 provider, encode_optional(id_token, "id_token"), encode_optional(access_token, "access_token")
             )
         return _made(ptr, provider_id)

@@ -592,7 +592,18 @@ def error_from_code(code: int, message: Optional[str] = None) -> AuthError:
     return exception_class(code)(code, message or "")
 
 
+def last_error_message() -> str:
+    """The library's sentence for the last call that failed at once on this thread
+    (``hearth_last_error_message``): which argument, and what was wrong with it."""
+    text = lib.hearth_last_error_message()
+    return text.decode("utf-8", "replace") if text else ""
+
+
 def raise_for_code(code: int, message: Optional[str] = None) -> None:
-    """Raises the mapped exception unless ``code`` is 0."""
+    """Raises the mapped exception unless ``code`` is 0. Without ``message`` the exception carries the
+    library's own sentence for the failure (:func:`last_error_message`), as the call that returned
+    ``code`` left it."""
     if code != 0:
+        if message is None and lib.hearth_last_error_code() == code:
+            message = last_error_message() or None
         raise error_from_code(code, message)

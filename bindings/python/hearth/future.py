@@ -7,7 +7,7 @@ import math
 import threading
 import time
 import weakref
-from typing import Any, Callable, Generator, Generic, List, Optional, Tuple, TypeVar
+from typing import Any, Callable, Generator, Generic, Optional, Tuple, TypeVar
 
 from ._core import FUTURES, AppCore
 from ._lib import COMPLETION_CB, lib
@@ -15,12 +15,14 @@ from ._support import call_logged, check_callable, check_seconds, decode, decode
 from .credential import Credential
 from .errors import (
     AccountConflictError,
+    AppDestroyedError,
     AuthError,
     ErrorCode,
     InvalidHandleError,
     SecondFactorRequiredError,
     WouldDeadlockError,
     error_from_code,
+    raise_for_code,
 )
 
 __all__ = ["Future", "FutureReference"]
@@ -42,14 +44,15 @@ class Future(Generic[T]):
       its :class:`~hearth.AuthError` subclass; :class:`TimeoutError` when ``timeout`` seconds pass first.
     - ``exception(timeout=None)`` is the same but returns the error instead of raising it.
     - ``done()`` tells whether the operation finished.
-    - ``add_done_callback(fn)`` calls ``fn(future)`` once it finishes: on Hearth's loop thread, or at
-      once in the calling thread when it already has.
+    - ``add_done_callback(fn)`` calls ``fn(future)`` once it finishes, on Hearth's loop thread: never in
+      the calling thread, also when it has finished already (then on the loop's next turn).
     - ``await future`` inside a coroutine gives the value or raises the error, without blocking the
       event loop.
 
     The native future is released when this object is garbage-collected; the operation itself is not
     cancelled by that. Closing the app cancels operations in flight: their futures fail with
-    :class:`~hearth.CancelledError` (and their done-callbacks run in the closing thread).
+    :class:`~hearth.CancelledError`, and their done-callbacks run on the loop thread before
+    :meth:`App.close` returns.
     """
 
     def __init__(self, handle: int, core: AppCore, convert: Callable[[int], T], owner: object) -> None:
@@ -59,9 +62,6 @@ class Future(Generic[T]):
         # Keeps the App (and so its loop) alive as long as anyone can still ask for this result.
         self._owner = owner
         self._lock = threading.Lock()
-        self._callbacks: List[Callable[["Future[T]"], object]] = []
-        self._key: Optional[int] = None
-        self._fired = False
         self._outcome: Optional[Tuple[bool, Any]] = None
         # weakref.finalize runs at most once: the reference cannot be released twice. At interpreter
         # exit the process frees everything; releasing there could race a still-running thread.
@@ -111,48 +111,31 @@ class Future(Generic[T]):
         """Calls ``fn(self)`` once the operation finishes.
 
         It runs on Hearth's loop thread (so it must not block on other pending futures; hand work to
-        your own thread or event loop instead), or immediately in the calling thread if the future
-        has already finished. Exceptions raised by ``fn`` are logged on the ``hearth`` logger.
+        your own thread or event loop instead), never in the calling thread: a future that has already
+        finished calls it on the loop's next turn. Each callback added runs exactly once, in the order
+        added; closing the app first finishes the operation with :class:`~hearth.CancelledError` and
+        runs the callback then. Exceptions raised by ``fn`` are logged on the ``hearth`` logger.
+
+        Raises :class:`~hearth.AppDestroyedError` once the app is closed: its loop is gone, so nothing
+        could call ``fn`` (read :meth:`result` instead).
         """
         check_callable(fn, "fn")
-        run_now = False
-        with self._lock:
-            if self._fired or (self._key is None and self.done()):
-                run_now = True
-            else:
-                self._callbacks.append(fn)
-                if self._key is None and not self._register_locked():
-                    run_now = True
-                    self._callbacks.remove(fn)
-        if run_now:
-            call_logged("Future done-callback", fn, self)
-
-    def _register_locked(self) -> bool:
-        key = FUTURES.add(self)
-        if not self._core.track_future(key):
-            FUTURES.pop(key)
-            return False
-        self._key = key
-        code = lib.hearth_future_on_completion(self._handle, _ON_COMPLETION, key)
+        key = FUTURES.add((self, fn))
+        code = lib.hearth_future_add_callback(self._handle, _ON_COMPLETION, key)
         if code != 0:
-            # The app is gone (or the handle is): no callback will come, and the outcome is final.
-            self._key = None
+            # Refused: the library keeps nothing and will never call back.
             FUTURES.pop(key)
-            self._core.untrack_future(key)
-            return False
-        return True
-
-    def _fire(self) -> None:
-        """Runs the pending done-callbacks once: from the completion callback, or from App.close."""
-        with self._lock:
-            if self._fired:
-                return
-            self._fired = True
-            callbacks, self._callbacks = self._callbacks, []
-        for fn in callbacks:
-            call_logged("Future done-callback", fn, self)
+            if code == ErrorCode.APP_DESTROYED:
+                raise AppDestroyedError(code, "the app is closed: done-callbacks run on its loop thread, which is gone")
+            raise_for_code(code)
 
     def __await__(self) -> Generator[Any, None, T]:
+        if self.done():
+            # Nothing to wait for (and the app may be closed already): no callback needed.
+            succeeded, value = self._settle()
+            if succeeded:
+                return value  # type: ignore[no-any-return]
+            raise value
         loop = asyncio.get_running_loop()
         waiter: asyncio.Future[T] = loop.create_future()
 
@@ -270,11 +253,11 @@ class FutureReference:
 
 def _on_completion(_handle: Optional[int], user_data: Optional[int]) -> None:
     try:
-        future = FUTURES.pop(user_data)
-        if future is None:
+        entry = FUTURES.pop(user_data)
+        if entry is None:
             return
-        future._core.untrack_future(user_data)
-        future._fire()
+        future, fn = entry
+        call_logged("Future done-callback", fn, future)
     except BaseException:  # noqa: BLE001 - must not unwind into C
         logger.exception("hearth: error while completing a future")
 

@@ -68,9 +68,9 @@ def forward_to_logging(logger: Optional[logging.Logger] = None, level: Optional[
 
     callback = LOG_CB(deliver) if native != _OFF else None
     with _lock:
-        status = lib.hearth_set_log_callback(native, callback if callback is not None else _NO_CALLBACK, None)
+        status = lib.hearth_log_set_callback(native, callback if callback is not None else _NO_CALLBACK, None)
         if status != 0:
-            raise RuntimeError(f"hearth_set_log_callback failed with {status}")
+            raise RuntimeError(f"hearth_log_set_callback failed with {status}")
         # After the call returns the previous callback is no longer running and never runs again.
         _callback = callback
 
@@ -79,5 +79,5 @@ def stop_forwarding() -> None:
     """Turns Hearth's log off again (the default)."""
     global _callback
     with _lock:
-        lib.hearth_set_log_callback(_OFF, _NO_CALLBACK, None)
+        lib.hearth_log_set_callback(_OFF, _NO_CALLBACK, None)
         _callback = None

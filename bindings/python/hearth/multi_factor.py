@@ -44,7 +44,7 @@ from ._core import AppCore
 from ._lib import TOTP_CODE_BUFFER_SIZE, lib
 from ._support import check_int, decode, encode, encode_optional
 from .credential import Credential, credential_ptr
-from .errors import AuthError, ErrorCode, InvalidArgumentError, InvalidHandleError
+from .errors import AuthError, ErrorCode, InvalidArgumentError, InvalidHandleError, last_error_message
 from .future import Future, FutureReference
 from .user import AuthResult, MultiFactorInfo, User, auth_result_converter, user_converter
 
@@ -262,7 +262,7 @@ class MultiFactorUser:
                 raise AuthError(ErrorCode.FAILURE, "the operation succeeded but returned no session")
             return MultiFactorSession._lent(ptr, owner, core, app, "enrollment")
 
-        return self._user._start(lib.hearth_user_multi_factor_session, convert)
+        return self._user._start(lib.hearth_user_multi_factor_get_session, convert)
 
     def enroll(self, assertion: MultiFactorAssertion, display_name: Optional[str] = None) -> Future[User]:
         """Enrolls ``assertion``, a proven second factor, under ``display_name``; the result is the
@@ -311,7 +311,7 @@ class PhoneMultiFactorGenerator(_GeneratorNamespace):
         (:meth:`hearth.Auth.verify_phone_number` with ``multi_factor_session``). Any other kind of
         credential is an :class:`~hearth.InvalidArgumentError` (a ``ValueError``)."""
         return MultiFactorAssertion._take(
-            lib.hearth_phone_multi_factor_assertion(credential_ptr(credential)), "phone", "credential (not a phone one)"
+            lib.hearth_multi_factor_assertion_create_phone(credential_ptr(credential)), "phone", "credential (not a phone one)"
         )
 
 
@@ -326,7 +326,7 @@ class TotpMultiFactorGenerator(_GeneratorNamespace):
         (as a QR code: :meth:`TotpSecret.qr_code_url`). ``session`` is an enrollment session."""
         ptr_argument = session_ptr(session)
         core, app = session._core, session._app
-        ptr = lib.hearth_totp_generate_secret(ptr_argument)
+        ptr = lib.hearth_totp_secret_generate(ptr_argument)
         if not ptr:
             core.ensure_open()
             raise InvalidHandleError(ErrorCode.INVALID_HANDLE, "Hearth rejected the multi-factor session")
@@ -346,7 +346,7 @@ class TotpMultiFactorGenerator(_GeneratorNamespace):
         if not isinstance(secret, TotpSecret):
             raise TypeError(f"secret must be a hearth.TotpSecret, not {type(secret).__name__}")
         return MultiFactorAssertion._take(
-            lib.hearth_totp_multi_factor_assertion_for_enrollment(secret._ptr, encode(code, "code")),
+            lib.hearth_multi_factor_assertion_create_totp_enrollment(secret._ptr, encode(code, "code")),
             "totp",
             "TOTP enrollment",
         )
@@ -357,7 +357,7 @@ class TotpMultiFactorGenerator(_GeneratorNamespace):
         (:class:`~hearth.MultiFactorInfo`) or the hint's ``uid``, ``code`` a code the app shows."""
         factor = enrollment_id.uid if isinstance(enrollment_id, MultiFactorInfo) else enrollment_id
         return MultiFactorAssertion._take(
-            lib.hearth_totp_multi_factor_assertion_for_sign_in(encode(factor, "enrollment_id"), encode(code, "code")),
+            lib.hearth_multi_factor_assertion_create_totp_sign_in(encode(factor, "enrollment_id"), encode(code, "code")),
             "totp",
             "TOTP sign-in (empty enrollment id or code?)",
         )
@@ -474,13 +474,10 @@ def totp_code(
     if not (-(2**31) <= digits < 2**31 and -(2**31) <= period < 2**31):
         raise InvalidArgumentError(ErrorCode.INVALID_ARGUMENT, "digits and period must fit a C int")
     out = ctypes.create_string_buffer(TOTP_CODE_BUFFER_SIZE)
-    code = lib.hearth_totp_generate_code(
+    code = lib.hearth_totp_code_generate(
         secret_bytes, algorithm_bytes, digits, period, unix_time, out, TOTP_CODE_BUFFER_SIZE
     )
     if code != 0:
-        raise InvalidArgumentError(
-            code,
-            "cannot make a TOTP code: the secret must be base32, the algorithm SHA1, SHA256 or SHA512, "
-            "digits 6..10 and the period at least 1 s",
-        )
+        # The library names what it refused ("algorithm \"MD5\" is not SHA1, SHA256 or SHA512.").
+        raise InvalidArgumentError(code, last_error_message() or "cannot make a TOTP code")
     return out.value.decode("ascii")

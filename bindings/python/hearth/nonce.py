@@ -38,5 +38,5 @@ def generate_nonce() -> Nonce:
 def sha256_hex(text: str) -> str:
     """The SHA-256 of ``text`` (as UTF-8) in lowercase hex: what a provider expects for a raw nonce."""
     digest = ctypes.create_string_buffer(SHA256_HEX_SIZE)
-    raise_for_code(lib.hearth_sha256_hex(encode(text, "text"), digest))
+    raise_for_code(lib.hearth_nonce_hash(encode(text, "text"), digest))
     return digest.value.decode("ascii")

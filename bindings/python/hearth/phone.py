@@ -15,6 +15,7 @@ from ._lib import (
     PHONE_FAILED_CB,
     PHONE_OPTIONS_BUFFER_SIZE,
     PHONE_TIMEOUT_CB,
+    RELEASE_CB,
     PhoneAuthOptions,
     PhoneListener,
     lib,
@@ -121,12 +122,9 @@ class _ListenerEntry:
         self.on_code_auto_retrieval_timeout = on_code_auto_retrieval_timeout
 
 
-def _finish(user_data: Optional[int]) -> Optional[_ListenerEntry]:
-    """The entry of a listener whose last callback this is: no other will come."""
-    entry: Optional[_ListenerEntry] = PHONE_LISTENERS.pop(user_data)
-    if entry is not None and user_data is not None:
-        entry.core.untrack_phone_listener(user_data)
-    return entry
+def _release(user_data: Optional[int]) -> None:
+    """The listener's final call (after its last callback, or the app closed): its entry goes."""
+    PHONE_LISTENERS.pop(user_data)
 
 
 def _on_code_sent(user_data: Optional[int], verification_id: Optional[bytes], token: Optional[bytes]) -> None:
@@ -142,7 +140,7 @@ def _on_code_sent(user_data: Optional[int], verification_id: Optional[bytes], to
 
 def _on_verification_failed(user_data: Optional[int], code: int, message: Optional[bytes]) -> None:
     try:
-        entry = _finish(user_data)
+        entry: Optional[_ListenerEntry] = PHONE_LISTENERS.get(user_data)
         if entry is None:
             return
         error = error_from_code(code, decode(message))
@@ -156,7 +154,7 @@ def _on_verification_failed(user_data: Optional[int], code: int, message: Option
 
 def _on_code_auto_retrieval_timeout(user_data: Optional[int], verification_id: Optional[bytes]) -> None:
     try:
-        entry = _finish(user_data)
+        entry: Optional[_ListenerEntry] = PHONE_LISTENERS.get(user_data)
         if entry is None or entry.on_code_auto_retrieval_timeout is None:
             return
         call_logged("phone listener on_code_auto_retrieval_timeout", entry.on_code_auto_retrieval_timeout,
@@ -169,6 +167,7 @@ def _on_code_auto_retrieval_timeout(user_data: Optional[int], verification_id: O
 _ON_CODE_SENT = PHONE_CODE_SENT_CB(_on_code_sent)
 _ON_VERIFICATION_FAILED = PHONE_FAILED_CB(_on_verification_failed)
 _ON_CODE_AUTO_RETRIEVAL_TIMEOUT = PHONE_TIMEOUT_CB(_on_code_auto_retrieval_timeout)
+_RELEASE = RELEASE_CB(_release)
 
 
 def start_with_listener(
@@ -184,22 +183,20 @@ def start_with_listener(
         check_callable(on_verification_failed, "on_verification_failed")
     if on_code_auto_retrieval_timeout is not None:
         check_callable(on_code_auto_retrieval_timeout, "on_code_auto_retrieval_timeout")
+    core.ensure_open()
     key = PHONE_LISTENERS.add(
         _ListenerEntry(core, on_code_sent, on_verification_failed, on_code_auto_retrieval_timeout)
     )
-    if not core.track_phone_listener(key):
-        PHONE_LISTENERS.pop(key)
-        core.ensure_open()
     listener = PhoneListener()
     listener.struct_size = ctypes.sizeof(PhoneListener)
     listener.on_code_sent = _ON_CODE_SENT
     listener.on_verification_failed = _ON_VERIFICATION_FAILED
     listener.on_code_auto_retrieval_timeout = _ON_CODE_AUTO_RETRIEVAL_TIMEOUT
+    listener.release = _RELEASE
     listener.user_data = key
-    code = lib.hearth_phone_verify_number_with_listener(auth_ptr, options.buffer, ctypes.addressof(listener))
+    code = lib.hearth_auth_verify_phone_number_with_listener(auth_ptr, options.buffer, ctypes.addressof(listener))
     if code != 0:
-        # No callback will run.
+        # Refused: no callback will run, release included.
         PHONE_LISTENERS.pop(key)
-        core.untrack_phone_listener(key)
         core.ensure_open()
         raise_for_code(code)

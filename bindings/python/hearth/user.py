@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, List, Mapping, Optional, Tuple, TypeVar, Union
 
-from ._lib import lib
+from ._lib import Op, lib
 from ._support import KEEP, _Keep, decode, decode_optional, encode, logger
 from .credential import Credential, OAuthProvider, credential_ptr, provider_ptr
 from .errors import AuthError, ErrorCode, InvalidHandleError
@@ -347,88 +347,88 @@ class User:
     # ------------------------------------------------------------------------------------------------
     # Last results (per app)
     # ------------------------------------------------------------------------------------------------
-    def _last(self, function: Callable[[int], Optional[int]], convert: Callable[[int], R]) -> Optional[Future[R]]:
-        return self._app.auth._last_result(function, convert)
+    def _last(self, operation: Op, convert: Callable[[int], R]) -> Optional[Future[R]]:
+        return self._app.auth._last_result(operation, convert)
 
     def get_token_last_result(self) -> Optional[Future[str]]:
         """The most recent :meth:`User.get_token` future
         (a new reference to that operation), or ``None`` if it never ran."""
-        return self._last(lib.hearth_user_get_token_last_result, to_string)
+        return self._last(Op.USER_GET_TOKEN, to_string)
 
     def reload_last_result(self) -> Optional[Future["User"]]:
         """The most recent :meth:`User.reload` future
         (a new reference to that operation), or ``None`` if it never ran."""
-        return self._last(lib.hearth_user_reload_last_result, user_converter(self._app))
+        return self._last(Op.USER_RELOAD, user_converter(self._app))
 
     def update_profile_last_result(self) -> Optional[Future["User"]]:
         """The most recent :meth:`User.update_profile` future
         (a new reference to that operation), or ``None`` if it never ran."""
-        return self._last(lib.hearth_user_update_user_profile_last_result, user_converter(self._app))
+        return self._last(Op.USER_UPDATE_USER_PROFILE, user_converter(self._app))
 
     def update_password_last_result(self) -> Optional[Future[None]]:
         """The most recent :meth:`User.update_password` future
         (a new reference to that operation), or ``None`` if it never ran."""
-        return self._last(lib.hearth_user_update_password_last_result, to_none)
+        return self._last(Op.USER_UPDATE_PASSWORD, to_none)
 
     def update_email_last_result(self) -> Optional[Future[None]]:
         """The most recent :meth:`User.update_email` future
         (a new reference to that operation), or ``None`` if it never ran."""
-        return self._last(lib.hearth_user_update_email_last_result, to_none)
+        return self._last(Op.USER_UPDATE_EMAIL, to_none)
 
     def send_email_verification_last_result(self) -> Optional[Future[None]]:
         """The most recent :meth:`User.send_email_verification` future
         (a new reference to that operation), or ``None`` if it never ran."""
-        return self._last(lib.hearth_user_send_email_verification_last_result, to_none)
+        return self._last(Op.USER_SEND_EMAIL_VERIFICATION, to_none)
 
     def send_email_verification_before_updating_email_last_result(self) -> Optional[Future[None]]:
         """The most recent :meth:`User.send_email_verification_before_updating_email` future
         (a new reference to that operation), or ``None`` if it never ran."""
         return self._last(
-            lib.hearth_user_send_email_verification_before_updating_email_last_result, to_none
+            Op.USER_SEND_EMAIL_VERIFICATION_BEFORE_UPDATING_EMAIL, to_none
         )
 
     def delete_last_result(self) -> Optional[Future[None]]:
         """The most recent :meth:`User.delete` future
         (a new reference to that operation), or ``None`` if it never ran."""
-        return self._last(lib.hearth_user_delete_last_result, to_none)
+        return self._last(Op.USER_DELETE, to_none)
 
     def update_phone_number_last_result(self) -> Optional[Future["User"]]:
         """The most recent :meth:`User.update_phone_number` future
         (a new reference to that operation), or ``None`` if it never ran."""
-        return self._last(lib.hearth_user_update_phone_number_credential_last_result, user_converter(self._app))
+        return self._last(Op.USER_UPDATE_PHONE_NUMBER_CREDENTIAL, user_converter(self._app))
 
     def link_with_credential_last_result(self) -> Optional[Future["AuthResult"]]:
         """The most recent :meth:`User.link_with_credential` future
         (a new reference to that operation), or ``None`` if it never ran."""
-        return self._last(lib.hearth_user_link_with_credential_last_result, auth_result_converter(self._app))
+        return self._last(Op.USER_LINK_WITH_CREDENTIAL, auth_result_converter(self._app))
 
     def unlink_last_result(self) -> Optional[Future["AuthResult"]]:
         """The most recent :meth:`User.unlink` future
         (a new reference to that operation), or ``None`` if it never ran."""
-        return self._last(lib.hearth_user_unlink_last_result, auth_result_converter(self._app))
+        return self._last(Op.USER_UNLINK, auth_result_converter(self._app))
 
     def reauthenticate_last_result(self) -> Optional[Future[None]]:
         """The most recent :meth:`User.reauthenticate` future
         (a new reference to that operation), or ``None`` if it never ran."""
-        return self._last(lib.hearth_user_reauthenticate_last_result, to_none)
+        return self._last(Op.USER_REAUTHENTICATE, to_none)
 
     def reauthenticate_and_retrieve_data_last_result(self) -> Optional[Future["AuthResult"]]:
         """The most recent :meth:`User.reauthenticate_and_retrieve_data` future
         (a new reference to that operation), or ``None`` if it never ran."""
         return self._last(
-            lib.hearth_user_reauthenticate_and_retrieve_data_last_result, auth_result_converter(self._app)
+            Op.USER_REAUTHENTICATE_AND_RETRIEVE_DATA, auth_result_converter(self._app)
         )
 
     def link_with_provider_last_result(self) -> Optional[Future["AuthResult"]]:
         """The most recent :meth:`User.link_with_provider` future
         (a new reference to that operation), or ``None`` if it never ran."""
-        return self._last(lib.hearth_user_link_with_provider_last_result, auth_result_converter(self._app))
+        return self._last(Op.USER_LINK_WITH_PROVIDER, auth_result_converter(self._app))
 
     def reauthenticate_with_provider_last_result(self) -> Optional[Future["AuthResult"]]:
         """The most recent :meth:`User.reauthenticate_with_provider` future
         (a new reference to that operation), or ``None`` if it never ran."""
         return self._last(
-            lib.hearth_user_reauthenticate_with_provider_last_result, auth_result_converter(self._app)
+            Op.USER_REAUTHENTICATE_WITH_PROVIDER, auth_result_converter(self._app)
         )
 
 

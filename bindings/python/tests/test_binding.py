@@ -27,7 +27,7 @@ def header_functions() -> Dict[str, int]:
     """Every exported function of hearth.h with its parameter count."""
     text = re.sub(r"/\*.*?\*/", "", HEADER.read_text(), flags=re.S)
     functions: Dict[str, int] = {}
-    for match in re.finditer(r"HEARTH_EXPORT\s+[^;(]*?\b(hearth_\w+)\s*\(", text, flags=re.S):
+    for match in re.finditer(r"HEARTH_API\s+[^;(]*?\b(hearth_\w+)\s*\(", text, flags=re.S):
         depth, commas, index = 1, 0, match.end()
         while depth:  # parameters may hold function pointer types: count top-level commas only
             char = text[index]
@@ -56,7 +56,7 @@ class TestDeclarations:
 
     def test_every_handle_result_is_a_pointer_not_an_int(self) -> None:
         text = re.sub(r"/\*.*?\*/", "", HEADER.read_text(), flags=re.S)
-        pointer_results = set(re.findall(r"HEARTH_EXPORT\s+(?:const\s+)?\w+\s*\*\s*(hearth_\w+)\s*\(", text))
+        pointer_results = set(re.findall(r"HEARTH_API\s+(?:const\s+)?\w+\s*\*\s*(hearth_\w+)\s*\(", text))
         assert pointer_results
 
         for name in pointer_results:
@@ -84,9 +84,10 @@ class TestDeclarations:
         assert options.struct_size == ctypes.sizeof(_lib.PhoneAuthOptions)
         assert options.phone_number is None and options.timeout_ms == 0 and options.force_resending_token is None
         assert options.multi_factor_session is None and options.multi_factor_hint is None
-        # hearth_phone_listener: a uint32 size, three function pointers and user_data, naturally aligned.
+        # hearth_phone_listener: a uint32 size, three function pointers, user_data and release, naturally
+        # aligned.
         pointer = ctypes.sizeof(ctypes.c_void_p)
-        assert ctypes.sizeof(_lib.PhoneListener) == pointer + 4 * pointer
+        assert ctypes.sizeof(_lib.PhoneListener) == pointer + 5 * pointer
 
     def test_the_options_struct_fits_the_library(self) -> None:
         buffer = ctypes.create_string_buffer(4096)

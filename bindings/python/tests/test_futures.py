@@ -8,7 +8,7 @@ import logging
 import queue
 import threading
 import time
-from typing import Any, Callable, List
+from typing import Any, Callable, List, Tuple
 
 import pytest
 
@@ -110,14 +110,20 @@ class TestDoneCallbacks:
         assert done.wait(TIMEOUT)
         assert order == [1, 2, 3]
 
-    def test_a_callback_added_after_completion_runs_immediately_in_the_calling_thread(self, auth: hearth.Auth) -> None:
-        future = auth.sign_in_anonymously()
+    def test_a_callback_added_after_completion_runs_on_the_loop_thread_never_in_the_caller(
+            self, app: hearth.App) -> None:
+        future = app.auth.sign_in_anonymously()
         future.result(TIMEOUT)
-        threads: List[int] = []
+        seen: "queue.Queue[Tuple[int, bool]]" = queue.Queue()
 
-        future.add_done_callback(lambda _f: threads.append(threading.get_ident()))
+        future.add_done_callback(lambda _f: seen.put((threading.get_ident(), app.is_loop_thread())))
 
-        assert threads == [threading.get_ident()]
+        assert seen.empty()  # not inside add_done_callback
+        thread, on_loop = seen.get(timeout=TIMEOUT)
+        assert thread != threading.get_ident()
+        assert on_loop is True
+        time.sleep(0.05)
+        assert seen.empty()  # once
 
     def test_a_failing_done_callback_is_logged_and_later_ones_still_run(
             self, auth: hearth.Auth, caplog: pytest.LogCaptureFixture) -> None:

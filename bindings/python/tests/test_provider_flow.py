@@ -318,6 +318,182 @@ class TestLinkAndReauthenticateWithProvider:
         assert reauthenticated is not None and reauthenticated.result(TIMEOUT).user.uid == user.uid
 
 
+class TestGetCredentialWithProvider:
+    """The credential only (the Apple SDK's ``getCredentialWith``): the provider's page, then a
+    credential the app signs in, links or reauthenticates with itself. Nobody is signed in by getting
+    it."""
+
+    @staticmethod
+    def credential_from_page(auth: hearth.Auth, browser: FakeBrowser, provider: hearth.OAuthProvider,
+                             email: str) -> Tuple[hearth.Credential, Visit]:
+        browser.choose(email=email, displayName="Credential User", screenName="credential_user")
+        future = auth.get_credential_with_provider(provider)
+        credential = future.result(TIMEOUT)
+        visit = browser.finished(browser.visits[-1])
+        assert visit.redirect is not None and visit.redirect.status == 200
+        assert redirect_target(visit.url).startswith("http://127.0.0.1:")
+        assert isinstance(credential, hearth.Credential)
+        assert credential.provider == provider.provider_id
+        # What the page answered, not tokens: signInWithIdp turns it into an identity later.
+        assert credential.id_token is None and credential.access_token is None
+        return credential, visit
+
+    @pytest.mark.parametrize("name", list(PROVIDERS))
+    def test_a_credential_from_the_page_signs_in_reauthenticates_and_links(
+            self, flow_auth: hearth.Auth, browser: FakeBrowser, emulator: Emulator,
+            use_create_auth_uri: bool, name: str) -> None:
+        states: List[Optional[str]] = []
+        listener = flow_auth.add_auth_state_listener(lambda user: states.append(user.uid if user else None))
+        deadline = time.monotonic() + TIMEOUT
+        while not states and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert states == [None]
+        provider = PROVIDERS[name]()
+        email = unique_email("credential")
+
+        # Getting the credential signs nobody in and tells no listener.
+        credential, visit = self.credential_from_page(flow_auth, browser, provider, email)
+        if not use_create_auth_uri:
+            # The Apple SDK's page for getCredentialWith is a redirect sign-in page.
+            assert query_of(visit.url)["authType"] == "signInWithRedirect"
+        scopes, parameters = page_parameters(visit.url)
+        assert scopes == list(provider.scopes)
+        for key, value in provider.custom_parameters.items():
+            assert parameters[key] == value
+        wants_nonce = provider.provider_id in ("apple.com", "oidc.corp")
+        assert ("nonce" in parameters) is wants_nonce
+        assert flow_auth.current_user is None
+        time.sleep(0.05)
+        assert states == [None]
+
+        # The app signs in with it.
+        result = flow_auth.sign_in_and_retrieve_data_with_credential(credential).result(TIMEOUT)
+        user = result.user
+        assert flow_auth.current_user is not None and flow_auth.current_user.uid == user.uid
+        assert user.email == email
+        assert [info.provider_id for info in user.provider_data] == [provider.provider_id]
+        assert result.additional_user_info.provider_id == provider.provider_id
+        assert result.additional_user_info.is_new_user is True
+        if wants_nonce:
+            assert result.additional_user_info.profile["nonce"] == parameters["nonce"]
+        assert emulator.provider_ids(user.uid) == [provider.provider_id]
+
+        # Reauthenticates with a fresh one of the same person; one of someone else is refused.
+        again, _ = self.credential_from_page(flow_auth, browser, provider, email)
+        assert user.reauthenticate_and_retrieve_data(again).result(TIMEOUT).user.uid == user.uid
+        stranger, _ = self.credential_from_page(flow_auth, browser, provider, unique_email("credential-other"))
+        with pytest.raises(hearth.UserMismatchError):
+            user.reauthenticate(stranger).result(TIMEOUT)
+        assert flow_auth.current_user is not None and flow_auth.current_user.uid == user.uid
+
+        # Links one to an email account.
+        flow_auth.sign_out()
+        email_user = flow_auth.create_user_with_email_and_password(
+            unique_email("credential-link"), PASSWORD).result(TIMEOUT).user
+        linked_email = unique_email("credential-linked")
+        to_link, _ = self.credential_from_page(flow_auth, browser, provider, linked_email)
+        assert flow_auth.current_user is not None and flow_auth.current_user.uid == email_user.uid
+        linked = email_user.link_with_credential(to_link).result(TIMEOUT).user
+        assert linked.uid == email_user.uid
+        [info] = [info for info in linked.provider_data if info.provider_id == provider.provider_id]
+        assert info.email == linked_email
+        assert emulator.provider_ids(email_user.uid) == sorted([provider.provider_id, "password"])
+        assert len(browser.visits) == 4
+        listener.remove()
+
+    def test_awaiting_a_credential_from_asyncio(self, app: hearth.App) -> None:
+        browser = FakeBrowser().choose(email=unique_email("async-credential"))
+        app.auth.set_provider_flow(open_url=browser.open_url)
+
+        async def main() -> hearth.Credential:
+            return await app.auth.get_credential_with_provider(hearth.OAuthProvider("github.com"))
+
+        credential = asyncio.run(main())
+
+        assert credential.provider == "github.com"
+        assert app.auth.sign_in_with_credential(credential).result(TIMEOUT).uid == app.auth.current_user.uid
+
+    def test_getting_a_credential_is_cancelled_by_cancel_timeout_a_refusing_delegate_and_the_page(
+            self, auth: hearth.Auth, browser: FakeBrowser) -> None:
+        auth.set_provider_flow(open_url=browser.open_url)
+        # Auth.cancel_provider_flow
+        browser.stay()
+        pending = auth.get_credential_with_provider(hearth.OAuthProvider("microsoft.com"))
+        visit = browser.next_visit()
+        assert pending.done() is False
+        auth.cancel_provider_flow()
+        with pytest.raises(hearth.WebContextCancelledError):
+            pending.result(TIMEOUT)
+        with pytest.raises(ConnectionRefusedError):
+            http_get(redirect_target(visit.url))
+        # Cancel on the provider's page
+        browser.cancel()
+        with pytest.raises(hearth.WebContextCancelledError) as raised:
+            auth.get_credential_with_provider(hearth.OAuthProvider("apple.com")).result(TIMEOUT)
+        assert "access_denied" in raised.value.message
+        # The delegate cannot show the page
+        auth.set_provider_flow(open_url=lambda url: False)
+        with pytest.raises(hearth.WebContextCancelledError):
+            auth.get_credential_with_provider(hearth.OAuthProvider("twitter.com")).result(TIMEOUT)
+        # The timeout
+        auth.set_provider_flow(open_url=browser.stay().open_url, timeout=0.3)
+        started = time.monotonic()
+        with pytest.raises(hearth.WebContextCancelledError) as raised:
+            auth.get_credential_with_provider(hearth.OAuthProvider("twitter.com")).result(TIMEOUT)
+        assert 0.25 <= time.monotonic() - started < TIMEOUT
+        assert "timed out" in raised.value.message
+        assert auth.current_user is None
+
+    def test_getting_a_credential_refuses_bad_input(self, auth: hearth.Auth, browser: FakeBrowser) -> None:
+        # No UI delegate yet.
+        with pytest.raises(hearth.InvalidArgumentError):
+            auth.get_credential_with_provider(hearth.OAuthProvider("twitter.com")).result(TIMEOUT)
+        auth.set_provider_flow(open_url=browser.stay().open_url)
+        with pytest.raises(TypeError):
+            auth.get_credential_with_provider("twitter.com")  # type: ignore[arg-type]
+        with pytest.raises(TypeError):
+            auth.get_credential_with_provider(None)  # type: ignore[arg-type]
+        for unknown in ("made-up.example", "password"):
+            with pytest.raises(hearth.InvalidProviderIdError):
+                auth.get_credential_with_provider(hearth.OAuthProvider(unknown)).result(TIMEOUT)
+        assert browser.visits == []
+        # One provider flow at a time, whatever it is for.
+        first = auth.get_credential_with_provider(hearth.OAuthProvider("twitter.com"))
+        browser.next_visit()
+        with pytest.raises(hearth.WebContextAlreadyPresentedError):
+            auth.get_credential_with_provider(hearth.OAuthProvider("twitter.com")).result(TIMEOUT)
+        with pytest.raises(hearth.WebContextAlreadyPresentedError):
+            auth.sign_in_with_provider(hearth.OAuthProvider("twitter.com")).result(TIMEOUT)
+        assert first.done() is False
+        auth.cancel_provider_flow()
+        assert isinstance(first.exception(TIMEOUT), hearth.WebContextCancelledError)
+
+    def test_the_latest_credential_future_is_remembered_and_closing_the_app_cancels_a_pending_one(
+            self, make_app: Callable[..., hearth.App]) -> None:
+        app = make_app()
+        browser = FakeBrowser(handle_url=app.auth.handle_url)
+        app.auth.set_provider_flow(open_url=browser.open_url)
+        assert app.auth.get_credential_with_provider_last_result() is None
+        credential, _ = self.credential_from_page(app.auth, browser, hearth.OAuthProvider("microsoft.com"),
+                                                  unique_email("credential-last"))
+        last = app.auth.get_credential_with_provider_last_result()
+        assert last is not None and last.result(TIMEOUT).provider == "microsoft.com"
+
+        browser.stay()
+        pending = app.auth.get_credential_with_provider(hearth.OAuthProvider("microsoft.com"))
+        browser.next_visit()
+        settled: List[Optional[BaseException]] = []
+        pending.add_done_callback(lambda done: settled.append(done.exception()))
+        app.close()
+
+        error = pending.exception(TIMEOUT)
+        assert isinstance(error, hearth.CancelledError) and error.code == hearth.ErrorCode.CANCELLED
+        assert len(settled) == 1 and isinstance(settled[0], hearth.CancelledError)
+        # The credential of the earlier flow outlives the app.
+        assert credential.provider == "microsoft.com"
+        assert last.result(TIMEOUT).provider == "microsoft.com"
+
+
 class TestAsyncio:
     def test_awaiting_a_provider_sign_in_while_an_asyncio_task_plays_the_browser(self, app: hearth.App) -> None:
         email = unique_email("async")
