@@ -223,7 +223,7 @@ TEST(log_messages_never_contain_passwords_tokens_codes_or_the_api_key, MODE_OWNE
   const char *id_token = t_token(user, 1); /* a refresh: the refresh token travels too */
   CHECK_CODE(t_await(t_keep_future(hearth_auth_sign_in_with_email_and_password(auth, email, wrong_password))),
              HEARTH_ERROR_WRONG_PASSWORD);
-  t_await_ok(t_keep_future(hearth_auth_send_password_reset_email(auth, email)));
+  t_await_ok(t_keep_future(hearth_auth_send_password_reset_email(auth, email, NULL)));
   const json *oob = emu_oob_code(email, "PASSWORD_RESET");
   REQUIRE(oob != NULL);
   const char *oob_code = json_get_string(oob, "oobCode");
@@ -370,7 +370,7 @@ TEST(a_whole_session_at_debug_logs_no_token_password_code_secret_or_key, MODE_OW
   const char *new_password = "Updated-Secret-Password-43";
   keep_secret(s, "new password", new_password);
   t_await_ok(t_keep_future(hearth_user_update_password(t_current_user(auth), new_password)));
-  t_await_ok(t_keep_future(hearth_user_send_email_verification(t_current_user(auth))));
+  t_await_ok(t_keep_future(hearth_user_send_email_verification(t_current_user(auth), NULL)));
   const json *oob = emu_oob_code(email, "VERIFY_EMAIL");
   REQUIRE(oob != NULL);
   keep_secret(s, "email verification code", json_get_string(oob, "oobCode"));
