@@ -383,8 +383,8 @@ class Auth:
         return bool(lib.hearth_auth_is_sign_in_with_email_link(self._ptr(), encode(link, "link")))
 
     def sign_in_with_email_link(self, email: str, link: str) -> Future[AuthResult]:
-        """Signs in with the address the link was sent to and the link; the account is created on
-        first use (``additional_user_info.is_new_user``). Fails with
+        """Signs in with ``email``, the address the link was sent to, and ``link``, as received or
+        pasted; the account is created on first use (``additional_user_info.is_new_user``). Fails with
         :class:`~hearth.InvalidArgumentError` (not an e-mail action link),
         :class:`~hearth.InvalidEmailError` (not the link's address),
         :class:`~hearth.InvalidActionCodeError` (used, unknown or not a sign-in code),
@@ -394,22 +394,23 @@ class Auth:
                            encode(email, "email"), encode(link, "link"))
 
     def apply_action_code(self, code: str) -> Future[None]:
-        """Uses a code that verifies an address, changes it (verify before update) or takes a changed
-        address back; no user need be signed in. Fails with :class:`~hearth.InvalidActionCodeError` or
+        """Uses ``code``, a code that verifies an address, changes it (verify before update) or takes a
+        changed address back; no user need be signed in. Fails with :class:`~hearth.InvalidActionCodeError` or
         :class:`~hearth.ExpiredActionCodeError`."""
         return self._start(lib.hearth_auth_apply_action_code, to_none, encode(code, "code"))
 
     def check_action_code(self, code: str) -> Future[ActionCodeInfo]:
-        """What a code is for and which addresses it concerns, without using it (an
+        """What ``code`` is for and which addresses it concerns, without using it (an
         :class:`~hearth.ActionCodeInfo`)."""
         return self._start(lib.hearth_auth_check_action_code, to_action_code_info, encode(code, "code"))
 
     def verify_password_reset_code(self, code: str) -> Future[str]:
-        """The address a password reset code was sent to, without using the code."""
+        """The address the password reset ``code`` was sent to, without using the code."""
         return self._start(lib.hearth_auth_verify_password_reset_code, to_string, encode(code, "code"))
 
     def confirm_password_reset(self, code: str, new_password: str) -> Future[None]:
-        """Sets a new password with a password reset code, which is used up. Fails with
+        """Sets ``new_password`` as the password, with the password reset ``code``, which is used up.
+        Fails with
         :class:`~hearth.InvalidActionCodeError`, :class:`~hearth.ExpiredActionCodeError`,
         :class:`~hearth.WeakPasswordError` or :class:`~hearth.MissingPasswordError`."""
         return self._start(lib.hearth_auth_confirm_password_reset, to_none, encode(code, "code"),

@@ -124,7 +124,7 @@ class EmailAuthProvider(_CredentialFactory):
 
     @staticmethod
     def credential_with_link(email: str, link: str) -> Credential:
-        """A credential for the address a sign-in link was sent to and the link (Firebase's
+        """A credential for ``email``, the address a sign-in link was sent to, and ``link`` (Firebase's
         ``credentialWithLink``), for :meth:`hearth.Auth.sign_in_with_credential`,
         :meth:`hearth.User.link_with_credential` and :meth:`hearth.User.reauthenticate`. Its provider
         is ``"password"``. :class:`~hearth.InvalidArgumentError` when ``link`` is not an e-mail action

@@ -54,6 +54,19 @@ class ActionCodeSettings:
     #: Deprecated with Firebase Dynamic Links.
     dynamic_link_domain: Optional[str] = None
 
+    def __post_init__(self) -> None:
+        # Checked here, so that a wrong value fails where it was written, not where it is used.
+        encode(self.url, "url")
+        for name in _OPTIONAL_TEXT:
+            encode_optional(getattr(self, name), name)
+        for name in ("handle_code_in_app", "android_install_app"):
+            if not isinstance(getattr(self, name), bool):
+                raise TypeError(f"{name} must be a bool, not {type(getattr(self, name)).__name__}")
+
+
+_OPTIONAL_TEXT = ("ios_bundle_id", "android_package_name", "android_minimum_version", "link_domain",
+                  "dynamic_link_domain")
+
 
 class SettingsBuffer:
     """A filled ``hearth_action_code_settings`` (``buffer``, sized by the library) with the bytes its
@@ -76,13 +89,8 @@ def settings_buffer(settings: Optional[ActionCodeSettings], *, required: bool = 
         return None
     if not isinstance(settings, ActionCodeSettings):
         raise TypeError(f"settings must be a hearth.ActionCodeSettings, not {type(settings).__name__}")
-    for flag in ("handle_code_in_app", "android_install_app"):
-        if not isinstance(getattr(settings, flag), bool):
-            raise TypeError(f"settings.{flag} must be a bool, not {type(getattr(settings, flag)).__name__}")
     url = encode(settings.url, "settings.url")
-    strings = {name: encode_optional(getattr(settings, name), f"settings.{name}")
-               for name in ("ios_bundle_id", "android_package_name", "android_minimum_version", "link_domain",
-                            "dynamic_link_domain")}
+    strings = {name: encode_optional(getattr(settings, name), f"settings.{name}") for name in _OPTIONAL_TEXT}
     buffer = ctypes.create_string_buffer(ACTION_CODE_SETTINGS_BUFFER_SIZE)
     lib.hearth_action_code_settings_init(buffer)
     fields = ActionCodeSettingsStruct.from_buffer(buffer)
