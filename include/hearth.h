@@ -558,10 +558,12 @@ HEARTH_API void hearth_credential_release(hearth_credential *credential);
  *
  * Signing in with a link on a desktop:
  *   1. hearth_auth_send_sign_in_link_to_email(auth, email, &settings), where settings.url is a URL that
- *      reaches the app (a custom URL scheme the app registered with the OS, such as
- *      "com.example.game:/finishSignIn", or a web page of the app's) and settings.handle_code_in_app
- *      is 1. Keep `email` until the link comes back (with the app's saved data): Firebase asks apps to,
- *      so that a link opened by someone else signs nobody in, and step 3 needs it.
+ *      reaches the app and settings.handle_code_in_app is 1. In production Firebase takes only URLs on
+ *      the project's authorized domains: a web page of the app's, which passes the link on to the app's
+ *      custom URL scheme (same query) or shows it to copy; the emulator also takes the custom-scheme URL
+ *      itself ("com.example.game:/finishSignIn"). Keep `email` until the link comes back (with the
+ *      app's saved data): Firebase asks apps to, so that a link opened by someone else signs nobody
+ *      in, and step 3 needs it.
  *   2. The user opens the link from the mail. The action page (Firebase Hosting's, or the emulator's
  *      /emulator/action) sends the browser on to settings.url with the link's parameters (mode=signIn,
  *      oobCode, apiKey, lang, ...); for a custom scheme the OS hands that URL to the app (on its

@@ -89,8 +89,8 @@ final class EmailActionsRequestTests: XCTestCase {
                        ["email": "a@b.c", "oobCode": "C", "idToken": "T"])
         XCTAssertEqual(url(SignInWithEmailLink(email: "a", oobCode: "C")),
                        "https://identitytoolkit.googleapis.com/v1/accounts:signInWithEmailLink?key=APIKey")
-        XCTAssertEqual(EmailLinkCredential(email: "a@b.c", oobCode: "C").signInWithEmailLink(idToken: "T"),
-                       SignInWithEmailLink(email: "a@b.c", oobCode: "C", idToken: "T"))
+        XCTAssertEqual(body(EmailLinkCredential(email: "a@b.c", oobCode: "C").signInWithEmailLink(idToken: "T")),
+                       ["email": "a@b.c", "oobCode": "C", "idToken": "T"])
     }
 
     func testAnEmailLinkSignInAnswerGivesTokensAndWhetherTheAccountIsNew() {
