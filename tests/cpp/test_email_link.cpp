@@ -437,3 +437,21 @@ HEARTH_EMULATOR_TEST(testCodesPastTheirLifetimeFailWithExpiredActionCode) {
   CHECK(WaitForCompletion(auth->ConfirmPasswordReset(reset.c_str(), "fresh-password-1"), "expired reset",
                           hearth::auth::kAuthErrorExpiredActionCode));
 }
+
+HEARTH_EMULATOR_TEST(testADisabledAccountCannotSignInWithALink) {
+  TestApp fixture;
+  Auth* auth = fixture.auth();
+  const std::string email = NewEmail("disabled");
+  const std::string uid = CreateUser(auth, email).uid();
+  auth->SignOut();
+  const EmulatorAddress emulator = RequireEmulator();
+  const HttpResponse disabled = HttpRequest(
+      emulator.host, emulator.port, "POST",
+      "/identitytoolkit.googleapis.com/v1/projects/" + ProjectId() + "/accounts:update",
+      "Authorization: Bearer owner\r\n", "{\"localId\":\"" + uid + "\",\"disableUser\":true}");
+  REQUIRE_EQ(disabled.status, 200);
+  const std::string url = HandedToApp(SendSignInLink(auth, email));
+  CHECK(WaitForCompletion(auth->SignInWithEmailLink(email.c_str(), url.c_str()), "disabled account",
+                          hearth::auth::kAuthErrorUserDisabled));
+  CHECK(!auth->current_user().is_valid());
+}
