@@ -648,8 +648,7 @@ HEARTH_API hearth_credential *hearth_credential_create_email_link(const char *em
 
 /* Uses a code that verifies an address, changes it to the one a verify-before-update link names, or
  * takes a changed address back (Firebase's applyActionCode); no user need be signed in. A signed-in
- * user sees the change after hearth_user_reload (an address change ends its session: the server
- * revokes its tokens). Result: none. Errors: INVALID_ACTION_CODE ("", used, unknown, or a code of another
+ * user's snapshot shows the change after hearth_user_reload. Result: none. Errors: INVALID_ACTION_CODE ("", used, unknown, or a code of another
  * kind), EXPIRED_ACTION_CODE, USER_DISABLED, EMAIL_ALREADY_IN_USE (the address went to another account
  * meanwhile). */
 HEARTH_API hearth_future *hearth_auth_apply_action_code(hearth_auth *auth, const char *code);
@@ -686,8 +685,7 @@ HEARTH_API const char *hearth_action_code_info_previous_email(const hearth_actio
 HEARTH_API hearth_future *hearth_auth_verify_password_reset_code(hearth_auth *auth, const char *code);
 
 /* Sets the password of the account a password reset code was sent to, and uses the code up (Firebase's
- * confirmPasswordReset). The account's email counts as verified from then on; its other sessions end.
- * Result: none. Errors: INVALID_ACTION_CODE ("", used, unknown, or not a password reset code),
+ * confirmPasswordReset). The account's email counts as verified from then on. Result: none. Errors: INVALID_ACTION_CODE ("", used, unknown, or not a password reset code),
  * EXPIRED_ACTION_CODE, MISSING_PASSWORD (""), WEAK_PASSWORD, USER_DISABLED, OPERATION_NOT_ALLOWED. */
 HEARTH_API hearth_future *hearth_auth_confirm_password_reset(hearth_auth *auth, const char *code,
                                                              const char *new_password);
