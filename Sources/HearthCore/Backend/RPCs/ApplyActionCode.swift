@@ -1,0 +1,18 @@
+/// `accounts:update` with an out-of-band code (Firebase's applyActionCode): verifies an email, moves an
+/// account to the address a verify-and-change code names, or takes a recovered address back. Needs no
+/// signed-in user; the answer's account fields are not read (the SDKs read none).
+public struct ApplyActionCode: BackendRPC {
+    public var oobCode: String
+
+    public init(oobCode: String) {
+        self.oobCode = oobCode
+    }
+
+    public var endpoint: Endpoint { .identityToolkitV1("accounts:update") }
+
+    public func encodeBody() -> [UInt8] {
+        JSONValue.object(["oobCode": .string(oobCode)]).serialized()
+    }
+
+    public func decode(_ object: JSONObject) throws(AuthError) {}
+}

@@ -1,0 +1,29 @@
+/// `accounts:signInWithEmailLink`: signs in with an EMAIL_SIGNIN code (creating the account of the
+/// email if there is none), or with `idToken` links the email to that user. The body is what Firebase's
+/// SDKs send: no `returnSecureToken`, the answer carries tokens anyway.
+public struct SignInWithEmailLink: BackendRPC {
+    public var email: String
+    public var oobCode: String
+    /// Links to this user instead of signing in.
+    public var idToken: String?
+
+    public init(email: String, oobCode: String, idToken: String? = nil) {
+        self.email = email
+        self.oobCode = oobCode
+        self.idToken = idToken
+    }
+
+    public var endpoint: Endpoint { .identityToolkitV1("accounts:signInWithEmailLink") }
+    /// An account with second factors answers with `mfaPendingCredential` instead of tokens.
+    public var successShapedErrors: SuccessShapedErrors { .signIn }
+
+    public func encodeBody() -> [UInt8] {
+        var body: [String: JSONValue] = ["email": .string(email), "oobCode": .string(oobCode)]
+        body.setIfPresent("idToken", idToken)
+        return JSONValue.object(body).serialized()
+    }
+
+    public func decode(_ object: JSONObject) throws(AuthError) -> TokenResponse {
+        try TokenResponse(decoding: object)
+    }
+}
