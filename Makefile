@@ -121,11 +121,15 @@ test-python:
 $(OUT)/provider_client: tests/browser/provider_client.c include/hearth.h $(LIB) $(SONAME_LINK) | $(OUT)
 	$(CC) $(CFLAGS_T) -o $@ $< $(LDFLAGS_T)
 
+$(OUT)/email_link_client: tests/browser/email_link_client.c include/hearth.h $(LIB) $(SONAME_LINK) | $(OUT)
+	$(CC) $(CFLAGS_T) -o $@ $< $(LDFLAGS_T)
+
 # A person in headless Chromium (Debian's, driven by its chromedriver) completes provider sign-ins
-# that a C app started, follows email action links, and uses hearth-emulator's console
+# that a C app started, follows email action links (also the sign-in links a C app mailed, which come
+# back to it through its URL scheme or a paste), and uses hearth-emulator's console
 # (tests/browser/test_console*.py; its screenshots land in out/browser/console/).
-test-browser: $(OUT)/provider_client
-	HEARTH_PROVIDER_CLIENT=$(abspath $(OUT)/provider_client) \
+test-browser: $(OUT)/provider_client $(OUT)/email_link_client
+	HEARTH_PROVIDER_CLIENT=$(abspath $(OUT)/provider_client) HEARTH_EMAIL_LINK_CLIENT=$(abspath $(OUT)/email_link_client) \
 	  scripts/with-emulator $(PYTHON) -m pytest -q -p no:cacheprovider tests/browser
 
 # The console's screenshots (tests/browser/test_console.py) into docs/emulator-ui/, for

@@ -208,6 +208,7 @@ final class FutureHandle: @unchecked Sendable {
     private var session: UnsafeMutableRawPointer?
     private var totpSecret: UnsafeMutableRawPointer?
     private var credential: UnsafeMutableRawPointer?
+    private var actionCodeInfo: UnsafeMutableRawPointer?
 
     init(_ state: FutureState) {
         self.state = state
@@ -346,6 +347,17 @@ final class FutureHandle: @unchecked Sendable {
         }
     }
 
+    /// What a checked action code is for (borrowed from this handle).
+    func actionCodeInfoHandle() -> UnsafeMutableRawPointer? {
+        lock.withLock {
+            if let actionCodeInfo { return actionCodeInfo }
+            guard case .actionCodeInfo(let info)? = state.successValue else { return nil }
+            let handle = HandleRegistry.shared.register(ActionCodeInfoHandle(info))
+            actionCodeInfo = handle
+            return handle
+        }
+    }
+
     func stringValue() -> UnsafePointer<CChar>? {
         lock.withLock {
             if let string { return string.borrowed }
@@ -385,7 +397,9 @@ final class FutureHandle: @unchecked Sendable {
             HandleRegistry.shared.unregister(session, as: MultiFactorSessionHandle.self)
             HandleRegistry.shared.unregister(totpSecret, as: TOTPSecretHandle.self)
             HandleRegistry.shared.unregister(credential, as: CredentialHandle.self)
+            HandleRegistry.shared.unregister(actionCodeInfo, as: ActionCodeInfoHandle.self)
             credential = nil
+            actionCodeInfo = nil
             authResult = nil
             user = nil
             resolver = nil

@@ -86,6 +86,11 @@ extension Auth {
                 service.call(phone.signInWithPhoneNumber(.signIn), spending(phone) { [self] result in
                     completeSignIn(future, result.map { Self.issued($0.tokens) }, kind: kind, provider: "phone")
                 })
+            case .emailLink(let link):
+                // Firebase writes "password" as the sign-in provider of an email link, too.
+                service.call(link.signInWithEmailLink()) { [self] result in
+                    completeSignIn(future, result.map(Self.issued), kind: kind, provider: ProviderID.password)
+                }
             }
         }
     }
@@ -107,13 +112,15 @@ extension Auth {
         }
     }
 
-    public func sendPasswordResetEmail(_ email: String) -> FutureState {
+    /// `settings`: where the link leads (nil: Firebase's own page, and back nowhere).
+    public func sendPasswordResetEmail(_ email: String, settings: ActionCodeSettings? = nil) -> FutureState {
         if email.isEmpty {
             return rejected(.sendPasswordResetEmail, AuthError(code: .missingEmail, message: "An email address is required."))
         }
+        if let error = settings?.validationError { return rejected(.sendPasswordResetEmail, error) }
         return perform(.sendPasswordResetEmail) { [self] future in
             withService(future) { service in
-                service.sendOobCode(.passwordReset(email: email)) { [self] result in
+                service.sendOobCode(.passwordReset(email: email), settings: settings) { [self] result in
                     finish(future, result.map { .none })
                 }
             }

@@ -71,6 +71,9 @@ __all__ = [
     "UnsupportedFirstFactorError",
     "InvalidContinueUriError",
     "MissingContinueUriError",
+    "MissingIosBundleIdError",
+    "UnauthorizedDomainError",
+    "InvalidLinkDomainError",
     "WebContextAlreadyPresentedError",
     "WebContextCancelledError",
     "CancelledError",
@@ -447,6 +450,18 @@ class MissingContinueUriError(AuthError):
     """A continue URL is required (49)."""
 
 
+class MissingIosBundleIdError(AuthError):
+    """Action code settings name an empty iOS bundle id (52)."""
+
+
+class UnauthorizedDomainError(AuthError):
+    """The continue URL's domain is not authorized in the project (54)."""
+
+
+class InvalidLinkDomainError(AuthError):
+    """The link domain of action code settings is empty or not one of the project's (64)."""
+
+
 class WebContextAlreadyPresentedError(AuthError):
     """A provider flow is already waiting for the user: one at a time per app (55)."""
 
@@ -580,6 +595,9 @@ _CLASSES: Dict[int, Type[AuthError]] = {
     ErrorCode.UNSUPPORTED_FIRST_FACTOR: UnsupportedFirstFactorError,
     ErrorCode.INVALID_CONTINUE_URI: InvalidContinueUriError,
     ErrorCode.MISSING_CONTINUE_URI: MissingContinueUriError,
+    ErrorCode.MISSING_IOS_BUNDLE_ID: MissingIosBundleIdError,
+    ErrorCode.UNAUTHORIZED_DOMAIN: UnauthorizedDomainError,
+    ErrorCode.INVALID_LINK_DOMAIN: InvalidLinkDomainError,
     ErrorCode.WEB_CONTEXT_ALREADY_PRESENTED: WebContextAlreadyPresentedError,
     ErrorCode.WEB_CONTEXT_CANCELLED: WebContextCancelledError,
     ErrorCode.CANCELLED: CancelledError,

@@ -7,13 +7,18 @@ public struct SendOobCode: TenantScopedRPC {
         case verifyEmail(idToken: String)
         /// VERIFY_AND_CHANGE_EMAIL: the email changes to `newEmail` once the link is followed.
         case verifyAndChangeEmail(idToken: String, newEmail: String)
+        /// EMAIL_SIGNIN: a link that signs in to `email`'s account (creating it if needed).
+        case emailSignIn(email: String)
     }
 
     public var request: Request
+    /// Where the link leads and which apps may open it; nil: Firebase's defaults.
+    public var settings: ActionCodeSettings?
     public var tenantId: String?
 
-    public init(_ request: Request, tenantId: String? = nil) {
+    public init(_ request: Request, settings: ActionCodeSettings? = nil, tenantId: String? = nil) {
         self.request = request
+        self.settings = settings
         self.tenantId = tenantId
     }
 
@@ -28,7 +33,10 @@ public struct SendOobCode: TenantScopedRPC {
             body = ["requestType": "VERIFY_EMAIL", "idToken": .string(idToken)]
         case .verifyAndChangeEmail(let idToken, let newEmail):
             body = ["requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": .string(idToken), "newEmail": .string(newEmail)]
+        case .emailSignIn(let email):
+            body = ["requestType": "EMAIL_SIGNIN", "email": .string(email)]
         }
+        settings?.write(to: &body)
         body.setIfPresent("tenantId", tenantId)
         return JSONValue.object(body).serialized()
     }
