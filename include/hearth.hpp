@@ -2030,7 +2030,8 @@ class Auth {
   /// Signs in with the address the link was sent to and the link; the account is created on first
   /// use. Errors: kAuthErrorInvalidArgument (not an email action link), kAuthErrorInvalidEmail (not
   /// the link's address), kAuthErrorInvalidActionCode (used, unknown or not a sign-in code),
-  /// kAuthErrorExpiredActionCode, kAuthErrorUserDisabled, kAuthErrorSecondFactorRequired.
+  /// kAuthErrorExpiredActionCode, kAuthErrorUserDisabled, kAuthErrorSecondFactorRequired,
+  /// kAuthErrorTenantIdMismatch (the link names another tenant than tenant_id(); no request is sent).
   Future<AuthResult> SignInWithEmailLink(const char* email, const char* link) {
     return Adopt<AuthResult>(hearth_auth_sign_in_with_email_link(auth_, email, link));
   }

@@ -2,8 +2,9 @@ import XCTest
 @testable import HearthCore
 
 /// Which requests name the Auth's tenant (`BackendConfig.tenantId`), as Firebase's JS SDK adds it
-/// (`_addTidIfNecessary`): sign-up, every sign-in, the email actions, createAuthUri, phone codes and the
-/// second-factor steps do; lookup, update, delete, linking an email and the token refresh do not.
+/// (`_addTidIfNecessary`): sign-up, every sign-in (email links too), the email actions (sending, applying,
+/// checking and resetting), createAuthUri, phone codes and the second-factor steps do; lookup, update,
+/// delete, linking an email and password and the token refresh do not.
 final class BackendTenantTests: XCTestCase {
     private let tenant = BackendConfig(apiKey: "APIKey", tenantId: "tenant-a1b2c")
 
@@ -39,6 +40,13 @@ final class BackendTenantTests: XCTestCase {
             ("sendOobCode reset", sentTenant(SendOobCode(.passwordReset(email: "a@example.com")))),
             ("sendOobCode verify", sentTenant(SendOobCode(.verifyEmail(idToken: "id")))),
             ("sendOobCode change", sentTenant(SendOobCode(.verifyAndChangeEmail(idToken: "id", newEmail: "b@e.com")))),
+            ("sendOobCode sign-in link", sentTenant(SendOobCode(.emailSignIn(email: "a@example.com")))),
+            ("signInWithEmailLink", sentTenant(SignInWithEmailLink(email: "a@example.com", oobCode: "c"))),
+            ("signInWithEmailLink linking", sentTenant(SignInWithEmailLink(email: "a@example.com", oobCode: "c",
+                                                                           idToken: "id"))),
+            ("applyActionCode", sentTenant(ApplyActionCode(oobCode: "c"))),
+            ("resetPassword check", sentTenant(ResetPassword(oobCode: "c"))),
+            ("resetPassword confirm", sentTenant(ResetPassword(oobCode: "c", newPassword: "pw-2"))),
             ("createAuthUri", sentTenant(CreateAuthUri(identifier: "a@example.com"))),
             ("createAuthUri provider", sentTenant(CreateAuthUriForProvider(providerId: "apple.com",
                                                                            continueUri: "http://127.0.0.1:1/"))),

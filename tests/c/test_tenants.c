@@ -164,7 +164,7 @@ TEST(email_actions_and_provider_lookups_act_in_the_tenant, BOTH_LOOPS) {
   REQUIRE_INT(hearth_future_string_count(providers), 1);
   CHECK_STR(hearth_future_string_at(providers, 0), "password");
 
-  t_await_ok(t_keep_future(hearth_auth_send_password_reset_email(auth, email)));
+  t_await_ok(t_keep_future(hearth_auth_send_password_reset_email(auth, email, NULL)));
   const json *codes = tenant_listing(tenant_id, "oobCodes");
   bool found = false;
   for (size_t i = 0; i < json_count(codes); i++) {
@@ -234,6 +234,72 @@ TEST(a_second_factor_sign_in_in_a_tenant_names_the_tenant_at_every_step, BOTH_LO
   CHECK_STR(json_get_string(firebase, "sign_in_second_factor"), "phone");
 }
 
+/* The newest code of `type` mailed to `email` in the tenant, as its oobCodes listing shows it. */
+static const json *tenant_mail(const char *tenant_id, const char *email, const char *type) {
+  const json *codes = tenant_listing(tenant_id, "oobCodes");
+  const json *found = NULL;
+  for (size_t i = 0; i < json_count(codes); i++) {
+    const json *code = json_at(codes, i);
+    if (t_str_eq(json_get_string(code, "email"), email) && t_str_eq(json_get_string(code, "requestType"), type))
+      found = code;
+  }
+  REQUIRE(found != NULL);
+  return found;
+}
+
+TEST(a_sign_in_link_of_a_tenant_signs_in_to_it_and_another_tenants_auth_refuses_it, BOTH_LOOPS) {
+  const char *tenant_id = new_tenant(ALL_ON);
+  hearth_auth *auth = tenant_auth(tenant_id);
+  const char *email = t_email("tenant-link");
+  hearth_action_code_settings settings;
+  hearth_action_code_settings_init(&settings);
+  settings.url = "com.example.hearth-tenants:/finishSignIn";
+  settings.handle_code_in_app = 1;
+  t_await_ok(t_keep_future(hearth_auth_send_sign_in_link_to_email(auth, email, &settings)));
+  const char *link = t_strdup(json_get_string(tenant_mail(tenant_id, email, "EMAIL_SIGNIN"), "oobLink"));
+  CHECK_STR(t_url_param(link, "tenantId"), tenant_id); /* the link names its tenant */
+  CHECK(emu_oob_code(email, "EMAIL_SIGNIN") == NULL);  /* nothing was mailed in the project */
+
+  /* An Auth of another tenant (or of none) refuses the link before any request: it stays unused. */
+  hearth_auth *other = tenant_auth(new_tenant(ALL_ON));
+  hearth_future *refused = t_keep_future(hearth_auth_sign_in_with_email_link(other, email, link));
+  CHECK_FAILS_WITH(refused, HEARTH_ERROR_TENANT_ID_MISMATCH);
+  CHECK_CONTAINS(hearth_future_error_message(refused), tenant_id);
+  CHECK_FAILS_WITH(t_keep_future(hearth_auth_sign_in_with_email_link(hearth_auth_get(t_app()), email, link)),
+                   HEARTH_ERROR_TENANT_ID_MISMATCH);
+
+  hearth_future *f = t_keep_future(hearth_auth_sign_in_with_email_link(auth, email, link));
+  t_await_ok(f);
+  const hearth_user *user = hearth_auth_result_user(hearth_future_auth_result(f));
+  REQUIRE(user != NULL);
+  CHECK_STR(hearth_user_tenant_id(user), tenant_id);
+  CHECK_STR(hearth_user_email(user), email);
+  CHECK(account_in(tenant_id, hearth_user_uid(user)) != NULL);
+}
+
+TEST(password_reset_and_email_verification_codes_of_a_tenant_are_used_in_it, BOTH_LOOPS) {
+  const char *tenant_id = new_tenant(ALL_ON);
+  hearth_auth *auth = tenant_auth(tenant_id);
+  const char *email = t_email("tenant-codes");
+  hearth_user *user = t_create_user(auth, email, T_PASSWORD);
+  const char *uid = t_strdup(hearth_user_uid(user));
+
+  t_await_ok(t_keep_future(hearth_user_send_email_verification(user, NULL)));
+  const char *verify = t_strdup(json_get_string(tenant_mail(tenant_id, email, "VERIFY_EMAIL"), "oobCode"));
+  t_await_ok(t_keep_future(hearth_auth_apply_action_code(auth, verify)));
+  CHECK(json_bool(json_get(account_in(tenant_id, uid), "emailVerified")));
+
+  CHECK_CODE(hearth_auth_sign_out(auth), 0);
+  t_await_ok(t_keep_future(hearth_auth_send_password_reset_email(auth, email, NULL)));
+  const char *reset = t_strdup(json_get_string(tenant_mail(tenant_id, email, "PASSWORD_RESET"), "oobCode"));
+  hearth_future *checked = t_keep_future(hearth_auth_verify_password_reset_code(auth, reset));
+  t_await_ok(checked);
+  CHECK_STR(hearth_future_string(checked), email);
+  t_await_ok(t_keep_future(hearth_auth_confirm_password_reset(auth, reset, "new-tenant-password-2")));
+  t_await_ok(t_keep_future(hearth_auth_sign_in_with_email_and_password(auth, email, "new-tenant-password-2")));
+  CHECK_STR(t_current_uid(auth), uid);
+}
+
 /* ------------------------------------------------------------------------------------------------
  * One user, one tenant
  * ---------------------------------------------------------------------------------------------- */
@@ -248,7 +314,7 @@ TEST(after_the_tenant_changes_the_users_requests_naming_the_new_tenant_fail_with
   hearth_credential *google = t_keep_credential(
       hearth_credential_create_google(t_idp_claims(t_subject("tenant-b-link"), NULL, false, NULL, NULL), NULL));
   CHECK_FAILS_WITH(t_keep_future(hearth_user_link_with_credential(user, google)), HEARTH_ERROR_TENANT_ID_MISMATCH);
-  CHECK_FAILS_WITH(t_keep_future(hearth_user_send_email_verification(user)), HEARTH_ERROR_TENANT_ID_MISMATCH);
+  CHECK_FAILS_WITH(t_keep_future(hearth_user_send_email_verification(user, NULL)), HEARTH_ERROR_TENANT_ID_MISMATCH);
   CHECK_STR(t_current_uid(auth), uid);
   CHECK_STR(hearth_user_tenant_id(t_current_user(auth)), tenant_a);
   /* Requests that name no tenant act in the user's own (its ID token says which), as Firebase's clients

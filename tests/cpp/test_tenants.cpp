@@ -99,6 +99,33 @@ HEARTH_EMULATOR_TEST(testAnonymousAndCredentialSignInsLandInTheTenant) {
   CHECK(!AccountIn(tenant_id, google.result()->user.uid()).empty());
 }
 
+HEARTH_EMULATOR_TEST(testASignInLinkSignsInToItsTenantAndAnotherTenantsAuthRefusesIt) {
+  const std::string tenant_id = NewTenant(kAllOn);
+  TestApp fixture("cpp-tenant-link");
+  hearth::auth::Auth* auth = fixture.auth();
+  REQUIRE_EQ(auth->set_tenant_id(tenant_id.c_str()), hearth::auth::kAuthErrorNone);
+  const std::string email = NewEmail("cpp-tenant-link");
+  hearth::auth::ActionCodeSettings settings;
+  settings.url = "com.example.hearth-tenants:/finishSignIn";
+  settings.handle_code_in_app = true;
+  REQUIRE(WaitForCompletion(auth->SendSignInLinkToEmail(email.c_str(), settings), "SendSignInLinkToEmail"));
+  const HttpResponse codes =
+      EmulatorRequest("GET", "/emulator/v1/projects/" + ProjectId() + "/tenants/" + tenant_id + "/oobCodes");
+  REQUIRE_EQ(codes.status, 200);
+  // The tenant's one code: the link just mailed.
+  const std::string link = JsonString(codes.body, "oobLink");
+  REQUIRE(link.find("tenantId=" + tenant_id) != std::string::npos);
+
+  TestApp other("cpp-tenant-link-other");
+  REQUIRE_EQ(other.auth()->set_tenant_id(NewTenant(kAllOn).c_str()), hearth::auth::kAuthErrorNone);
+  CHECK(WaitForCompletion(other.auth()->SignInWithEmailLink(email.c_str(), link.c_str()), "SignInWithEmailLink",
+                          hearth::auth::kAuthErrorTenantIdMismatch));
+  Future<AuthResult> signed_in = auth->SignInWithEmailLink(email.c_str(), link.c_str());
+  REQUIRE(WaitForCompletion(signed_in, "SignInWithEmailLink"));
+  CHECK_EQ(signed_in.result()->user.tenant_id(), tenant_id);
+  CHECK_EQ(signed_in.result()->user.email(), email);
+}
+
 HEARTH_EMULATOR_TEST(testAUsersRequestsNamingAnotherTenantFailWithTenantIdMismatch) {
   const std::string tenant_a = NewTenant(kAllOn);
   TestApp fixture;

@@ -430,8 +430,9 @@ class Auth:
         :class:`~hearth.InvalidArgumentError` (not an e-mail action link),
         :class:`~hearth.InvalidEmailError` (not the link's address),
         :class:`~hearth.InvalidActionCodeError` (used, unknown or not a sign-in code),
-        :class:`~hearth.ExpiredActionCodeError`, :class:`~hearth.UserDisabledError`, or
-        :class:`~hearth.SecondFactorRequiredError`."""
+        :class:`~hearth.ExpiredActionCodeError`, :class:`~hearth.UserDisabledError`,
+        :class:`~hearth.SecondFactorRequiredError`, or :class:`~hearth.TenantIdMismatchError` (the
+        link names another tenant than :attr:`tenant_id`; nothing is sent)."""
         return self._start(lib.hearth_auth_sign_in_with_email_link, auth_result_converter(self._app),
                            encode(email, "email"), encode(link, "link"))
 

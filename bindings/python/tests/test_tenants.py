@@ -11,7 +11,8 @@ from typing import Any, Callable, Dict
 import pytest
 
 import hearth
-from hearth_testing import API_KEY, PROJECT, TIMEOUT, Emulator, RecordingProxy, claims, jwt_claims, make_jwt, unique_email
+from hearth_testing import (API_KEY, PROJECT, TIMEOUT, Emulator, RecordingProxy, claims, jwt_claims, make_jwt,
+                            query_of, unique_email)
 
 PASSWORD = "correct-horse-1"
 ALL_ON: Dict[str, Any] = {"allowPasswordSignup": True, "enableEmailLinkSignin": True, "enableAnonymousUser": True,
@@ -98,6 +99,47 @@ class TestSigningInToATenant:
             assert bodies(method) and all("tenantId" not in body for body in bodies(method)), method
         refreshes = recording_proxy.matching("securetoken.googleapis.com/v1/token")
         assert refreshes and all(b"tenant" not in request.body for request in refreshes)
+
+
+class TestEmailActionsInATenant:
+    def test_a_sign_in_link_signs_in_to_its_tenant_and_another_tenants_auth_refuses_it(
+            self, make_app: Callable[..., hearth.App], emulator: Emulator) -> None:
+        tenant_id = emulator.create_tenant(**ALL_ON)
+        auth = make_app().auth
+        auth.tenant_id = tenant_id
+        email = unique_email("tenant-link")
+        settings = hearth.ActionCodeSettings(url="com.example.hearth-tenants:/finishSignIn", handle_code_in_app=True)
+        auth.send_sign_in_link_to_email(email, settings).result(TIMEOUT)
+        [mail] = [code for code in emulator.tenant_listing(tenant_id, "oobCodes")
+                  if code["email"] == email and code["requestType"] == "EMAIL_SIGNIN"]
+        link = mail["oobLink"]
+        assert query_of(link)["tenantId"] == tenant_id
+
+        other = make_app().auth
+        other.tenant_id = emulator.create_tenant(**ALL_ON)
+        with pytest.raises(hearth.TenantIdMismatchError) as raised:
+            other.sign_in_with_email_link(email, link).result(TIMEOUT)
+        assert tenant_id in str(raised.value)
+        with pytest.raises(hearth.TenantIdMismatchError):
+            make_app().auth.sign_in_with_email_link(email, link).result(TIMEOUT)
+
+        user = auth.sign_in_with_email_link(email, link).result(TIMEOUT).user
+        assert user.tenant_id == tenant_id and user.email == email
+        assert emulator.tenant_lookup(tenant_id, user.uid) is not None
+
+    def test_a_password_reset_code_of_a_tenant_is_checked_and_used_in_it(
+            self, auth: hearth.Auth, emulator: Emulator) -> None:
+        tenant_id = emulator.create_tenant(**ALL_ON)
+        auth.tenant_id = tenant_id
+        email = unique_email("tenant-reset")
+        uid = auth.create_user_with_email_and_password(email, PASSWORD).result(TIMEOUT).user.uid
+        auth.sign_out()
+        auth.send_password_reset_email(email).result(TIMEOUT)
+        [mail] = [code for code in emulator.tenant_listing(tenant_id, "oobCodes")
+                  if code["email"] == email and code["requestType"] == "PASSWORD_RESET"]
+        assert auth.verify_password_reset_code(mail["oobCode"]).result(TIMEOUT) == email
+        auth.confirm_password_reset(mail["oobCode"], "tenant-new-password-2").result(TIMEOUT)
+        assert auth.sign_in_with_email_and_password(email, "tenant-new-password-2").result(TIMEOUT).user.uid == uid
 
 
 class TestOneUserOneTenant:
