@@ -1,5 +1,5 @@
 /// `accounts:sendOobCode`: asks the server to email an action link.
-public struct SendOobCode: BackendRPC {
+public struct SendOobCode: TenantScopedRPC {
     public enum Request: Sendable, Equatable {
         /// PASSWORD_RESET to `email`.
         case passwordReset(email: String)
@@ -14,16 +14,18 @@ public struct SendOobCode: BackendRPC {
     public var request: Request
     /// Where the link leads and which apps may open it; nil: Firebase's defaults.
     public var settings: ActionCodeSettings?
+    public var tenantId: String?
 
-    public init(_ request: Request, settings: ActionCodeSettings? = nil) {
+    public init(_ request: Request, settings: ActionCodeSettings? = nil, tenantId: String? = nil) {
         self.request = request
         self.settings = settings
+        self.tenantId = tenantId
     }
 
     public var endpoint: Endpoint { .identityToolkitV1("accounts:sendOobCode") }
 
     public func encodeBody() -> [UInt8] {
-        var body: [String: JSONValue]
+        var body: JSONObject
         switch request {
         case .passwordReset(let email):
             body = ["requestType": "PASSWORD_RESET", "email": .string(email)]
@@ -35,6 +37,7 @@ public struct SendOobCode: BackendRPC {
             body = ["requestType": "EMAIL_SIGNIN", "email": .string(email)]
         }
         settings?.write(to: &body)
+        body.setIfPresent("tenantId", tenantId)
         return JSONValue.object(body).serialized()
     }
 
