@@ -168,7 +168,11 @@ case "$mode" in
       DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq valgrind >/dev/null
     fi
     # Indirect leaks count too: see tests/sanitizers/valgrind.supp for why.
-    run "$log" -- valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+    # --fair-sched=yes: memcheck runs one thread at a time, and its default lock lets a thread that keeps
+    # calling into libhearth (test_destroy.c's racers registering against the destroy) take it back again
+    # and again, so the loop thread waited minutes for its turn and the suite's watchdog called the test
+    # hung (CI, 2026-11-28; 5 of 6 runs by hand). Turns in order are what the kernel's scheduler gives.
+    run "$log" -- valgrind --fair-sched=yes --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
       --show-leak-kinds=definite,indirect --num-callers=40 --suppressions=tests/crash/swift-runtime.supp \
       --suppressions=tests/sanitizers/valgrind.supp "$suite"
     grep -E "ERROR SUMMARY|definitely lost:|indirectly lost:" "$log" || true
