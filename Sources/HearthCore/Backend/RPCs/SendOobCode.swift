@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `accounts:sendOobCode`: asks the server to email an action link.
 public struct SendOobCode: BackendRPC {
     public enum Request: Sendable, Equatable {
@@ -23,7 +25,7 @@ public struct SendOobCode: BackendRPC {
     public var endpoint: Endpoint { .identityToolkitV1("accounts:sendOobCode") }
 
     public func encodeBody() -> [UInt8] {
-        var body: [String: JSONValue]
+        var body: JSONObject
         switch request {
         case .passwordReset(let email):
             body = ["requestType": "PASSWORD_RESET", "email": .string(email)]

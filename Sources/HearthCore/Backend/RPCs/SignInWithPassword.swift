@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `accounts:signInWithPassword`.
 public struct SignInWithPassword: BackendRPC {
     public var email: String
@@ -13,11 +15,11 @@ public struct SignInWithPassword: BackendRPC {
     public var successShapedErrors: SuccessShapedErrors { .signIn }
 
     public func encodeBody() -> [UInt8] {
-        var body = JSONObjectWriter(capacity: 64 + email.utf8.count + password.utf8.count)
-        body.add("email", email)
-        body.add("password", password)
-        body.add("returnSecureToken", true)
-        return body.finish()
+        JSONObjectWriter.document(capacity: 64 + email.utf8.count + password.utf8.count) { body, out in
+            body.string("email", email, into: &out)
+            body.string("password", password, into: &out)
+            body.bool("returnSecureToken", true, into: &out)
+        }
     }
 
     public func decode(_ object: JSONObject) throws(AuthError) -> TokenResponse {
