@@ -631,7 +631,9 @@ HEARTH_API int hearth_auth_is_sign_in_with_email_link(hearth_auth *auth, const c
  * verified. Result: auth result (provider "password", as in Firebase). Errors: INVALID_ARGUMENT (not an
  * email action link), MISSING_EMAIL (""), INVALID_EMAIL (not the address the link was sent to),
  * INVALID_ACTION_CODE (used, unknown, or not a sign-in code), EXPIRED_ACTION_CODE, USER_DISABLED,
- * OPERATION_NOT_ALLOWED, SECOND_FACTOR_REQUIRED (with a resolver, see multi-factor). */
+ * OPERATION_NOT_ALLOWED, SECOND_FACTOR_REQUIRED (with a resolver, see multi-factor), TENANT_ID_MISMATCH
+ * (the link names another tenant, its tenantId, than hearth_auth_tenant_id: refused before any request,
+ * as Firebase's signInWithEmailLink does). */
 HEARTH_API hearth_future *hearth_auth_sign_in_with_email_link(hearth_auth *auth, const char *email,
                                                                const char *link);
 
@@ -793,7 +795,8 @@ typedef enum hearth_operation {
   HEARTH_OP_AUTH_APPLY_ACTION_CODE = 33,
   HEARTH_OP_AUTH_CHECK_ACTION_CODE = 34,
   HEARTH_OP_AUTH_VERIFY_PASSWORD_RESET_CODE = 35,
-  HEARTH_OP_AUTH_CONFIRM_PASSWORD_RESET = 36
+  HEARTH_OP_AUTH_CONFIRM_PASSWORD_RESET = 36,
+  HEARTH_OP_AUTH_UPDATE_CURRENT_USER = 37
 } hearth_operation;
 
 /* The most recent future of `operation` on this Auth (user operations count for the Auth of their
@@ -818,6 +821,52 @@ HEARTH_API hearth_error hearth_auth_remove_auth_state_listener(hearth_auth *auth
 HEARTH_API uint64_t hearth_auth_add_id_token_listener(hearth_auth *auth, hearth_id_token_cb callback,
                                                       hearth_release_cb release, void *user_data);
 HEARTH_API hearth_error hearth_auth_remove_id_token_listener(hearth_auth *auth, uint64_t listener_id);
+
+/* ---------------------------------------------------------------------------------------------------
+ * Tenants (Identity Platform multi-tenancy; Firebase's Auth.tenantId)
+ *
+ * A project with Identity Platform can keep its users in tenants: each tenant has users of its own
+ * (the same email may sign up in several, as different users) and settings of its own (which sign-in
+ * methods it allows). An Auth with a tenant id signs users in to that tenant: sign-up, every sign-in,
+ * the email actions, hearth_auth_fetch_providers_for_email, phone codes and second factors name it, as
+ * Firebase's SDKs send them; operations on a signed-in user act in the user's own tenant (its ID token
+ * says which). A user belongs to one tenant (hearth_user_tenant_id): a sign-in that yields a user of
+ * another tenant than the Auth's, or hearth_auth_update_current_user with one, fails with
+ * HEARTH_ERROR_TENANT_ID_MISMATCH and the current user stays. The server answers TENANT_ID_MISMATCH
+ * (HEARTH_ERROR_TENANT_ID_MISMATCH) when a request names a tenant its user is not in,
+ * INVALID_TENANT_ID (HEARTH_ERROR_INVALID_TENANT_ID) for a tenant the project does not have, and
+ * UNSUPPORTED_TENANT_OPERATION (HEARTH_ERROR_UNSUPPORTED_TENANT_OPERATION) for what tenants do not
+ * offer (phone-number sign-in); a sign-in method a tenant has turned off fails as it does for a project
+ * (HEARTH_ERROR_OPERATION_NOT_ALLOWED, or HEARTH_ERROR_ADMIN_RESTRICTED_OPERATION for anonymous users).
+ * A persisted session remembers its user's tenant: when the app is created with one, the Auth's tenant
+ * id is that tenant (as in Firebase's Apple SDK).
+ * ------------------------------------------------------------------------------------------------- */
+
+/* Sets the tenant users sign in to from now on (copied); NULL: none, the project's own users (the
+ * default). Requests sent afterwards name it. Set it while no sign-in is running: a sign-in must end
+ * with a user of the Auth's tenant as it is when the sign-in completes, so one that started before a
+ * change fails with HEARTH_ERROR_TENANT_ID_MISMATCH. The signed-in user stays signed in (a user of
+ * another tenant then fails the operations that name the tenant with HEARTH_ERROR_TENANT_ID_MISMATCH).
+ * Returns 0; HEARTH_ERROR_INVALID_HANDLE for an invalid auth;
+ * HEARTH_ERROR_INVALID_ARGUMENT for "" (no tenant is NULL) or a tenant id that is not valid UTF-8 (the
+ * tenant id stays as it was). The server decides whether a tenant exists (HEARTH_ERROR_INVALID_TENANT_ID
+ * when a request names one the project does not have). */
+HEARTH_API hearth_error hearth_auth_set_tenant_id(hearth_auth *auth, const char *tenant_id);
+
+/* The tenant id, as a new string the caller frees with hearth_free; NULL when the Auth has none (the
+ * project's own users), and for an invalid auth. */
+HEARTH_API char *hearth_auth_tenant_id(hearth_auth *auth);
+
+/* Makes `user`, signed in to another Auth of the same project (an app with the same API key), this
+ * Auth's current user too (Firebase's updateCurrentUser): it takes over the user's session (its tokens),
+ * persists it and tells the listeners; the other Auth keeps the user. Result: none. Errors:
+ * HEARTH_ERROR_TENANT_ID_MISMATCH (the user's tenant is not this Auth's tenant id),
+ * HEARTH_ERROR_INVALID_USER_TOKEN (the user's app has another API key), HEARTH_ERROR_NO_SIGNED_IN_USER
+ * (the user is no longer signed in to its own Auth: a snapshot holds no tokens); on an error the
+ * current user stays. The current user itself changes nothing. A NULL user fails the future with
+ * HEARTH_ERROR_INVALID_ARGUMENT, a released one with HEARTH_ERROR_INVALID_HANDLE. NULL only for an
+ * invalid auth (sets the last error). */
+HEARTH_API hearth_future *hearth_auth_update_current_user(hearth_auth *auth, const hearth_user *user);
 
 /* ---------------------------------------------------------------------------------------------------
  * Provider sign-in on a desktop (Twitter, Microsoft, Apple, Google, GitHub, Yahoo, any OIDC provider)
@@ -1115,6 +1164,9 @@ HEARTH_API int hearth_user_is_email_verified(const hearth_user *user);
 /* Milliseconds since the Unix epoch (UTC); 0 when unknown. */
 HEARTH_API uint64_t hearth_user_creation_timestamp(const hearth_user *user);
 HEARTH_API uint64_t hearth_user_last_sign_in_timestamp(const hearth_user *user);
+/* The Identity Platform tenant the user belongs to (Firebase's User.tenantId); "" for the project's own
+ * users; NULL for an invalid handle. Borrowed. */
+HEARTH_API const char *hearth_user_tenant_id(const hearth_user *user);
 
 /* Linked providers. */
 HEARTH_API size_t hearth_user_provider_data_count(const hearth_user *user);

@@ -247,7 +247,7 @@ inline void SetCompletion(const FutureHandlePtr& handle, std::function<void(cons
 /// Hearth extra: the calling thread's last synchronous failure in the wrapper, as hearth.h's
 /// hearth_last_error_code / hearth_last_error_message: App::Create returning nullptr, a provider's
 /// GetCredential returning an invalid Credential, an AuthError other than kAuthErrorNone from
-/// Auth::UseEmulator, SetProviderFlowOptions, SetAppVerificationDisabledForTesting or
+/// Auth::UseEmulator, set_tenant_id, SetProviderFlowOptions, SetAppVerificationDisabledForTesting or
 /// PhoneAuthProvider::VerifyPhoneNumber. The next such failure on the thread replaces it; successes
 /// leave it alone. Operations that return a Future report their failure in the Future instead.
 inline int LastErrorCode() { return detail::ThreadLastError().code; }
@@ -1622,6 +1622,9 @@ class User {
   std::string phone_number() const { return Text(hearth_user_phone_number); }
   bool is_email_verified() const { return user_ && hearth_user_is_email_verified(user_) == 1; }
   bool is_anonymous() const { return user_ && hearth_user_is_anonymous(user_) == 1; }
+  /// Hearth extra (Firebase's User.tenantId): the Identity Platform tenant the user belongs to; "" for
+  /// the project's own users.
+  std::string tenant_id() const { return Text(hearth_user_tenant_id); }
 
   UserMetadata metadata() const {
     UserMetadata metadata;
@@ -2027,7 +2030,8 @@ class Auth {
   /// Signs in with the address the link was sent to and the link; the account is created on first
   /// use. Errors: kAuthErrorInvalidArgument (not an email action link), kAuthErrorInvalidEmail (not
   /// the link's address), kAuthErrorInvalidActionCode (used, unknown or not a sign-in code),
-  /// kAuthErrorExpiredActionCode, kAuthErrorUserDisabled, kAuthErrorSecondFactorRequired.
+  /// kAuthErrorExpiredActionCode, kAuthErrorUserDisabled, kAuthErrorSecondFactorRequired,
+  /// kAuthErrorTenantIdMismatch (the link names another tenant than tenant_id(); no request is sent).
   Future<AuthResult> SignInWithEmailLink(const char* email, const char* link) {
     return Adopt<AuthResult>(hearth_auth_sign_in_with_email_link(auth_, email, link));
   }
@@ -2135,6 +2139,30 @@ class Auth {
   /// Goes back to the default language: Firebase's own (no X-Firebase-Locale), as the C++ SDK's desktop
   /// build does (mobile SDKs take the device's locale).
   void UseAppLanguage() { set_language_code(nullptr); }
+
+  /// Hearth extra (Firebase's Auth.tenantId; the C++ SDK has no tenants): the Identity Platform tenant
+  /// users sign in to; "" for none, the project's own users (see "Tenants" in hearth.h).
+  std::string tenant_id() const {
+    char* tenant = hearth_auth_tenant_id(auth_);
+    std::string result = detail::CopyString(tenant);
+    hearth_free(tenant);
+    return result;
+  }
+  /// Sets the tenant users sign in to from now on; nullptr: none (the default). The signed-in user stays.
+  /// Returns kAuthErrorInvalidArgument for "" or invalid UTF-8 (the tenant stays as it was).
+  AuthError set_tenant_id(const char* tenant_id) { return Checked(hearth_auth_set_tenant_id(auth_, tenant_id)); }
+
+  /// Hearth extra (Firebase's updateCurrentUser): makes a user signed in to another Auth of the same
+  /// project (an App with the same API key) this Auth's current user too, taking over its session.
+  /// kAuthErrorTenantIdMismatch when its tenant is not this Auth's tenant_id(),
+  /// kAuthErrorInvalidUserToken for an App with another API key, kAuthErrorNoSignedInUser when the
+  /// user is no longer signed in to its own Auth. The current user stays on an error.
+  Future<void> UpdateCurrentUser(const User& user) {
+    return Adopt<void>(hearth_auth_update_current_user(auth_, user.c_user()));
+  }
+  Future<void> UpdateCurrentUserLastResult() const {
+    return Adopt<void>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_UPDATE_CURRENT_USER));
+  }
 
   /// Routes every endpoint (token refresh included) to the Auth emulator at http://host:port.
   /// Hearth extra: returns kAuthErrorInvalidArgument for a port above 65535 or an invalid host.

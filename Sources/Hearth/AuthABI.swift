@@ -195,6 +195,7 @@ private func operation(_ value: hearth_operation) -> Operation? {
     case HEARTH_OP_AUTH_CHECK_ACTION_CODE: return .checkActionCode
     case HEARTH_OP_AUTH_VERIFY_PASSWORD_RESET_CODE: return .verifyPasswordResetCode
     case HEARTH_OP_AUTH_CONFIRM_PASSWORD_RESET: return .confirmPasswordReset
+    case HEARTH_OP_AUTH_UPDATE_CURRENT_USER: return .updateCurrentUser
     default: return nil
     }
 }

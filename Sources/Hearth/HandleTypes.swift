@@ -108,7 +108,7 @@ final class UserInfoHandle: @unchecked Sendable {
 final class UserHandle: @unchecked Sendable {
     let snapshot: UserSnapshot
     let isBorrowed: Bool
-    private let strings = CStringSlots.make(count: 6)
+    private let strings = CStringSlots.make(count: 7)
     /// The borrowed user-info and second-factor handles, registered on first use, unregistered by `retire`.
     private let lent = Locked<(providerData: [UnsafeMutableRawPointer]?, multiFactor: [UnsafeMutableRawPointer]?,
                                retired: Bool)>((nil, nil, false))
@@ -124,6 +124,7 @@ final class UserHandle: @unchecked Sendable {
     var photoURL: CString { strings.string(3) { snapshot.profile.photoURL } }
     var phoneNumber: CString { strings.string(4) { snapshot.profile.phoneNumber } }
     var providerId: CString { strings.string(5) { snapshot.providerId } }
+    var tenantId: CString { strings.string(6) { snapshot.profile.tenantId ?? "" } }
 
     var providerData: [UnsafeMutableRawPointer] {
         lent.withLock { lent in

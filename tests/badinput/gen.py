@@ -203,7 +203,7 @@ TYPES.update({
 VALID_BY_NAME: Dict[str, str] = {
     "email": '"badin-user@example.com"', "new_email": '"badin-new@example.com"', "password": '"badin-pass-1"',
     "provider_id": '"github.com"', "host": '"127.0.0.1"', "url": '"com.example.badin:/oauth"',
-    "language_code": '"en"', "code": '"123456"', "verification_id": '"badin-verification"',
+    "language_code": '"en"', "tenant_id": '"badin-tenant"', "code": '"123456"', "verification_id": '"badin-verification"',
     "base32_secret": '"JBSWY3DPEHPK3PXP"', "algorithm": '"SHA1"', "enrollment_id": '"badin-factor"',
     "key": '"prompt"', "value": '"login"', "scope": '"email"', "token": '"{\\"uid\\":\\"badin\\"}"',
     "input": '"abc"', "account_name": '"badin"', "issuer": '"Hearth"', "display_name": '"Badin"',
@@ -233,6 +233,7 @@ NULL_OK: Set[Tuple[str, str]] = {
     ("hearth_auth_add_id_token_listener", "release"),
     ("hearth_log_set_callback", "callback"),                    # "a NULL callback turns it off"
     ("hearth_auth_set_language_code", "language_code"),         # "NULL or "" clears it"
+    ("hearth_auth_set_tenant_id", "tenant_id"),                 # "NULL: none, the project's own users"
     ("hearth_credential_create_google", "id_token"), ("hearth_credential_create_google", "access_token"),  # "and/or"
     ("hearth_credential_create_oauth", "id_token"), ("hearth_credential_create_oauth", "access_token"),
     ("hearth_credential_create_oauth_with_nonce", "access_token"),     # "or NULL"

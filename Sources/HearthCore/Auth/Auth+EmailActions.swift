@@ -45,6 +45,16 @@ extension Auth {
             return rejected(.signInWithEmailLink, Self.notAnActionLink)
         }
         if let error = credential.validationError { return rejected(.signInWithEmailLink, error) }
+        // A link names the tenant it was issued for (its `tenantId`): one for another tenant than the
+        // Auth's is refused before any request, as Firebase's signInWithEmailLink does.
+        let authTenant = tenantId
+        if credential.tenantId != authTenant {
+            return rejected(.signInWithEmailLink, AuthError(
+                code: .tenantIdMismatch,
+                message: "The link was issued for tenant \(Self.describeTenant(credential.tenantId)); the Auth's tenant is "
+                    + "\(Self.describeTenant(authTenant)).")
+            )
+        }
         return perform(.signInWithEmailLink) { [self] future in
             startSignIn(future, with: .emailLink(credential), kind: .authResult)
         }

@@ -123,7 +123,7 @@ extension Auth {
                 let url = EmulatorHandlerURL.make(emulator: emulator, apiKey: configuration.apiKey,
                                                   appName: configuration.appName, authType: purpose.authType,
                                                   redirectURL: flow.redirectTarget, eventId: eventId, state: flowState,
-                                                  provider: provider)
+                                                  provider: provider, tenantId: state.current.tenantId)
                 presentFlowPage(url, flow: flow, settings: settings)
                 return
             }

@@ -142,6 +142,7 @@ final class BackendIdentityService: IdentityService {
         account.createdAtMs = record.createdAt ?? 0
         account.lastLoginAtMs = record.lastLoginAt ?? 0
         account.multiFactor = MultiFactorHint.list(record.mfaInfo).map(MultiFactorInfoSnapshot.init)
+        account.tenantId = record.tenantId
         return account
     }
 }

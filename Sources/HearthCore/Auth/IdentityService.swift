@@ -62,6 +62,8 @@ struct AccountRecord: Equatable {
     var createdAtMs: UInt64 = 0
     var lastLoginAtMs: UInt64 = 0
     var multiFactor: [MultiFactorInfoSnapshot] = []
+    /// The Identity Platform tenant the account belongs to; nil for the project's own users.
+    var tenantId: String?
 }
 
 /// accounts:update changes. nil fields are left alone.

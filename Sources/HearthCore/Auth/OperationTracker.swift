@@ -37,6 +37,7 @@ public enum Operation: Int, CaseIterable, Sendable {
     case checkActionCode
     case verifyPasswordResetCode
     case confirmPasswordReset
+    case updateCurrentUser
 }
 
 extension Operation {
@@ -54,7 +55,7 @@ extension Operation {
         case .signInAnonymously, .createUserWithEmailAndPassword, .signInWithEmailAndPassword,
              .sendPasswordResetEmail, .fetchProvidersForEmail, .reload, .updateUserProfile, .updatePassword,
              .updateEmail, .sendEmailVerification, .sendEmailVerificationBeforeUpdatingEmail, .deleteUser,
-             .unlink, .multiFactorUnenroll, .sendSignInLinkToEmail:
+             .unlink, .multiFactorUnenroll, .sendSignInLinkToEmail, .updateCurrentUser:
             return false
         }
     }

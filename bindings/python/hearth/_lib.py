@@ -178,6 +178,7 @@ class Op(IntEnum):
     AUTH_CHECK_ACTION_CODE = 34
     AUTH_VERIFY_PASSWORD_RESET_CODE = 35
     AUTH_CONFIRM_PASSWORD_RESET = 36
+    AUTH_UPDATE_CURRENT_USER = 37
 
 
 #: HEARTH_NONCE_SIZE and HEARTH_SHA256_HEX_SIZE: the buffers hearth_nonce_generate / hearth_nonce_hash fill.
@@ -356,6 +357,10 @@ DECLARATIONS: Dict[str, Tuple[Any, Sequence[Any]]] = {
     "hearth_auth_set_language_code": (c_int, [_P, c_char_p]),
     # Returns memory the caller frees with hearth_free: must stay a raw pointer.
     "hearth_auth_language_code": (c_void_p, [_P]),
+    "hearth_auth_set_tenant_id": (c_int, [_P, c_char_p]),
+    # Freed with hearth_free, as the language code.
+    "hearth_auth_tenant_id": (c_void_p, [_P]),
+    "hearth_auth_update_current_user": (_P, [_P, _P]),
     "hearth_auth_current_user": (_P, [_P]),
     "hearth_auth_sign_out": (c_int, [_P]),
     "hearth_auth_sign_in_anonymously": (_P, [_P]),
@@ -409,6 +414,7 @@ DECLARATIONS: Dict[str, Tuple[Any, Sequence[Any]]] = {
     "hearth_user_is_email_verified": (c_int, [_P]),
     "hearth_user_creation_timestamp": (c_uint64, [_P]),
     "hearth_user_last_sign_in_timestamp": (c_uint64, [_P]),
+    "hearth_user_tenant_id": (c_char_p, [_P]),
     "hearth_user_provider_data_count": (c_size_t, [_P]),
     "hearth_user_provider_data_at": (_P, [_P, c_size_t]),
     "hearth_user_info_uid": (c_char_p, [_P]),

@@ -254,6 +254,30 @@ class Auth:
         raise_for_code(lib.hearth_auth_set_language_code(self._ptr(), encoded))
 
     @property
+    def tenant_id(self) -> Optional[str]:
+        """The Identity Platform tenant users sign in to (Firebase's ``Auth.tenantId``); ``None`` for
+        the project's own users (the default).
+
+        Assigning it applies to operations started afterwards: sign-up and every sign-in then create
+        or find users of that tenant, and a sign-in whose user belongs to another tenant fails with
+        :class:`~hearth.TenantIdMismatchError`. The signed-in user stays signed in. A restored session
+        sets it to its user's tenant. ``""`` raises :class:`~hearth.InvalidArgumentError` (no tenant
+        is ``None``); whether a tenant exists is the server's answer
+        (:class:`~hearth.InvalidTenantIdError`).
+        """
+        raw = lib.hearth_auth_tenant_id(self._ptr())
+        if not raw:
+            return None
+        try:
+            return ctypes.string_at(raw).decode("utf-8", "replace")
+        finally:
+            lib.hearth_free(raw)
+
+    @tenant_id.setter
+    def tenant_id(self, value: Optional[str]) -> None:
+        raise_for_code(lib.hearth_auth_set_tenant_id(self._ptr(), encode_optional(value, "tenant_id")))
+
+    @property
     def app_verification_disabled_for_testing(self) -> Optional[bool]:
         """Whether phone verification skips app verification (reCAPTCHA), as Firebase's SDKs allow
         for tests: Firebase then accepts only the project's fictional test numbers.
@@ -286,6 +310,24 @@ class Auth:
     def sign_out(self) -> None:
         """Signs the current user out and erases the persisted session (synchronously)."""
         raise_for_code(lib.hearth_auth_sign_out(self._ptr()))
+
+    def update_current_user(self, user: User) -> Future[None]:
+        """Makes ``user``, signed in to another app of the same project (same API key), this app's
+        current user too (Firebase's ``updateCurrentUser``): its session is taken over and persisted
+        here; the other app keeps it. The result is ``None``.
+
+        Fails with :class:`~hearth.TenantIdMismatchError` when the user's tenant is not
+        :attr:`tenant_id`, :class:`~hearth.InvalidUserTokenError` for an app with another API key, and
+        :class:`~hearth.NoSignedInUserError` when the user is no longer signed in to its own app; the
+        current user stays then. Raises :class:`TypeError` at once for anything but a
+        :class:`~hearth.User`."""
+        if not isinstance(user, User):
+            raise TypeError(f"user must be a hearth.User, not {type(user).__name__}")
+        return self._start(lib.hearth_auth_update_current_user, to_none, user._handle.ptr)
+
+    def update_current_user_last_result(self) -> Optional[Future[None]]:
+        """The most recent future of :meth:`update_current_user`, or ``None``."""
+        return self._last_result(Op.AUTH_UPDATE_CURRENT_USER, to_none)
 
     # ------------------------------------------------------------------------------------------------
     # Operations
@@ -388,8 +430,9 @@ class Auth:
         :class:`~hearth.InvalidArgumentError` (not an e-mail action link),
         :class:`~hearth.InvalidEmailError` (not the link's address),
         :class:`~hearth.InvalidActionCodeError` (used, unknown or not a sign-in code),
-        :class:`~hearth.ExpiredActionCodeError`, :class:`~hearth.UserDisabledError`, or
-        :class:`~hearth.SecondFactorRequiredError`."""
+        :class:`~hearth.ExpiredActionCodeError`, :class:`~hearth.UserDisabledError`,
+        :class:`~hearth.SecondFactorRequiredError`, or :class:`~hearth.TenantIdMismatchError` (the
+        link names another tenant than :attr:`tenant_id`; nothing is sent)."""
         return self._start(lib.hearth_auth_sign_in_with_email_link, auth_result_converter(self._app),
                            encode(email, "email"), encode(link, "link"))
 

@@ -81,6 +81,9 @@ __all__ = [
     "AdminRestrictedOperationError",
     "UnverifiedEmailError",
     "EmailChangeNeedsVerificationError",
+    "TenantIdMismatchError",
+    "UnsupportedTenantOperationError",
+    "InvalidTenantIdError",
     "InvalidArgumentError",
     "InvalidHandleError",
     "SecondFactorRequiredError",
@@ -492,6 +495,21 @@ class EmailChangeNeedsVerificationError(AuthError):
     """Changing the e-mail address needs verification first (78)."""
 
 
+class TenantIdMismatchError(AuthError):
+    """The user belongs to another tenant than the one the request names (62): a user of another
+    tenant than :attr:`hearth.Auth.tenant_id` signed in or handed to
+    :meth:`hearth.Auth.update_current_user`, or an operation of the signed-in user after the tenant
+    id changed."""
+
+
+class UnsupportedTenantOperationError(AuthError):
+    """Tenants do not offer this operation (63), e.g. phone-number sign-in."""
+
+
+class InvalidTenantIdError(AuthError):
+    """The project has no tenant with this id (67)."""
+
+
 class InvalidArgumentError(AuthError, ValueError):
     """Hearth rejected an argument (1000). Also a :class:`ValueError`."""
 
@@ -587,6 +605,9 @@ _CLASSES: Dict[int, Type[AuthError]] = {
     ErrorCode.ADMIN_RESTRICTED_OPERATION: AdminRestrictedOperationError,
     ErrorCode.UNVERIFIED_EMAIL: UnverifiedEmailError,
     ErrorCode.EMAIL_CHANGE_NEEDS_VERIFICATION: EmailChangeNeedsVerificationError,
+    ErrorCode.TENANT_ID_MISMATCH: TenantIdMismatchError,
+    ErrorCode.UNSUPPORTED_TENANT_OPERATION: UnsupportedTenantOperationError,
+    ErrorCode.INVALID_TENANT_ID: InvalidTenantIdError,
     ErrorCode.INVALID_ARGUMENT: InvalidArgumentError,
     ErrorCode.INVALID_HANDLE: InvalidHandleError,
     ErrorCode.SECOND_FACTOR_REQUIRED: SecondFactorRequiredError,

@@ -166,6 +166,9 @@ class User:
     is_email_verified: bool
     metadata: UserMetadata
     provider_data: Tuple[UserInfo, ...]
+    #: The Identity Platform tenant the user belongs to (Firebase's ``User.tenantId``); ``None`` for
+    #: the project's own users.
+    tenant_id: Optional[str]
     _handle: _OwnedUser = field(repr=False, compare=False)
     _app: "App" = field(repr=False, compare=False)
 
@@ -193,6 +196,7 @@ class User:
                 last_sign_in_timestamp=int(lib.hearth_user_last_sign_in_timestamp(ptr)),
             ),
             provider_data=tuple(infos),
+            tenant_id=decode_optional(lib.hearth_user_tenant_id(ptr)),
             _handle=handle,
             _app=app,
         )

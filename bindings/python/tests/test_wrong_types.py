@@ -58,6 +58,7 @@ BAD: Dict[str, Tuple[Tuple[Any, ...], Tuple[Any, ...]]] = {
     "ListenerHandle": ((None, 42, "handle", _Thing()), ()),
     "ActionCodeSettings": ((None, 42, "com.example:/x", {"url": "com.example:/x"}, _Thing()), ()),
     "Optional[ActionCodeSettings]": ((42, "com.example:/x", {"url": "com.example:/x"}, _Thing()), ()),
+    "User": ((None, "user", 42, _Thing()), ()),
 }
 
 # Valid values by parameter name (annotation defaults below); receivers come from `receivers`.
@@ -94,7 +95,7 @@ def valid_for(annotation: str, name: str, pool: Dict[str, Any]) -> Any:
         "CodeSent": lambda *args: None, "Optional[VerificationFailed]": None,
         "Optional[CodeAutoRetrievalTimeout]": None, "OpenUrl": lambda url: True,
         "OAuthProvider": pool["OAuthProvider"], "AuthStateListener": lambda auth: None,
-        "ListenerHandle": pool["listener"],
+        "ListenerHandle": pool["listener"], "User": pool["User"],
         "MultiFactorAssertion": hearth.TotpMultiFactorGenerator.assertion_for_sign_in("factor", "123456"),
         # Only TotpMultiFactorGenerator.generate_secret takes one, as its one parameter (always replaced).
         "MultiFactorSession": _Thing(), "'TotpSecret'": _Thing(),

@@ -6,7 +6,7 @@ import HearthWire
 /// redirect in signInWithIdp. (`CreateAuthUri` is the email-probing use of the same endpoint.)
 ///
 /// Reserved custom parameters are the caller's to refuse first (`OAuthCustomParameters.validate`).
-public struct CreateAuthUriForProvider: BackendRPC {
+public struct CreateAuthUriForProvider: TenantScopedRPC {
     public var providerId: String
     /// Where the IdP sends the browser back: the loopback receiver's URL or the app's custom scheme.
     public var continueUri: String
@@ -18,14 +18,16 @@ public struct CreateAuthUriForProvider: BackendRPC {
     public var customParameters: [String: String]
     /// A session id of the caller's choosing; the server makes one up when absent.
     public var sessionId: String?
+    public var tenantId: String?
 
     public init(providerId: String, continueUri: String, scopes: [String] = [],
-                customParameters: [String: String] = [:], sessionId: String? = nil) {
+                customParameters: [String: String] = [:], sessionId: String? = nil, tenantId: String? = nil) {
         self.providerId = providerId
         self.continueUri = continueUri
         self.scopes = scopes
         self.customParameters = customParameters
         self.sessionId = sessionId
+        self.tenantId = tenantId
     }
 
     public var endpoint: Endpoint { .identityToolkitV1("accounts:createAuthUri") }
@@ -46,6 +48,7 @@ public struct CreateAuthUriForProvider: BackendRPC {
                 .map { ($0.key, JSONValue.string($0.value)) }))
         }
         body.setIfPresent("sessionId", sessionId)
+        body.setIfPresent("tenantId", tenantId)
         return JSONValue.object(body).serialized()
     }
 

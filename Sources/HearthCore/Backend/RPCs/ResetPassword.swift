@@ -3,13 +3,15 @@ import HearthWire
 /// `accounts:resetPassword`: with only the code, tells what an out-of-band code is for (Firebase's
 /// checkActionCode and verifyPasswordResetCode); with `newPassword`, uses a PASSWORD_RESET code to
 /// set the password (confirmPasswordReset).
-public struct ResetPassword: BackendRPC {
+public struct ResetPassword: TenantScopedRPC {
     public var oobCode: String
     public var newPassword: String?
+    public var tenantId: String?
 
-    public init(oobCode: String, newPassword: String? = nil) {
+    public init(oobCode: String, newPassword: String? = nil, tenantId: String? = nil) {
         self.oobCode = oobCode
         self.newPassword = newPassword
+        self.tenantId = tenantId
     }
 
     public struct Response: Sendable, Equatable {
@@ -30,6 +32,7 @@ public struct ResetPassword: BackendRPC {
     public func encodeBody() -> [UInt8] {
         var body: JSONObject = ["oobCode": .string(oobCode)]
         body.setIfPresent("newPassword", newPassword)
+        body.setIfPresent("tenantId", tenantId)
         return JSONValue.object(body).serialized()
     }
 

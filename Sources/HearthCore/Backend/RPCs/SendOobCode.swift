@@ -1,7 +1,7 @@
 import HearthWire
 
 /// `accounts:sendOobCode`: asks the server to email an action link.
-public struct SendOobCode: BackendRPC {
+public struct SendOobCode: TenantScopedRPC {
     public enum Request: Sendable, Equatable {
         /// PASSWORD_RESET to `email`.
         case passwordReset(email: String)
@@ -16,10 +16,12 @@ public struct SendOobCode: BackendRPC {
     public var request: Request
     /// Where the link leads and which apps may open it; nil: Firebase's defaults.
     public var settings: ActionCodeSettings?
+    public var tenantId: String?
 
-    public init(_ request: Request, settings: ActionCodeSettings? = nil) {
+    public init(_ request: Request, settings: ActionCodeSettings? = nil, tenantId: String? = nil) {
         self.request = request
         self.settings = settings
+        self.tenantId = tenantId
     }
 
     public var endpoint: Endpoint { .identityToolkitV1("accounts:sendOobCode") }
@@ -37,6 +39,7 @@ public struct SendOobCode: BackendRPC {
             body = ["requestType": "EMAIL_SIGNIN", "email": .string(email)]
         }
         settings?.write(to: &body)
+        body.setIfPresent("tenantId", tenantId)
         return JSONValue.object(body).serialized()
     }
 

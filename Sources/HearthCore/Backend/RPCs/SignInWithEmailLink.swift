@@ -3,16 +3,19 @@ import HearthWire
 /// `accounts:signInWithEmailLink`: signs in with an EMAIL_SIGNIN code (creating the account of the
 /// email if there is none), or with `idToken` links the email to that user. The body is what Firebase's
 /// SDKs send: no `returnSecureToken`, the answer carries tokens anyway.
-public struct SignInWithEmailLink: BackendRPC {
+public struct SignInWithEmailLink: TenantScopedRPC {
     public var email: String
     public var oobCode: String
     /// Links to this user instead of signing in.
     public var idToken: String?
+    /// Sent when signing in and when linking (the JS SDK adds it to both).
+    public var tenantId: String?
 
-    public init(email: String, oobCode: String, idToken: String? = nil) {
+    public init(email: String, oobCode: String, idToken: String? = nil, tenantId: String? = nil) {
         self.email = email
         self.oobCode = oobCode
         self.idToken = idToken
+        self.tenantId = tenantId
     }
 
     public var endpoint: Endpoint { .identityToolkitV1("accounts:signInWithEmailLink") }
@@ -22,6 +25,7 @@ public struct SignInWithEmailLink: BackendRPC {
     public func encodeBody() -> [UInt8] {
         var body: JSONObject = ["email": .string(email), "oobCode": .string(oobCode)]
         body.setIfPresent("idToken", idToken)
+        body.setIfPresent("tenantId", tenantId)
         return JSONValue.object(body).serialized()
     }
 

@@ -1,13 +1,15 @@
 import HearthWire
 
 /// `accounts:signInWithPassword`.
-public struct SignInWithPassword: BackendRPC {
+public struct SignInWithPassword: TenantScopedRPC {
     public var email: String
     public var password: String
+    public var tenantId: String?
 
-    public init(email: String, password: String) {
+    public init(email: String, password: String, tenantId: String? = nil) {
         self.email = email
         self.password = password
+        self.tenantId = tenantId
     }
 
     public var endpoint: Endpoint { Self.signInWithPassword }
@@ -15,10 +17,12 @@ public struct SignInWithPassword: BackendRPC {
     public var successShapedErrors: SuccessShapedErrors { .signIn }
 
     public func encodeBody() -> [UInt8] {
-        JSONObjectWriter.document(capacity: 64 + email.utf8.count + password.utf8.count) { body, out in
+        JSONObjectWriter.document(capacity: 64 + email.utf8.count + password.utf8.count + (tenantId?.utf8.count ?? 0)) {
+            body, out in
             body.string("email", email, into: &out)
             body.string("password", password, into: &out)
             body.bool("returnSecureToken", true, into: &out)
+            body.string("tenantId", tenantId, into: &out)
         }
     }
 
