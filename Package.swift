@@ -16,7 +16,7 @@ let fuzzTargets: [Target] = [
 ] + [
     ("fuzz-rpc-responses", "RPCResponses", ["HearthCore"]),
     ("fuzz-jwt", "JWT", ["HearthCore"]),
-    ("fuzz-json-parser", "JSONParser", ["HearthCore"]),
+    ("fuzz-json-parser", "JSONParser", ["HearthWire"]),
     ("fuzz-redirect", "Redirect", ["HearthCore"]),
     ("fuzz-persisted-session", "PersistedSession", ["HearthCore"]),
     ("fuzz-emulator-requests", "EmulatorRequests", ["HearthEmulator"]),
@@ -51,10 +51,16 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // hearth-emulator's gzip answers.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // Typed wrappers for curl's variadic functions, which Swift cannot call (no logic), and the
-        // JSON code's byte scans, in C for SSE2 (Swift's SIMD types compile to per-lane code there).
+        // Typed wrappers for curl's variadic functions, which Swift cannot call (no logic).
         // DWARF 4: valgrind 3.19 (make test-valgrind) gives up on a library with two DWARF 5 units.
         .target(name: "CHearthShims", dependencies: ["CCurl"], cSettings: [.unsafeFlags(["-gdwarf-4"])]),
+        // The wire format's byte scans, in C for SSE2 (Swift's SIMD types compile to per-lane code there).
+        .target(name: "CHearthWire", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
+        // JSON, base64, percent and form encoding: one implementation for the client and the emulator.
+        // Cross-module optimization lets its small public functions (JSONValue's accessors, JSONObject's
+        // lookups) inline into both as when each had its own copy; the member reading is @inlinable.
+        .target(name: "HearthWire", dependencies: ["CHearthWire"],
+                swiftSettings: leanRuntime + fuzzInstrumented + [.unsafeFlags(["-cross-module-optimization"])]),
         // Hashes and HMAC from OpenSSL's libcrypto (which libcurl loads anyway): typed one-shot wrappers.
         .target(name: "CHearthCrypto", cSettings: [.unsafeFlags(["-gdwarf-4"])], linkerSettings: [.linkedLibrary("crypto")]),
         // Hashes and HMAC (through CHearthCrypto) and base32, shared by the client and the emulator.
@@ -62,7 +68,7 @@ let package = Package(
         // The public C header: the ABI layer reads the options structs with the host's layout, and the
         // core and the emulator take the version from its HEARTH_VERSION_* numbers (its one source).
         .systemLibrary(name: "CHearthHeader"),
-        .target(name: "HearthCore", dependencies: ["CLibUV", "CCurl", "CHearthShims", "HearthCrypto", "CHearthHeader"],
+        .target(name: "HearthCore", dependencies: ["CLibUV", "CCurl", "CHearthShims", "HearthWire", "HearthCrypto", "CHearthHeader"],
                 swiftSettings: leanRuntime + fuzzInstrumented),
         // The shipped ABI: exports only hearth_* (exports.map) under the soname libhearth.so.<major>.
         // lld, because gold leaves the hidden Swift symbols in .dynsym (as LOCAL entries).
@@ -75,13 +81,14 @@ let package = Package(
                     "-Xlinker", "-soname=libhearth.so.0",
                 ])]),
         .target(name: "HearthEmulator", dependencies: [
-            "HearthCrypto", "CHearthHeader", "CZlib",
+            "HearthWire", "HearthCrypto", "CHearthHeader", "CZlib",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ], swiftSettings: fuzzInstrumented),
         .executableTarget(name: "hearth-emulator", dependencies: ["HearthEmulator"]),
-        .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore"],
+        .testTarget(name: "HearthWireTests", dependencies: ["HearthWire"]),
+        .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore", "HearthWire"],
                     exclude: ["Fixtures/http_test_server.py", "Fixtures/make_test_pki.sh"]),
     ] + fuzzTargets
 )

@@ -183,7 +183,7 @@ CATEGORIES = [
     ("JSON encoding (Foundation JSONEncoder.encode)", "incl", r"^JSONEncoder\.encode<", "libFoundationEssentials"),
     ("session persistence on every sign-in (Auth.persist, persistence NONE)", "incl", r"^Auth\.persist\(generation:\)$", "libhearth"),
     ("request building (Backend.request(for:config:))", "incl", r"Backend\.request<A>\(for:config:\)", "libhearth"),
-    ("JWT claims (JWT.claims / Base64URL.decode)", "incl", r"^(specialized )?static JWT\.claims\(of:\)", "libhearth"),
+    ("JWT claims (JWT.claims / Base64.decode)", "incl", r"^(specialized )?static JWT\.claims\(of:\)", "libhearth"),
 ]
 
 

@@ -120,7 +120,10 @@ for name, text in {
     "token-response": json.dumps(TOKENS), "lookup": json.dumps({"users": [USER]}), "error": json.dumps(ERROR_DETAIL),
     "escapes": r'{"a":"\u00e9\ud83d\ude00\n\t\"\\\/","b":"plain"}', "numbers": "[0,-0,1.5e300,-2.5E-300,123456789012345678901234567890,1e-400,0.1]",
     "nesting": "[" * 40 + "{}" + "]" * 40, "literals": '{"t":true,"f":false,"n":null,"e":"","a":[],"o":{}}',
-    "bom": "\ufeff{\"x\":1}", "duplicate-keys": '{"k":1,"k":2}', "utf8": '{"name":"Ann \u00e4\u4e2d\U0001F600"}',
+    "bom": "\ufeff{\"x\":1}", "duplicate-keys": '{"k":1,"b":{"k":[1]},"k":2}', "utf8": '{"name":"Ann \u00e4\u4e2d\U0001F600"}',
+    # Google's limit: 100 nested arrays and objects parse, 101 do not.
+    "nesting-limit": '{"k":' + "[" * 99 + "]" * 99 + "}", "nesting-beyond": '{"k":' + "[" * 100 + "]" * 100 + "}",
+    "control-escapes": '{"c":"\\b\\f\\u0001\\u001f","d":"\x7f"}', "claims-order": '{"sub":"u","iss":"x","exp":2,"aud":"p","iat":1}',
 }.items():
     write("fuzz-json-parser", name, text.encode())
 

@@ -1,5 +1,6 @@
 import XCTest
 @testable import HearthCore
+import HearthWire
 
 /// Linking, unlinking and reauthentication rules that Auth enforces itself, against a fake service.
 final class AuthLinkingTests: XCTestCase {
@@ -38,7 +39,7 @@ final class AuthLinkingTests: XCTestCase {
 
     /// An unsigned JWT whose subject is `sub`.
     private func token(sub: String) -> String {
-        let payload = Base64URL.encode(Array("{\"sub\":\"\(sub)\",\"exp\":9999999999}".utf8))
+        let payload = Base64.urlEncoded(Array("{\"sub\":\"\(sub)\",\"exp\":9999999999}".utf8))
         return "eyJhbGciOiJub25lIn0.\(payload)."
     }
 

@@ -12,9 +12,8 @@ final class BackendCreateAuthUriForProviderTests: XCTestCase {
         let request = BackendHarness.request(rpc)
         XCTAssertEqual(request.url, "https://identitytoolkit.googleapis.com/v1/accounts:createAuthUri?key=APIKey")
         XCTAssertEqual(String(decoding: request.body, as: UTF8.self),
-                       #"{"continueUri":"http://127.0.0.1:53682/","customParameter":{"prompt":"consent","#
-                       + #""tenant":"contoso.onmicrosoft.com"},"oauthScope":"mail.read calendars.read","#
-                       + #""providerId":"microsoft.com"}"#)
+                       #"{"providerId":"microsoft.com","continueUri":"http://127.0.0.1:53682/","#
+                       + #""oauthScope":"mail.read calendars.read","customParameter":{"prompt":"consent","tenant":"contoso.onmicrosoft.com"}}"#)
     }
 
     func testWithoutScopesOrParametersThoseFieldsAreLeftOut() {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import HearthCore
+import HearthWire
 
 /// The v2 MFA RPCs: exact requests in production and emulator mode, answers (TOTP session fields,
 /// numbers as strings, token lifetimes from the JWT), and server errors (client-wire-reference §1.14,
@@ -159,8 +160,8 @@ final class BackendMfaTests: XCTestCase {
         let rpc = FinalizeMfaEnrollment(idToken: "ID_TOKEN", displayName: "Work phone",
                                         verification: .phone(sessionInfo: "PHONE_SESSION", code: "123456"))
         assertEndpoint(rpc, "accounts/mfaEnrollment:finalize")
-        XCTAssertEqual(bodyText(rpc), #"{"displayName":"Work phone","idToken":"ID_TOKEN","#
-            + #""phoneVerificationInfo":{"code":"123456","sessionInfo":"PHONE_SESSION"}}"#)
+        XCTAssertEqual(bodyText(rpc), #"{"idToken":"ID_TOKEN","displayName":"Work phone","#
+            + #""phoneVerificationInfo":{"sessionInfo":"PHONE_SESSION","code":"123456"}}"#)
     }
 
     func testFinalizingWithoutANameLeavesItOut() {
@@ -231,13 +232,13 @@ final class BackendMfaTests: XCTestCase {
         let rpc = StartMfaSignIn(mfaPendingCredential: "PENDING", mfaEnrollmentId: "ENROLLMENT_ID")
         assertEndpoint(rpc, "accounts/mfaSignIn:start")
         XCTAssertEqual(bodyText(rpc),
-                       #"{"mfaEnrollmentId":"ENROLLMENT_ID","mfaPendingCredential":"PENDING","phoneSignInInfo":{}}"#)
+                       #"{"mfaPendingCredential":"PENDING","mfaEnrollmentId":"ENROLLMENT_ID","phoneSignInInfo":{}}"#)
     }
 
     func testStartingAPhoneSignInSendsTheMaskedNumberAndTokenWhenGiven() {
         let rpc = StartMfaSignIn(mfaPendingCredential: "PENDING", mfaEnrollmentId: "ENROLLMENT_ID",
                                  phoneNumber: "+*******0100", recaptchaToken: "RECAPTCHA")
-        XCTAssertEqual(bodyText(rpc), #"{"mfaEnrollmentId":"ENROLLMENT_ID","mfaPendingCredential":"PENDING","#
+        XCTAssertEqual(bodyText(rpc), #"{"mfaPendingCredential":"PENDING","mfaEnrollmentId":"ENROLLMENT_ID","#
             + #""phoneSignInInfo":{"phoneNumber":"+*******0100","recaptchaToken":"RECAPTCHA"}}"#)
     }
 
@@ -268,7 +269,7 @@ final class BackendMfaTests: XCTestCase {
                                     verification: .phone(sessionInfo: "SIGN_IN_SESSION", code: "123456"))
         assertEndpoint(rpc, "accounts/mfaSignIn:finalize")
         XCTAssertEqual(bodyText(rpc), #"{"mfaPendingCredential":"PENDING","#
-            + #""phoneVerificationInfo":{"code":"123456","sessionInfo":"SIGN_IN_SESSION"}}"#)
+            + #""phoneVerificationInfo":{"sessionInfo":"SIGN_IN_SESSION","code":"123456"}}"#)
     }
 
     func testFinishingATOTPSignInSendsTheEnrollmentIdAndCode() {
@@ -276,7 +277,7 @@ final class BackendMfaTests: XCTestCase {
         let rpc = FinalizeMfaSignIn(mfaPendingCredential: "mfaPendingCredential",
                                     verification: .totp(mfaEnrollmentId: "mfaEnrollmentId",
                                                         verificationCode: "verificationCode"))
-        XCTAssertEqual(bodyText(rpc), #"{"mfaEnrollmentId":"mfaEnrollmentId","mfaPendingCredential":"mfaPendingCredential","#
+        XCTAssertEqual(bodyText(rpc), #"{"mfaPendingCredential":"mfaPendingCredential","mfaEnrollmentId":"mfaEnrollmentId","#
             + #""totpVerificationInfo":{"verificationCode":"verificationCode"}}"#)
     }
 

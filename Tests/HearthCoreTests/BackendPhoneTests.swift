@@ -1,5 +1,6 @@
 import XCTest
 @testable import HearthCore
+import HearthWire
 
 /// accounts:sendVerificationCode and accounts:signInWithPhoneNumber: exact requests in production and
 /// emulator mode, answers, the temporaryProof conflict, and server errors (client-wire-reference §1.7,
@@ -98,7 +99,7 @@ final class BackendPhoneTests: XCTestCase {
         let request = BackendHarness.request(signInWithCode)
         XCTAssertEqual(request.url, "https://identitytoolkit.googleapis.com/v1/accounts:signInWithPhoneNumber?key=APIKey")
         XCTAssertEqual(bodyText(signInWithCode),
-                       #"{"code":"123456","operation":"SIGN_UP_OR_IN","sessionInfo":"VERIFICATION_ID"}"#)
+                       #"{"operation":"SIGN_UP_OR_IN","sessionInfo":"VERIFICATION_ID","code":"123456"}"#)
     }
 
     func testSignInGoesToTheEmulatorWithTheSameBody() {
@@ -112,19 +113,19 @@ final class BackendPhoneTests: XCTestCase {
         let rpc = SignInWithPhoneNumber(proof: .code(sessionInfo: "55432", code: "12345678"),
                                         purpose: .link(idToken: "accessToken"))
         XCTAssertEqual(bodyText(rpc),
-                       #"{"code":"12345678","idToken":"accessToken","operation":"LINK","sessionInfo":"55432"}"#)
+                       #"{"operation":"LINK","sessionInfo":"55432","code":"12345678","idToken":"accessToken"}"#)
     }
 
     func testUpdatingThePhoneNumberSendsTheUsersIdTokenAndUpdate() {
         let rpc = SignInWithPhoneNumber(proof: .code(sessionInfo: "55432", code: "12345678"),
                                         purpose: .updatePhoneNumber(idToken: "accessToken"))
         XCTAssertEqual(bodyText(rpc),
-                       #"{"code":"12345678","idToken":"accessToken","operation":"UPDATE","sessionInfo":"55432"}"#)
+                       #"{"operation":"UPDATE","sessionInfo":"55432","code":"12345678","idToken":"accessToken"}"#)
     }
 
     func testReauthenticationSendsReauthAndNoIdToken() {
         let rpc = SignInWithPhoneNumber(proof: .code(sessionInfo: "55432", code: "12345678"), purpose: .reauthenticate)
-        XCTAssertEqual(bodyText(rpc), #"{"code":"12345678","operation":"REAUTH","sessionInfo":"55432"}"#)
+        XCTAssertEqual(bodyText(rpc), #"{"operation":"REAUTH","sessionInfo":"55432","code":"12345678"}"#)
     }
 
     func testATemporaryProofIsSentWithItsPhoneNumberInsteadOfACode() {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import HearthCore
+import HearthWire
 
 /// The answers every sign-in and token refresh gets are read straight from their bytes
 /// (`decode(plainSuccess:)`): that reading must give exactly what parsing the tree and decoding it gives,

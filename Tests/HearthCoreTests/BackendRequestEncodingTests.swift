@@ -1,5 +1,6 @@
 import XCTest
 @testable import HearthCore
+import HearthWire
 
 /// Exact URL and body of every RPC, in production and emulator mode.
 final class BackendRequestEncodingTests: XCTestCase {

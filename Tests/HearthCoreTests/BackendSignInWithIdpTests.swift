@@ -19,8 +19,8 @@ final class BackendSignInWithIdpTests: XCTestCase {
         XCTAssertEqual(request.method, "POST")
         XCTAssertEqual(request.url, "https://identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=APIKey")
         XCTAssertEqual(request.header("Content-Type"), "application/json")
-        XCTAssertEqual(bodyText(rpc), #"{"postBody":"id_token=G_ID&access_token=G_AT&providerId=google.com","#
-            + #""requestUri":"http://localhost","returnIdpCredential":true,"returnSecureToken":true}"#)
+        XCTAssertEqual(bodyText(rpc), #"{"requestUri":"http://localhost","#
+            + #""postBody":"id_token=G_ID&access_token=G_AT&providerId=google.com","returnSecureToken":true,"returnIdpCredential":true}"#)
     }
 
     func testEmulatorRequestGoesToTheEmulatorWithTheSameBody() {
@@ -62,8 +62,8 @@ final class BackendSignInWithIdpTests: XCTestCase {
     func testReauthenticationSendsAutoCreateFalse() {
         let rpc = FederatedCredential.apple(idToken: "AP", rawNonce: "rn", authorizationCode: nil, fullName: nil)
             .signInWithIdp(.reauthenticate)
-        XCTAssertEqual(bodyText(rpc), #"{"autoCreate":false,"postBody":"id_token=AP&providerId=apple.com&nonce=rn","#
-            + #""requestUri":"http://localhost","returnIdpCredential":true,"returnSecureToken":true}"#)
+        XCTAssertEqual(bodyText(rpc), #"{"requestUri":"http://localhost","#
+            + #""postBody":"id_token=AP&providerId=apple.com&nonce=rn","returnSecureToken":true,"returnIdpCredential":true,"autoCreate":false}"#)
     }
 
     func testRedirectSendsTheCallbackURLAndTheSessionId() {

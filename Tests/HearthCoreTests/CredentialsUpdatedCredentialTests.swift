@@ -1,5 +1,6 @@
 import XCTest
 @testable import HearthCore
+import HearthWire
 
 /// The credential an answer hands back, and how it signs in again (client-wire-reference §4.3).
 final class CredentialsUpdatedCredentialTests: XCTestCase {

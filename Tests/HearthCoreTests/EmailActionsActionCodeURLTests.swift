@@ -1,5 +1,6 @@
 import XCTest
 @testable import HearthCore
+import HearthWire
 
 /// Taking email action links apart as Firebase's SDKs do (the JS SDK's ActionCodeURL.parseLink).
 final class EmailActionsActionCodeURLTests: XCTestCase {

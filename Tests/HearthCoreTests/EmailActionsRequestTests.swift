@@ -1,5 +1,6 @@
 import XCTest
 @testable import HearthCore
+import HearthWire
 
 /// The email-action RPCs on the wire: sendOobCode with action code settings, signInWithEmailLink,
 /// resetPassword and applyActionCode's accounts:update, and what their answers mean.

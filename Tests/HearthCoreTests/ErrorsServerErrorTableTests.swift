@@ -1,5 +1,6 @@
 import XCTest
 @testable import HearthCore
+import HearthWire
 
 final class ErrorsServerErrorTableTests: XCTestCase {
     /// Every server code the table knows and the code it must give, written out so that a changed or

@@ -2,6 +2,7 @@ import CLibUV
 import Foundation
 import XCTest
 @testable import HearthCore
+import HearthWire
 
 /// `ProviderFlowRegistry` and `PendingProviderFlow`: the one provider sign-in an Auth waits on. The
 /// test thread plays host and runs the loop, so it is the loop thread throughout.
@@ -254,6 +255,6 @@ final class FederatedProviderFlowRegistryTests: XCTestCase {
         XCTAssertNotEqual(first, second)
         let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
         XCTAssertTrue(first.allSatisfy(alphabet.contains), first)
-        XCTAssertEqual(Base64URL.decode(first)?.count, 32)
+        XCTAssertEqual(Base64.decode(first)?.count, 32)
     }
 }

@@ -1,5 +1,6 @@
 import XCTest
 @testable import HearthCore
+import HearthWire
 
 /// `RedirectURLMatcher`: whether a URL handed to the app is the pending provider flow's answer.
 final class FederatedRedirectURLMatcherTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import HearthCore
+import HearthWire
 
 final class JWTTests: XCTestCase {
     private let claims: JSONValue = [
@@ -19,7 +20,7 @@ final class JWTTests: XCTestCase {
     }
 
     func testPaddedPayloadIsAccepted() throws {
-        let payload = Base64URL.encode((["sub": "a"] as JSONValue).serialized())
+        let payload = Base64.urlEncoded((["sub": "a"] as JSONValue).serialized())
         XCTAssertNotEqual(payload.count % 4, 0, "the test needs a payload that padding changes")
         let padded = payload + String(repeating: "=", count: 4 - payload.count % 4)
         XCTAssertEqual(try JWT.claims(of: "eyJhbGciOiJub25lIn0.\(padded).sig"), ["sub": "a"])
@@ -27,7 +28,7 @@ final class JWTTests: XCTestCase {
 
     func testStandardAlphabetPayloadIsAccepted() throws {
         let payload: JSONValue = ["k": "\u{FB}\u{FF}~~~???>>>"]
-        let urlSafe = Base64URL.encode(payload.serialized())
+        let urlSafe = Base64.urlEncoded(payload.serialized())
         let standard = urlSafe.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         XCTAssertNotEqual(standard, urlSafe, "the payload must need '+' or '/'")
         XCTAssertEqual(JSONValue.object(try JWT.claims(of: "h.\(standard).s")), payload)
@@ -49,7 +50,7 @@ final class JWTTests: XCTestCase {
 
     func testPayloadThatIsNotAJSONObjectIsRejected() {
         for payload in ["[1,2]", "\"text\"", "not json", "{\"a\":"] {
-            let token = "h." + Base64URL.encode(Array(payload.utf8)) + ".s"
+            let token = "h." + Base64.urlEncoded(Array(payload.utf8)) + ".s"
             XCTAssertThrowsError(try JWT.claims(of: token), payload) { error in
                 XCTAssertEqual(error as? JWTError, .payloadNotJSONObject, payload)
             }

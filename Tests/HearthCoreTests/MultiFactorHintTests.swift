@@ -1,5 +1,6 @@
 import XCTest
 @testable import HearthCore
+import HearthWire
 
 /// Hints from `mfaInfo[]` entries: factor kind, enrollment id, name, masked number, enrollment time.
 final class MultiFactorHintTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import HearthCore
+import HearthWire
 
 /// The second-factor-required answer read from the error a first-factor sign-in fails with.
 final class MultiFactorPendingTests: XCTestCase {

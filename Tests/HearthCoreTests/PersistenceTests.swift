@@ -3,6 +3,7 @@ import Glibc
 #endif
 import XCTest
 @testable import HearthCore
+import HearthWire
 
 final class PersistenceTests: XCTestCase {
     private var directory = ""

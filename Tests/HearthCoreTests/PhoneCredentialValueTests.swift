@@ -1,5 +1,6 @@
 import XCTest
 @testable import HearthCore
+import HearthWire
 
 /// The phone credential's two forms: the requests they make, their checks, and the credential a phone
 /// conflict hands back.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import HearthCore
+import HearthWire
 
 /// The exact URLs the desktop provider flow opens and the requests it ends with.
 final class ProviderFlowURLTests: XCTestCase {

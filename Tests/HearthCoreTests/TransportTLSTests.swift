@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import HearthCore
+import HearthWire
 
 /// TLS as hosts get it: production URLs (https://identitytoolkit.googleapis.com/...,
 /// https://securetoken.googleapis.com/...) reach a loopback HTTPS server through curl's CONNECT_TO,

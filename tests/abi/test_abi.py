@@ -147,7 +147,7 @@ def swift_signatures(library, tmp_path) -> dict[str, tuple]:
         pytest.fail("swiftc is needed to read the Swift side of the ABI")
     build = library.parent  # <scratch>/<triple>/release
     # The C targets' module maps, which SwiftPM generates into the build.
-    c_target_maps = [build / f"{target}.build" / "module.modulemap" for target in ("CHearthShims", "CHearthCrypto")]
+    c_target_maps = [build / f"{target}.build" / "module.modulemap" for target in ("CHearthShims", "CHearthWire", "CHearthCrypto")]
     assert (build / "Modules" / "HearthCore.swiftmodule").exists() and all(m.exists() for m in c_target_maps), \
         f"{build} lacks the modules of the build that produced the library"
     sources = sorted((ROOT / "Sources" / "Hearth").glob("*.swift"))

@@ -1,5 +1,6 @@
 """The HTTP surface: API keys, routing (404 and 501), CORS, and bad input of every kind answered
 with Google's error envelope."""
+import base64
 import concurrent.futures
 
 import pytest
@@ -79,6 +80,39 @@ def test_malformed_json_is_a_parse_error(emu, body):
 def test_json_that_is_not_an_object_is_rejected(emu, body):
     message = assert_invalid_argument(post_raw(emu, body), "Invalid JSON payload received.", reason="parseError")
     assert message == "Invalid JSON payload received. Root element must be a message."
+
+
+# One JSON reader for the client and the emulator (HearthWire), with Google's parser's rules where
+# RFC 8259 leaves room: protobuf's JsonLexer, whose legacy mode stands for Google's front end.
+def test_a_byte_order_mark_is_a_parse_error(emu):
+    message = assert_invalid_argument(post_raw(emu, b"\xef\xbb\xbf{}"), "Invalid JSON payload received.",
+                                      reason="parseError")
+    assert "byte order mark" in message
+
+
+def test_a_hundred_nested_values_parse_and_a_hundred_and_one_do_not(emu):
+    # The body object is one level: 99 arrays inside it make 100, which reach the schema (a type error).
+    fits = b'{"email":' + b"[" * 99 + b"]" * 99 + b"}"
+    message = assert_invalid_argument(post_raw(emu, fits), "Invalid JSON payload received.")
+    assert "Invalid value at 'email'" in message
+    too_deep = b'{"email":' + b"[" * 100 + b"]" * 100 + b"}"
+    message = assert_invalid_argument(post_raw(emu, too_deep), "Invalid JSON payload received.", reason="parseError")
+    assert "nested" in message
+
+
+def test_a_repeated_field_keeps_its_last_value(emu):
+    body = b'{"email":"first@example.com","password":"123456","email":"last@example.com","returnSecureToken":true}'
+    created = emu.ok(post_raw(emu, body))
+    assert created["email"] == "last@example.com"
+    assert emu.sign_in("last@example.com", "123456").local_id == created["localId"]
+
+
+def test_tokens_escape_control_characters_as_json_stringify_does(emu):
+    created = emu.ok(emu.identity("signUp", {"email": "esc@example.com", "password": "123456",
+                                            "displayName": "a\bb\fc\u0001d\"e\\f\n", "returnSecureToken": True}))
+    payload = created["idToken"].split(".")[1]
+    raw = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
+    assert b'"name":"a\\bb\\fc\\u0001d\\"e\\\\f\\n"' in raw
 
 
 def test_invalid_utf8_is_rejected(emu):

@@ -1,5 +1,6 @@
 import FuzzSupport
 @testable import HearthEmulator
+import HearthWire
 
 // Request bodies as the emulator's responder handles them, minus the socket: body parsing and
 // schema validation, project and tenant scoping, then the route's handler (its typed decoding and

@@ -1,5 +1,6 @@
 import FuzzSupport
 @testable import HearthCore
+import HearthWire
 
 // The ID token's claims as the client reads them after every sign-in and refresh. Selector byte:
 // even → the input is the whole token text; odd → the input is the payload, wrapped as
@@ -11,7 +12,7 @@ func fuzzOne(_ data: [UInt8]) {
     if input.byte() & 1 == 0 {
         token = String(decoding: input.rest(), as: UTF8.self)
     } else {
-        token = "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0." + Base64URL.encode(input.rest()) + "."
+        token = "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0." + Base64.urlEncoded(input.rest()) + "."
     }
     let claims = try? JWTClaims(token: token)
     fuzzCheck(JWTClaims.signInProvider(of: token) == claims?.signInProvider,
@@ -27,7 +28,7 @@ func fuzzOne(_ data: [UInt8]) {
     fuzzCheck(Auth.expiryMs(expiresIn: nil, claims: claims, nowMs: 1_763_000_000_000) >= 0, "negative expiry")
     _ = TokenLifetime.seconds(expiresIn: nil, idToken: token)
     // The payload's claims survive a round trip through the writer.
-    let reencoded = "e30." + Base64URL.encode(JSONValue.object(claims.values).serialized()) + "."
+    let reencoded = "e30." + Base64.urlEncoded(JSONValue.object(claims.values).serialized()) + "."
     fuzzCheck((try? JWTClaims(token: reencoded)) == claims, "claims changed in a round trip")
 }
 

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// Phone number verification: SMS codes (first factor, second-factor enrollment and sign-in), app
 /// verification through reCAPTCHA, and Firebase's re-entrancy rule.
 extension Auth {
@@ -165,7 +167,7 @@ extension Auth {
     /// Firebase's hosted reCAPTCHA page (authType=verifyApp), or the emulator's.
     private func recaptchaPageURL(redirectURL: String, state flowState: String) -> String? {
         let current = state.current
-        var query: [(String, String)] = [("apiKey", configuration.apiKey), ("appName", configuration.appName),
+        var query: [(name: String, value: String)] = [("apiKey", configuration.apiKey), ("appName", configuration.appName),
                                          ("authType", "verifyApp"), ("redirectUrl", redirectURL),
                                          ("v", BackendConfig.defaultClientVersion),
                                          ("eventId", String(flowState.prefix(10))), ("state", flowState)]

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// Provider sign-in on a desktop: the provider's page in the host's browser, the redirect back on
 /// a loopback receiver or a custom URL scheme, then signInWithIdp with what came back — or, for the
 /// credential-only flow (the Apple SDK's getCredentialWith), a credential made of what came back, which

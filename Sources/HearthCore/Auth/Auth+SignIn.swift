@@ -1,3 +1,5 @@
+import HearthWire
+
 /// Sign-in operations: each gets tokens, then loads the account (accounts:lookup) so the user's
 /// profile is complete before the session is installed and the future completes.
 extension Auth {

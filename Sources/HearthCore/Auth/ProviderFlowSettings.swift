@@ -1,3 +1,5 @@
+import HearthWire
+
 /// How a host runs provider flows: its UI delegate and where the redirect comes back.
 public struct ProviderFlowSettings: Sendable {
     /// Shows a URL to the user (system browser, web view). Runs on the loop thread; false: refused.
@@ -22,12 +24,14 @@ enum EmulatorHandlerURL {
     static func make(emulator: EmulatorAddress, apiKey: String, appName: String, authType: String,
                      redirectURL: String, eventId: String, state: String, provider: OAuthProvider,
                      tenantId: String? = nil) -> String {
-        var query: [(String, String)] = [("apiKey", apiKey), ("appName", appName), ("authType", authType),
+        var query: [(name: String, value: String)] = [("apiKey", apiKey), ("appName", appName), ("authType", authType),
                                          ("redirectUrl", redirectURL), ("v", BackendConfig.defaultClientVersion),
                                          ("eventId", eventId), ("providerId", provider.providerId)]
         if !provider.scopes.isEmpty { query.append(("scopes", provider.scopes.joined(separator: ","))) }
         if !provider.customParameters.isEmpty {
-            let object = JSONValue.object(provider.customParameters.mapValues { JSONValue.string($0) })
+            // Sorted: a dictionary's order changes from run to run, the URL should not.
+            let object = JSONValue.object(JSONObject(provider.customParameters.sorted { $0.key < $1.key }
+                .map { ($0.key, JSONValue.string($0.value)) }))
             query.append(("customParameters", object.jsonText))
         }
         if let tenantId { query.append(("tid", tenantId)) }

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// Where a local emulator listens. Every endpoint, token refresh included, goes to
 /// `http://HOST:PORT/<production host>/<path>` when one is set.
 public struct EmulatorAddress: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// 200 responses that are really errors. Which checks apply depends on the RPC (client-wire-reference
 /// §0.4, §3.4): an RPC lists its own in `successShapedErrors`.
 public struct SuccessShapedErrors: OptionSet, Sendable {
@@ -67,7 +69,7 @@ extension BackendRPC {
     public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }
 
-extension Dictionary where Key == String, Value == JSONValue {
+extension JSONObject {
     /// Sets `key` to the string when there is one (request bodies omit absent optionals).
     mutating func setIfPresent(_ key: String, _ value: String?) {
         if let value { self[key] = .string(value) }

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// One REST endpoint, independent of where it is served: the production host it belongs to and the path
 /// under it. `url(for:)` adds the scheme, the emulator prefix and the API key.
 public struct Endpoint: Sendable, Hashable {

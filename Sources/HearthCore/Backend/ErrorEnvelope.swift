@@ -1,3 +1,5 @@
+import HearthWire
+
 /// Google's error envelope:
 /// `{"error":{"code":400,"message":"CODE : detail","errors":[{"reason":…}],"status":…,"details":[{"reason":…}]}}`.
 struct ErrorEnvelope {

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// Decides whether a transport result is a success (a JSON object to decode) or an `AuthError`.
 enum ResponseClassifier {
     static func classify(_ result: Result<HTTPResponse, TransportError>,

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// Field access for decoding a response object leniently: optional fields of the wrong type read as
 /// absent, int64 fields accept strings and numbers, and only required fields can fail the decode.
 struct ResponseReader {

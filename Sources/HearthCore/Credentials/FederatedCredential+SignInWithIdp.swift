@@ -1,3 +1,5 @@
+import HearthWire
+
 /// How each credential goes on the wire as signInWithIdp fields (client-wire-reference §1.5's table).
 extension FederatedCredential {
     /// The request that signs in, links or reauthenticates with this credential. Check
@@ -42,7 +44,7 @@ extension FederatedCredential {
     }
 
     /// The postBody's key/value pairs for every credential the app supplies.
-    var postBodyFields: [(String, String)] {
+    var postBodyFields: [(name: String, value: String)] {
         var fields = PostBodyFields()
         switch self {
         case .google(let idToken, let accessToken):
@@ -98,8 +100,8 @@ private struct PostBodyFields {
     var nonce: String?
     var user: String?
 
-    func pairs(providerId: String) -> [(String, String)] {
-        var pairs: [(String, String)] = []
+    func pairs(providerId: String) -> [(name: String, value: String)] {
+        var pairs: [(name: String, value: String)] = []
         if let idToken { pairs.append(("id_token", idToken)) }
         if let accessToken { pairs.append(("access_token", accessToken)) }
         if let secret { pairs.append(("oauth_token_secret", secret)) }

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// A credential from an identity provider: everything that signs in, links or reauthenticates through
 /// `accounts:signInWithIdp`. Immutable; printing one shows the provider only.
 ///

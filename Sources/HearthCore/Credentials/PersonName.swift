@@ -1,3 +1,5 @@
+import HearthWire
+
 /// A person's name as Sign in with Apple hands it to the app (only on the first authorization; Apple
 /// never sends it again, so the app passes it along with the credential for Firebase to keep).
 public struct PersonName: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// Where an email action link leads and which apps may open it (Firebase's ActionCodeSettings), sent
 /// with accounts:sendOobCode. nil fields are left out of the request.
 public struct ActionCodeSettings: Sendable, Equatable {
@@ -47,7 +49,7 @@ public struct ActionCodeSettings: Sendable, Equatable {
 
     /// The request members these settings stand for, with the names Firebase's iOS SDK and the REST
     /// API use (the JS SDK alone says `androidMinimumVersionCode`); booleans only when true, as iOS sends them.
-    func write(to body: inout [String: JSONValue]) {
+    func write(to body: inout JSONObject) {
         body.setIfPresent("continueUrl", url)
         if handleCodeInApp { body["canHandleCodeInApp"] = true }
         body.setIfPresent("iOSBundleId", iOSBundleId)

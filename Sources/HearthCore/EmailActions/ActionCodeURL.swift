@@ -1,3 +1,5 @@
+import HearthWire
+
 /// An email action link taken apart as Firebase's SDKs do (the JS SDK's `ActionCodeURL.parseLink`): the
 /// query must carry `apiKey`, `oobCode` and a known `mode`. Links that arrive wrapped are unwrapped
 /// first: a Dynamic Link or Firebase Hosting link carries the action link in `link=`, an iOS

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// A failed operation: the code hosts switch on, a human message, and what the server said.
 public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// A server error text split the way the iOS SDK splits it: the code is the text before the first ':',
 /// trimmed, and the rest (trimmed) is the detail. "WEAK_PASSWORD : Password should be at least 6
 /// characters" and "FEDERATED_USER_ID_ALREADY_LINKED:" both work; text without ':' is all code.

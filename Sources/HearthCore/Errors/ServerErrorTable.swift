@@ -1,3 +1,5 @@
+import HearthWire
+
 /// The one place that turns Identity Toolkit / Secure Token error strings into `AuthErrorCode`s.
 ///
 /// Sources: client-wire-reference §3.2 (iOS/JS maps) and §1.13 (refresh errors), cpp-sdk-reference §3

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// The provider sign-in an Auth is waiting on: where the browser will be sent back to, the `state`
 /// that proves a redirect is this flow's answer, the loopback receiver (if the flow uses one), the
 /// timeout, and the completion. Loop thread only; made by `ProviderFlowRegistry`.
@@ -29,7 +31,7 @@ public final class PendingProviderFlow {
     /// A fresh `state`: 32 bytes from the system's secure random source, base64url (43 characters).
     /// Throws `.failure` when the system has no usable random source.
     public static func makeState() throws(AuthError) -> String {
-        Base64URL.encode(try SecureRandom.bytes(stateBytes))
+        Base64.urlEncoded(try SecureRandom.bytes(stateBytes))
     }
 
     init(matcher: RedirectURLMatcher, receiver: LoopbackRedirectReceiver?, completion: @escaping Completion,

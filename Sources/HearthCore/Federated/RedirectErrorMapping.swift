@@ -1,3 +1,5 @@
+import HearthWire
+
 /// The one table from errors a redirect can carry to Hearth's codes.
 ///
 /// - OAuth 2.0 `error=` (RFC 6749 §4.1.2.1): `access_denied` means the user declined at the IdP, the

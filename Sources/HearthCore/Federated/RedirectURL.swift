@@ -1,3 +1,5 @@
+import HearthWire
+
 /// An absolute URL split the RFC 3986 way (`scheme:[//authority]path[?query][#fragment]`), for
 /// telling whether a redirect belongs to a pending provider flow. Deliberately not `URLComponents`:
 /// custom schemes such as `com.example.game:/oauth` and IdP parameters in the fragment must survive

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// Decides whether a URL handed back to the app (`hearth_auth_handle_url`, Firebase's
 /// `canHandle(url)`, or a request the loopback receiver got) is the answer of the pending provider
 /// flow.

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// What a first-factor sign-in that needs a second factor hands back (client-wire-reference §3.4): the
 /// 200 answer the classifier turned into second factor required, read from `AuthError.body`. The pending
 /// credential is the session the second step (mfaSignIn:start / :finalize) proves the first factor with.

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// The `otpauth://totp/…` URI authenticator apps read from a QR code (Google Authenticator's Key Uri
 /// Format): `otpauth://totp/<issuer>:<account>?secret=<base32>&issuer=<issuer>&algorithm=<alg>&digits=<n>&period=<s>`.
 ///

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// The session as written to a store: the user's profile and tokens, tagged with the app it belongs
 /// to so a file from another app or API key reads as signed out.
 ///

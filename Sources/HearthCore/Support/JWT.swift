@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import HearthWire
 
 /// Why a token could not be read as a JWT.
 public enum JWTError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -45,7 +46,7 @@ public enum JWT {
                   firstDot(in: utf8, from: second + 1) == nil,
                   first > 0, second > first + 1
             else { return .failure(.notThreeSegments) }
-            guard let payload = Base64URL.decode(bytes: UnsafeBufferPointer(rebasing: utf8[(first + 1)..<second]))
+            guard let payload = Base64.decode(bytes: UnsafeBufferPointer(rebasing: utf8[(first + 1)..<second]))
             else { return .failure(.payloadNotBase64URL) }
             return .success(payload)
         }

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `accounts:createAuthUri` with a `providerId` (hearth-emulator only; Firebase's emulator answers
 /// 501): starts a provider flow the way production does. The `authUri` leads to the emulator's fake
 /// consent page (`/emulator/auth/consent`), which sends the browser back to `continueUri` with the
@@ -49,9 +51,9 @@ extension CreateAuthUri {
         if let tenantId = project.tenantId { query.append(("tenantId", tenantId)) }
         if !customParameters.isEmpty {
             let object = JSONObject(customParameters.map { ($0.name, JSONValue.string($0.value)) })
-            query.append(("customParameters", JSONCoding.text(.object(object))))
+            query.append(("customParameters", JSONValue.object(object).jsonText))
         }
-        let authUri = "\(env.baseURL())\(consentPath)?\(FormURLEncoding.serialize(query))"
+        let authUri = "\(env.baseURL())\(consentPath)?\(FormEncoding.encode(query))"
         return Reply(ProviderResponse(authUri: authUri, providerId: providerId, sessionId: sessionId))
     }
 

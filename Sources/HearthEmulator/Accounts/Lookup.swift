@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `accounts:lookup`: the account of an `idToken`, or for admins the accounts matching any of the
 /// given ids, emails, phone numbers or linked identities. `users` is omitted when nothing matches.
 enum Lookup {

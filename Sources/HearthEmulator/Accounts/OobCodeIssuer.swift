@@ -1,3 +1,5 @@
+import HearthWire
+
 /// Creates out-of-band codes and their action links, and "sends" them by logging the link, which is
 /// how the emulator delivers email.
 enum OobCodeIssuer {
@@ -8,8 +10,8 @@ enum OobCodeIssuer {
     ) -> OobCodeRecord {
         let code = RandomID.base64URL(54)
         var link = "\(environment.baseURL())/emulator/action?mode=\(type.linkMode)&lang=en&oobCode=\(code)&apiKey=fake-api-key"
-        if let continueUrl { link += "&continueUrl=\(FormURLEncoding.encodeComponent(continueUrl))" }
-        if let tenantId = project.tenantId { link += "&tenantId=\(FormURLEncoding.encodeComponent(tenantId))" }
+        if let continueUrl { link += "&continueUrl=\(PercentEncoding.encode(continueUrl))" }
+        if let tenantId = project.tenantId { link += "&tenantId=\(PercentEncoding.encode(tenantId))" }
         let record = OobCodeRecord(email: email, newEmail: newEmail, oobCode: code, oobLink: link, requestType: type,
                                    issuedAtMilliseconds: environment.clock.milliseconds)
         project.oobCodes.add(record)

@@ -10,7 +10,7 @@ enum RecentLogin {
     ) throws(ApiError) {
         let maxAge = project.config.recentLoginMaxAgeSeconds
         guard maxAge > 0 else { return }
-        let signedInAt = token.claims["auth_time"]?.numberValue ?? token.claims["iat"]?.numberValue ?? 0
+        let signedInAt = token.claims["auth_time"]?.doubleValue ?? token.claims["iat"]?.doubleValue ?? 0
         if Double(clock.seconds) - signedInAt > Double(maxAge) {
             throw .badRequest("CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
         }

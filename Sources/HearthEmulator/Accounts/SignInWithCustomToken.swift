@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `accounts:signInWithCustomToken`. The emulator accepts a strict JSON string (no `aud` check) or any
 /// JWT whose `aud` is the Identity Toolkit's; signatures are never verified.
 enum SignInWithCustomToken {
@@ -65,7 +67,7 @@ enum SignInWithCustomToken {
     /// tenant must carry that tenant's `tenant_id` (checked first, as the reference does).
     static func parse(_ token: String, tenantId: String?, log: EmulatorLog) throws(ApiError) -> JSONObject {
         if token.hasPrefix("{") {
-            guard let object = (try? JSONCoding.parse(Array(token.utf8)))?.objectValue else {
+            guard let object = (try? JSONValue.parse(Array(token.utf8)))?.objectValue else {
                 throw .badRequest(
                     "INVALID_CUSTOM_TOKEN : ((Auth Emulator only accepts strict JSON or JWTs as fake custom tokens.))")
             }

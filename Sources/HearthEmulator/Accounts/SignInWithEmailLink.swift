@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `accounts:signInWithEmailLink` (emailLinkSignin): signs in with an EMAIL_SIGNIN code from
 /// sendOobCode, which is used up. The account of the email is signed in, or created
 /// (`isNewUser`); with `idToken` the email is linked to that account instead, unless another

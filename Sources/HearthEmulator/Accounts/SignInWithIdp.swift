@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `accounts:signInWithIdp` (verifyAssertion): sign-in, sign-up and linking with a fake identity
 /// provider credential, as Firebase's emulator does it (emulator-reference §2 and §5), plus what
 /// that emulator skips: the OIDC / Apple nonce, Twitter's token secret, the createAuthUri session of
@@ -98,7 +100,7 @@ enum SignInWithIdp {
 
         let blocking = BlockingFunctionCall.Context(
             signInMethod: providerId, rawUserInfo: profile.rawUserInfo,
-            signInAttributes: saml?.attributeStatements.map(JSONCoding.text))
+            signInAttributes: saml?.attributeStatements.map(\.jsonText))
         let providerTokens = BlockingFunctionCall.ProviderTokens(
             idToken: response.oauthIdToken, accessToken: response.oauthAccessToken)
         let (user, extraClaims) = try write(

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `accounts:signInWithPassword`. With improved email privacy, unknown emails and wrong passwords
 /// are both INVALID_LOGIN_CREDENTIALS so the answer does not reveal which accounts exist. An account
 /// with second factors gets `mfaPendingCredential` and `mfaInfo` instead of tokens.

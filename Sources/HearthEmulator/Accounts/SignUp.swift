@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `accounts:signUp` (and the admin `projects/{p}/accounts`): anonymous accounts, email/password
 /// accounts, linking email/password to the account of an `idToken`, and admin account creation.
 enum SignUp {

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `projects/{p}:createSessionCookie` (and per tenant): turns a valid ID token into a session cookie
 /// that lives `validDuration` seconds (5 minutes to 14 days; 14 days when absent or 0, otherwise
 /// INVALID_DURATION). The cookie is an unsigned JWT with the ID token's claims, `iat` now, `exp` at

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `projects/{p}/accounts:query` (and `projects/{p}:queryAccounts`): every account sorted by user id,
 /// or only the count with `returnUserInfo: false`. Filters, limits and offsets answer 501 as in the
 /// reference.

@@ -1,4 +1,5 @@
 import Foundation
+import HearthWire
 
 /// Calls a blocking function (`blockingFunctions.triggers` of the project's `Config`), as Firebase's
 /// emulator does, and turns its answer into account changes:
@@ -153,7 +154,7 @@ struct BlockingFunctionCall {
         let text = String(decoding: answer.body, as: UTF8.self)
         try require((200..<300).contains(answer.status),
                     "BLOCKING_FUNCTION_ERROR_RESPONSE : ((HTTP request to \(url) returned HTTP error \(answer.status): \(text)))")
-        guard let parsed = try? JSONCoding.parse(Array(answer.body)) else {
+        guard let parsed = try? JSONValue.parse(Array(answer.body)) else {
             throw .internalError("BLOCKING_FUNCTION_ERROR_RESPONSE : ((Response body is not valid JSON.))")
         }
         var outcome = Outcome()
@@ -176,7 +177,7 @@ struct BlockingFunctionCall {
                 let value = isTruthy(record["emailVerified"])
                 outcome.changes.append { $0.emailVerified = value }
             case "customClaims":
-                let serialized = JSONCoding.text(record["customClaims"] ?? .null)
+                let serialized = (record["customClaims"] ?? .null).jsonText
                 _ = try CustomClaims.validateSerialized(serialized)
                 outcome.changes.append { $0.customAttributes = serialized }
             case "sessionClaims" where event == .beforeSignIn:

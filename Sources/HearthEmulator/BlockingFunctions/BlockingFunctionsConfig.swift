@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `blockingFunctions` of a project's `Config`: the function URLs called before an account is
 /// created (`beforeCreate`) and before a sign-in completes (`beforeSignIn`), and which provider
 /// credentials they are given (`forwardInboundCredentials`).
@@ -15,7 +17,7 @@ struct BlockingFunctionsConfig: Sendable, Equatable {
     init() {}
 
     init(_ config: JSONObject) {
-        for (name, trigger) in (config["triggers"]?.objectValue ?? JSONObject()).entries {
+        for (name, trigger) in (config["triggers"]?.objectValue ?? JSONObject()) {
             if let event = Event(rawValue: name), let uri = trigger.objectValue?["functionUri"]?.stringValue {
                 functionUris[event] = uri
             }
@@ -30,7 +32,7 @@ struct BlockingFunctionsConfig: Sendable, Equatable {
 
     /// What an update may not set: a trigger for another event, or one without an absolute URI.
     static func validate(_ config: JSONObject?) throws(ApiError) {
-        for (name, trigger) in (config?["triggers"]?.objectValue ?? JSONObject()).entries {
+        for (name, trigger) in (config?["triggers"]?.objectValue ?? JSONObject()) {
             try require(Event(rawValue: name) != nil, "INVALID_BLOCKING_FUNCTION : ((Event type is invalid.))")
             let uri = trigger.objectValue?["functionUri"]?.stringValue ?? ""
             try require(AbsoluteURI.isValid(uri),

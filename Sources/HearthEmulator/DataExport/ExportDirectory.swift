@@ -9,6 +9,7 @@ private let systemWrite = Glibc.write
 import Darwin
 private let systemWrite = Darwin.write
 #endif
+import HearthWire
 
 /// The directory `firebase emulators:export` and `--export-on-exit` write, auth part:
 ///
@@ -124,12 +125,12 @@ enum ExportDirectory {
             throw Failure(description: "\(path): cannot be read")
         }
         let value: JSONValue
-        do throws(JSONCoding.ParseFailure) {
-            value = try JSONCoding.parse(Array(data))
+        do throws(JSONParseError) {
+            value = try JSONValue.parse(Array(data))
         } catch {
-            switch error {
+            switch error.kind {
             case .invalidUTF8: throw Failure(description: "\(path): not UTF-8 text")
-            case .malformed(let message): throw Failure(description: "\(path): not valid JSON: \(message)")
+            case .syntax, .tooDeep, .numberOutOfRange: throw Failure(description: "\(path): not valid JSON: \(error)")
             }
         }
         guard let object = value.objectValue else { throw Failure(description: "\(path): must hold a JSON object") }
@@ -183,10 +184,10 @@ enum ExportDirectory {
         // The metadata goes last, as Firebase writes it: it names data that is already complete.
         let metadataPath = join(directory, metadataFileName)
         var metadata = FileManager.default.contents(atPath: metadataPath)
-            .flatMap { try? JSONCoding.parse(Array($0)) }?.objectValue ?? JSONObject()
+            .flatMap { try? JSONValue.parse(Array($0)) }?.objectValue ?? JSONObject()
         if metadata["version"]?.stringValue == nil { metadata["version"] = .string(writerVersion) }
         metadata["auth"] = .object(JSONObject([("version", .string(writerVersion)), ("path", .string(authPath))]))
-        try writeAtomically(JSONWriter.bytes(.object(metadata)) + Array("\n".utf8), to: metadataPath)
+        try writeAtomically(JSONValue.object(metadata).serialized() + Array("\n".utf8), to: metadataPath)
         syncDirectory(authDirectory)
         syncDirectory(directory)
     }
@@ -196,7 +197,7 @@ enum ExportDirectory {
         var accounts = Array(#"{"kind":"identitytoolkit#DownloadAccountResponse","users":["#.utf8)
         for (index, user) in users.enumerated() {
             accounts.append(contentsOf: (index == 0 ? "\n" : ",\n").utf8)
-            accounts.append(contentsOf: JSONWriter.bytes(exported(user)))
+            accounts.append(contentsOf: exported(user).serialized())
         }
         accounts.append(contentsOf: (users.isEmpty ? "]}\n" : "\n]}\n").utf8)
         return accounts
@@ -205,7 +206,7 @@ enum ExportDirectory {
     /// The account as batchGet lists it, plus each TOTP factor's shared secret, which no API
     /// response carries but without which the factor could not be used after an import.
     private static func exported(_ user: UserRecord) -> JSONValue {
-        guard var object = (try? JSONCoding.parse(JSONCoding.encode(user)))?.objectValue else { return .null }
+        guard var object = (try? JSONValue.parse(JSONCoding.encode(user)))?.objectValue else { return .null }
         if let enrollments = user.mfaInfo, case .array(var items)? = object["mfaInfo"], items.count == enrollments.count {
             for (index, enrollment) in enrollments.enumerated() {
                 guard let secret = enrollment.totpSecret, var item = items[index].objectValue else { continue }

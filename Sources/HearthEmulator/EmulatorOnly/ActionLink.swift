@@ -1,4 +1,5 @@
 import Foundation
+import HearthWire
 
 /// `GET /emulator/action?mode=&oobCode=&apiKey=[&continueUrl=][&tenantId=][&newPassword=]`: where the
 /// links the emulator logs lead, with the reference's answers:
@@ -131,7 +132,7 @@ enum ActionLink {
     /// email link hands them over: a parameter the URL has already is replaced.
     static func signInTarget(_ target: URLComponents, linkParameters: QueryParameters) -> String {
         var items = (target.percentEncodedQuery ?? "").isEmpty
-            ? [] : FormURLEncoding.parse(Substring(target.percentEncodedQuery ?? "")).map { (name: $0.name, value: $0.value) }
+            ? [] : FormFields(parsing: Substring(target.percentEncodedQuery ?? ""), plusIsSpace: true).pairs
         for (name, value) in linkParameters.lastValues where name != "continueUrl" {
             guard let index = items.firstIndex(where: { $0.name == name }) else {
                 items.append((name, value))
@@ -141,7 +142,7 @@ enum ActionLink {
             items = items.enumerated().filter { $0.offset <= index || $0.element.name != name }.map(\.element)
         }
         var result = target
-        result.percentEncodedQuery = FormURLEncoding.serializeAsURLSearchParams(items)
+        result.percentEncodedQuery = FormEncoding.encodeAsURLSearchParams(items)
         return result.string ?? target.string ?? ""
     }
 

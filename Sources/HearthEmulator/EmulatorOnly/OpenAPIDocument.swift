@@ -1,4 +1,5 @@
 import CZlib
+import HearthWire
 
 /// `GET /emulator/openapi.json`: the emulator's API description (Firebase's emulator serves its own
 /// there, and `GET /` points to it), with every server also offered under the emulator's address:
@@ -15,8 +16,8 @@ enum OpenAPIDocument {
     /// The document as generated into the binary (`OpenAPIDocumentData.swift`), read once.
     static let parsed: JSONObject? = {
         let text = gzippedBase64.map { $0.description }.joined()
-        guard let gzipped = Base64.decodeLenient(Substring(text)), let json = inflate(gzipped) else { return nil }
-        return (try? JSONCoding.parse(json))?.objectValue
+        guard let gzipped = Base64.decode(text), let json = inflate(gzipped) else { return nil }
+        return (try? JSONValue.parse(json))?.objectValue
     }()
 
     static func withEmulatorServers(_ document: JSONObject, emulator: String) -> JSONObject {

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `{"error":{"code":400,"message":"...","errors":[...],"status":"..."}}`, the shape every Google API and
 /// the Firebase Auth Emulator answer failures with.
 extension ApiError {

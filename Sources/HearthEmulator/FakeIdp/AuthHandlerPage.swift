@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `/emulator/auth/handler`: the fake identity provider page Firebase's SDKs open in emulator mode,
 /// with the reference's query (`apiKey`, `providerId`, `authType`, `redirectUrl`, `eventId`,
 /// `scopes`, `customParameters`, `tid`, …). It refuses a request without `apiKey` or `providerId`
@@ -63,7 +65,7 @@ enum AuthHandlerPage {
             let answer = identity.responseParameters(
                 providerId: providerId, nonce: customParameters.first { $0.name == "nonce" }?.value)
             if let redirectUrl { return .redirect(to: RedirectURL.appending(answer + echoed, to: redirectUrl)) }
-            let requestUri = "\(env.baseURL())\(path)?\(FormURLEncoding.serialize(answer))"
+            let requestUri = "\(env.baseURL())\(path)?\(FormEncoding.encode(answer))"
             return .html(resultPage(
                 title: "Signed in", message: "Send this URL to signInWithIdp as requestUri:", requestUri: requestUri))
         case .cancel:
@@ -78,7 +80,7 @@ enum AuthHandlerPage {
             let carried = parameters.lastValues.filter { !FakeIdentityChoice.parameterNames.contains($0.name) }
             // The form's fields are its body; the tenant must be in its URL to pick the accounts.
             var action = choosePath
-            if let tenantId = project.tenantId { action += "?tenantId=\(FormURLEncoding.encodeComponent(tenantId))" }
+            if let tenantId = project.tenantId { action += "?tenantId=\(PercentEncoding.encode(tenantId))" }
             let page = FakeIdpPage(
                 providerId: providerId, action: action, carriedFields: carried, returnTarget: redirectUrl,
                 scopes: (parameters["scopes"] ?? "").split(separator: ",").map(String.init),
@@ -90,8 +92,8 @@ enum AuthHandlerPage {
 
     /// `customParameters` is a JSON object; string values are kept, anything else is ignored.
     private static func customParameters(_ text: String?) -> [(name: String, value: String)] {
-        guard let text, let object = (try? JSONCoding.parse(Array(text.utf8)))?.objectValue else { return [] }
-        return object.entries.compactMap { entry in entry.value.stringValue.map { (entry.key, $0) } }
+        guard let text, let object = (try? JSONValue.parse(Array(text.utf8)))?.objectValue else { return [] }
+        return object.compactMap { entry in entry.value.stringValue.map { (entry.key, $0) } }
     }
 
     private static func resultPage(title: String, message: String, requestUri: String?) -> String {

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `/emulator/auth/consent` (hearth-emulator only): the fake identity provider a createAuthUri
 /// `authUri` leads to. `GET ?sessionId=…` shows the page; choosing (the page's forms, or any GET or
 /// POST that carries a choice, see `FakeIdentityChoice`) redirects (303) to the session's
@@ -68,7 +70,7 @@ enum ConsentPage {
             }
             let page = FakeIdpPage(
                 providerId: session.providerId,
-                action: project.tenantId.map { "\(choosePath)?tenantId=\(FormURLEncoding.encodeComponent($0))" } ?? choosePath,
+                action: project.tenantId.map { "\(choosePath)?tenantId=\(PercentEncoding.encode($0))" } ?? choosePath,
                 carriedFields: [("sessionId", sessionId)],
                 returnTarget: session.continueUri, scopes: session.scopes, customParameters: session.customParameters,
                 accounts: project.identities(providerId: session.providerId),

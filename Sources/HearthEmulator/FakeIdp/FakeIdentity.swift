@@ -1,3 +1,5 @@
+import HearthWire
+
 /// A user of the fake identity provider: what the provider would say about them in an ID token.
 struct FakeIdentity: Sendable, Equatable {
     var subject: String
@@ -48,12 +50,12 @@ struct FakeIdentity: Sendable, Equatable {
     /// and, for SAML providers, the emulator's JSON stand-in for a SAML response.
     func responseParameters(providerId: String, nonce: String?) -> [(name: String, value: String)] {
         var parameters: [(name: String, value: String)] = [
-            ("providerId", providerId), ("id_token", JSONCoding.text(.object(claims(nonce: nonce)))),
+            ("providerId", providerId), ("id_token", JSONValue.object(claims(nonce: nonce)).jsonText),
         ]
         if providerId.hasPrefix("saml.") {
             let subject = JSONObject([("nameId", .string(email ?? subject))])
             let assertion = JSONObject([("subject", .object(subject))])
-            parameters.append(("SAMLResponse", JSONCoding.text(.object(JSONObject([("assertion", .object(assertion))])))))
+            parameters.append(("SAMLResponse", JSONValue.object(["assertion": .object(assertion)]).jsonText))
         }
         return parameters
     }

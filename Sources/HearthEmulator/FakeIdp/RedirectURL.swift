@@ -1,3 +1,5 @@
+import HearthWire
+
 /// Adds an identity provider's answer to the URL an app asked to be sent back to, keeping the rest
 /// of that URL as the app wrote it (its path, its own query parameters, its fragment).
 enum RedirectURL {
@@ -13,11 +15,11 @@ enum RedirectURL {
             let replacing = Set(parameters.map(\.name))
             kept = base[base.index(after: question)...].split(separator: "&").filter { part in
                 let name = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
-                return !replacing.contains(FormURLEncoding.decode(name))
+                return !replacing.contains(PercentDecoding.decode(name.utf8, plusIsSpace: true))
             }
             base = base[..<question]
         }
-        let query = kept.map(String.init) + [FormURLEncoding.serialize(parameters)].filter { !$0.isEmpty }
+        let query = kept.map(String.init) + [FormEncoding.encode(parameters)].filter { !$0.isEmpty }
         return "\(base)?\(query.joined(separator: "&"))\(fragment)"
     }
 }

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// The fake reCAPTCHA (hearth-emulator only): `/emulator/auth/handler?apiKey=…&authType=verifyApp
 /// &redirectUrl=…[&eventId=…]`, the page Firebase's SDKs open to verify a desktop or web app before
 /// an SMS is sent. It shows an "I'm not a robot" box; submitting it redirects (303) to `redirectUrl`
@@ -37,7 +39,7 @@ enum VerifyAppPage {
         // The form's fields are its body: a tenant's token must be kept by that tenant, named in the URL.
         var action = verifyPath
         if let tenantId = AuthHandlerPage.tenantParameters.lazy.compactMap({ parameters.nonEmpty($0) }).first {
-            action += "?tenantId=\(FormURLEncoding.encodeComponent(tenantId))"
+            action += "?tenantId=\(PercentEncoding.encode(tenantId))"
         }
         var html = """
             <!DOCTYPE html>
@@ -87,7 +89,7 @@ enum VerifyAppPage {
         if parameters["cancel"] == "true" {
             let error = JSONObject([("code", .string("auth/user-cancelled")),
                                     ("message", .string("The app verification was cancelled."))])
-            let answer = [(name: "firebaseError", value: JSONCoding.text(.object(error)))]
+            let answer = [(name: "firebaseError", value: JSONValue.object(error).jsonText)]
             if let redirectUrl { return .redirect(to: RedirectURL.appending(answer + echoed, to: redirectUrl)) }
             return .html(resultPage(title: "Verification cancelled", token: nil))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import HearthWire
 
 /// Decodes a typed request straight from the validated `JSONObject`, where Foundation's decoder
 /// needed the object written out as text and parsed again, boxing every value on the way (a tenth

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// The fields a request message accepts, as the API description declares them.
 ///
 /// Validation does what Google's front end does before a handler runs: snake_case names become
@@ -102,7 +104,7 @@ struct RequestSchema: Sendable {
             return .object(try schema.validate(object, at: path))
         case (.stringMap, .object(let object)):
             var out = JSONObject()
-            for (key, item) in object.entries where item != .null {
+            for (key, item) in object where item != .null {
                 out[key] = try coerce(item, to: .string, at: "\(path)[\(key)]")
             }
             return .object(out)

@@ -1,4 +1,5 @@
 import Foundation
+import HearthWire
 
 /// Encodes responses to the bytes Foundation's `JSONEncoder` writes with `[.sortedKeys,
 /// .withoutEscapingSlashes]` on Linux: keys ordered by their UTF-8 bytes, `\b` `\f` `\n` `\r` `\t`
@@ -68,7 +69,7 @@ enum ResponseEncoder {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
         case .number(let text): out.append(contentsOf: text.utf8)
-        case .string(let text): writeString(text, into: &out)
+        case .string(let text): JSONWriter.writeString(text, into: &out)
         case .array(let box):
             out.append(UInt8(ascii: "["))
             var first = true
@@ -92,15 +93,13 @@ enum ResponseEncoder {
                 }
                 if !first { out.append(UInt8(ascii: ",")) }
                 first = false
-                writeString(members[index].key, into: &out)
+                JSONWriter.writeString(members[index].key, into: &out)
                 out.append(UInt8(ascii: ":"))
                 try write(members[index].node, into: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
     }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// Member indices by key in byte order of the UTF-8 forms (how Foundation sorts keys on
     /// Linux). Sorting
@@ -136,36 +135,6 @@ enum ResponseEncoder {
         }
         if let result = contiguous ?? nil { return result }
         return a.utf8.lexicographicallyPrecedes(b.utf8)
-    }
-
-    static func writeString(_ text: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { bytes in
-            var start = 0
-            var index = JSONEscapes.next(in: bytes, from: 0)
-            while index < bytes.count {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
-                let byte = bytes[index]
-                switch byte {
-                case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
-                case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
-                case 0x08: out.append(contentsOf: "\\b".utf8)
-                case 0x0C: out.append(contentsOf: "\\f".utf8)
-                case 0x0A: out.append(contentsOf: "\\n".utf8)
-                case 0x0D: out.append(contentsOf: "\\r".utf8)
-                case 0x09: out.append(contentsOf: "\\t".utf8)
-                default:
-                    out.append(contentsOf: "\\u00".utf8)
-                    out.append(hexDigits[Int(byte >> 4)])
-                    out.append(hexDigits[Int(byte & 0x0F)])
-                }
-                start = index + 1
-                index = JSONEscapes.next(in: bytes, from: start)
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
-        }
-        out.append(UInt8(ascii: "\""))
     }
 
     // MARK: Encoder

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// The claims of the fake IdP credential a client sent (the reference's `parseClaims`): `id_token`,
 /// else `access_token`, each either strict JSON starting with `{` or any JWT, decoded without
 /// checking its signature, issuer, audience or times.
@@ -49,7 +51,7 @@ struct IdpClaims: Sendable {
     private static func decode(_ token: String?) throws(ApiError) -> JSONValue? {
         guard let token, !token.isEmpty else { return nil }
         if token.hasPrefix("{") {
-            guard let parsed = try? JSONCoding.parse(Array(token.utf8)) else {
+            guard let parsed = try? JSONValue.parse(Array(token.utf8)) else {
                 throw .badRequest(
                     "INVALID_IDP_RESPONSE : Unable to parse id_token: \(token) ((Auth Emulator failed to parse fake id_token as strict JSON.))")
             }

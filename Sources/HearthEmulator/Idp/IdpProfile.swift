@@ -1,3 +1,5 @@
+import HearthWire
+
 /// What the identity provider says about the user (the reference's `fakeFetchUserInfoFromIdp`):
 /// the response's profile fields and the identity to link. google.com gets Google's federated id
 /// and user-info shape; saml.* takes its email from the assertion; every other provider reports
@@ -43,13 +45,13 @@ struct IdpProfile: Sendable {
             info["locale"] = .string("en")
             info["email"] = email.map(JSONValue.string)
             info["picture"] = photoUrl.map(JSONValue.string)
-            rawUserInfo = JSONCoding.text(.object(info))
+            rawUserInfo = JSONValue.object(info).jsonText
         } else if providerId.hasPrefix("saml.") {
             if let nameId = saml?.nameId, EmailAddress.isValid(nameId) { email = nameId }
             emailVerified = true
-            rawUserInfo = saml?.attributeStatements.map(JSONCoding.text)
+            rawUserInfo = saml?.attributeStatements.map(\.jsonText)
         } else {
-            rawUserInfo = JSONCoding.text(.object(claims))
+            rawUserInfo = JSONValue.object(claims).jsonText
         }
     }
 
@@ -69,7 +71,7 @@ struct SAMLResponse: Sendable {
     var attributeStatements: JSONValue?
 
     init(_ text: String) throws(ApiError) {
-        guard let root = (try? JSONCoding.parse(Array(text.utf8)))?.objectValue else {
+        guard let root = (try? JSONValue.parse(Array(text.utf8)))?.objectValue else {
             throw .badRequest("INVALID_IDP_RESPONSE ((SAMLResponse must be a JSON object in the Auth Emulator.))")
         }
         guard let assertion = root["assertion"], assertion.isTruthy, let fields = assertion.objectValue else {

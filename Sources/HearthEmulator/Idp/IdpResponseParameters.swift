@@ -1,3 +1,5 @@
+import HearthWire
+
 /// What an identity provider sent back, as signInWithIdp reads it (the reference's
 /// `getNormalizedUri`): the parameters of `requestUri`'s query, then of `postBody`, then of
 /// `requestUri`'s fragment, each later source replacing names an earlier one set, as
@@ -24,10 +26,10 @@ struct IdpResponseParameters: Sendable {
             rest = rest[..<question]
         }
 
-        var pairs = FormURLEncoding.parse(query ?? "")
+        var pairs = FormFields(parsing: query ?? "", plusIsSpace: true).pairs
         var replaced = false
         for source in [Self.dropQuestionMark(Substring(postBody ?? "")), fragment] {
-            let incoming = FormURLEncoding.parse(source)
+            let incoming = FormFields(parsing: source, plusIsSpace: true).pairs
             for (name, _) in incoming {
                 // URLSearchParams.get: the first value of the name in that source.
                 guard let value = incoming.first(where: { $0.name == name })?.value else { continue }
@@ -38,7 +40,7 @@ struct IdpResponseParameters: Sendable {
         self.pairs = pairs
         let base = Self.withRootPath(String(rest))
         if replaced {
-            normalizedUri = "\(base)?\(FormURLEncoding.serializeAsURLSearchParams(pairs))"
+            normalizedUri = "\(base)?\(FormEncoding.encodeAsURLSearchParams(pairs))"
         } else {
             normalizedUri = query.map { "\(base)?\($0)" } ?? base
         }

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// Second factors set directly in a request, as the Admin SDKs set them and as Firebase's emulator
 /// takes them: signUp `mfaInfo[]` (new ids are generated, given ones ignored) and accounts:update
 /// `mfa.enrollments[]` (which replaces the account's factors; ids are required). Each needs a valid

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `v2/accounts/mfaSignIn:finalize`: completes a sign-in left pending by a first factor, with the
 /// SMS code of mfaSignIn:start (`phoneVerificationInfo`; its optional `phoneNumber` may be the real
 /// or the masked number, as iOS sends the masked one) or with a code of the authenticator app

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// The reference's `mfaPendingCredential`: standard base64 of
 /// `{"_AuthEmulatorMfaPendingCredential":"DO NOT MODIFY","localId","signInProvider","projectId"[,"tenantId"]}`.
 /// It names the account and the first factor that signed in; nothing is stored server-side and,
@@ -22,8 +24,8 @@ struct MfaPendingCredential: Sendable, Equatable {
     /// The account the credential is for. INVALID_MFA_PENDING_CREDENTIAL when it does not decode or
     /// its account is gone; INVALID_PROJECT_ID when it belongs to another project or tenant.
     static func account(of text: String, in project: ProjectState) throws(ApiError) -> (user: UserRecord, signInProvider: String) {
-        guard let bytes = Base64.decodeLenient(Substring(text)),
-              let record = (try? JSONCoding.parse(bytes))?.objectValue,
+        guard let bytes = Base64.decodeCarriedToken(text),
+              let record = (try? JSONValue.parse(bytes))?.objectValue,
               let marker = record[marker], marker != .null,
               let localId = record["localId"]?.stringValue,
               let signInProvider = record["signInProvider"]?.stringValue,

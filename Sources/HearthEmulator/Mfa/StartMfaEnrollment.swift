@@ -1,4 +1,5 @@
 import HearthCrypto
+import HearthWire
 
 /// `v2/accounts/mfaEnrollment:start`: begins enrolling a second factor for the account of `idToken`.
 /// A phone factor (`phoneEnrollmentInfo`) gets an SMS code (see `VerificationCodeSender`); a TOTP

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// Passkeys as Firebase's emulator mocks them (its API description adds these four methods): the
 /// WebAuthn options are fixed-shape fakes with a random challenge, and no cryptography is checked;
 /// the authenticator response's `id` (the credential id) is all that enrolls and signs in. Tokens

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `accounts:signInWithPhoneNumber` (verifyPhoneNumber): signs in with a verified phone number,
 /// creating the account on first use, or with `idToken` links the number to that account (and
 /// replaces its old number: the SDKs' updatePhoneNumber).

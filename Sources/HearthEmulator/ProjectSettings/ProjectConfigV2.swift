@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `GET` / `PATCH /identitytoolkit.googleapis.com/v2/projects/{p}/config` (the Admin SDKs'
 /// project config): the project's `Config` resource, as Firebase's emulator keeps it. It starts as
 /// `{"signIn": {"allowDuplicateEmails": false}, "blockingFunctions": {}, "emailPrivacyConfig":

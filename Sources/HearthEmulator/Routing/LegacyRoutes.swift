@@ -1,3 +1,5 @@
+import HearthWire
+
 /// The Identity Toolkit v3 paths older SDKs call (`/www.googleapis.com/identitytoolkit/v3/relyingparty/<name>`),
 /// served by the v1 handlers as the reference maps them: the path is rewritten and the request
 /// routed again, with its method, query and body unchanged. `downloadAccount` and `uploadAccount`
@@ -59,12 +61,12 @@ enum LegacyRoutes {
         // Like a JSON body parser: a body of another type reads as empty.
         if request.headers.contentType?.lowercased().contains("json") == true, case .bytes(let bytes) = request.body,
            !bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-            do throws(JSONCoding.ParseFailure) {
-                guard let object = try JSONCoding.parse(bytes).objectValue else {
+            do throws(JSONParseError) {
+                guard let object = try JSONValue.parse(bytes).objectValue else {
                     return .failure(.invalidArgument("Invalid JSON payload received. Root element must be a message.",
                                                      reason: "parseError"))
                 }
-                for (key, value) in object.entries { fields[KeyCase.camelCase(key)] = value }
+                for (key, value) in object { fields[KeyCase.camelCase(key)] = value }
             } catch {
                 return .failure(.invalidArgument("Invalid JSON payload received. Unexpected token.", reason: "parseError"))
             }
@@ -74,12 +76,12 @@ enum LegacyRoutes {
         }
         fields["targetProjectId"] = nil
         var rewritten = request
-        let project = v1 + "projects/" + FormURLEncoding.encodeComponent(projectId)
+        let project = v1 + "projects/" + PercentEncoding.encode(projectId)
         if download {
             rewritten.method = .get
             rewritten.path = project + "/accounts:batchGet"
-            let pairs = fields.entries.map { (name: $0.key, value: text($0.value) ?? $0.value.jsonText) }
-            let extra = FormURLEncoding.serializeAsURLSearchParams(pairs)
+            let pairs = fields.map { (name: $0.key, value: text($0.value) ?? $0.value.jsonText) }
+            let extra = FormEncoding.encodeAsURLSearchParams(pairs)
             if !extra.isEmpty { rewritten.query = [request.query, extra].compactMap { $0 }.joined(separator: "&") }
             rewritten.body = .bytes([])
         } else {

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// One API method the emulator answers: its identity, who may call it, what body it takes, and the
 /// handler that runs on the project's state.
 struct Operation: Sendable {
@@ -215,7 +217,7 @@ struct OperationRequest: Sendable {
 
     /// The fields of a form body (`Operation.Body.form`).
     var formFields: QueryParameters {
-        QueryParameters(pairs: body.entries.map { ($0.key, $0.value.stringValue ?? "") })
+        QueryParameters(pairs: body.map { ($0.key, $0.value.stringValue ?? "") })
     }
 }
 

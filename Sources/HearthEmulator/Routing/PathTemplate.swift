@@ -1,4 +1,5 @@
 import Foundation
+import HearthWire
 
 /// A Google API path such as `/identitytoolkit.googleapis.com/v1/projects/{targetProjectId}:queryAccounts`.
 ///

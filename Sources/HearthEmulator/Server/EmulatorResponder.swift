@@ -1,3 +1,5 @@
+import HearthWire
+
 /// The HTTP face of the emulator: CORS, routing (the legacy v3 paths included), caller
 /// authentication, body parsing, the project and tenant, the handler on that state, compression,
 /// and every failure turned into Google's error envelope. A plain function of the request, so it

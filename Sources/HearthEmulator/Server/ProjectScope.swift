@@ -1,3 +1,5 @@
+import HearthWire
+
 /// Which project, and which of its tenants, a request acts on, decided as the reference decides it
 /// before any handler runs:
 /// - API keys map to the default project; admins may name another in the path or in

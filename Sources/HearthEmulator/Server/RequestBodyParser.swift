@@ -1,3 +1,5 @@
+import HearthWire
+
 /// Turns body bytes into the validated JSON object an operation reads.
 enum RequestBodyParser {
     static func parse(_ bytes: [UInt8], contentType: String?, as kind: Operation.Body) throws(ApiError) -> JSONObject {
@@ -20,15 +22,10 @@ enum RequestBodyParser {
     private static func parseJSON(_ bytes: [UInt8]) throws(ApiError) -> JSONObject {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return JSONObject() }
         let value: JSONValue
-        do throws(JSONCoding.ParseFailure) {
-            value = try JSONCoding.parse(bytes)
+        do throws(JSONParseError) {
+            value = try JSONValue.parse(bytes)
         } catch {
-            switch error {
-            case .invalidUTF8:
-                throw .invalidArgument("Invalid JSON payload received. Invalid UTF-8 in request body.", reason: "parseError")
-            case .malformed(let detail):
-                throw .invalidArgument("Invalid JSON payload received. \(detail)", reason: "parseError")
-            }
+            throw .invalidArgument(error.invalidPayloadMessage, reason: "parseError")
         }
         guard let object = value.objectValue else {
             throw .invalidArgument("Invalid JSON payload received. Root element must be a message.", reason: "parseError")
@@ -41,7 +38,7 @@ enum RequestBodyParser {
             throw .invalidArgument("Invalid JSON payload received. Invalid UTF-8 in request body.", reason: "parseError")
         }
         var object = JSONObject()
-        for (name, value) in FormURLEncoding.parse(Substring(text)) { object[name] = .string(value) }
+        for (name, value) in FormFields(parsing: Substring(text), plusIsSpace: true).pairs { object[name] = .string(value) }
         return object
     }
 }

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// An `updateMask` (comma-separated dotted field paths) applied the way Firebase's emulator applies
 /// it to its project and tenant configurations:
 /// - each path's last field is copied from the update when the update has it (a whole value:

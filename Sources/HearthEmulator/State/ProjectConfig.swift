@@ -1,3 +1,5 @@
+import HearthWire
+
 /// The per-project settings: the v2 admin API's `Config` resource (`GET/PATCH v2/projects/{p}/config`,
 /// of which `/emulator/v1/projects/{p}/config` shows and changes two fields), and the settings only
 /// hearth-emulator has. A project's tenants share them.

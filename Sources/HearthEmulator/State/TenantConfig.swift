@@ -1,3 +1,5 @@
+import HearthWire
+
 /// One tenant's settings: the v2 admin API's `Tenant` resource, kept as the JSON the API reads and
 /// writes (`tenantId` and `name` included), because a masked update may set any of its fields.
 /// Only the sign-in switches and `mfaConfig` change what the tenant's endpoints do (`features`).

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// One account, stored with the field names and string encodings of the Identity Toolkit's `UserInfo`,
 /// so `accounts:lookup` and `accounts:batchGet` can return it as is.
 struct UserRecord: Codable, Sendable, Equatable {

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// Identity Platform multi-tenancy: the v2 tenant resources of a project. Each tenant is a project
 /// of its own in the emulator's state (`EmulatorState`), with its own accounts; the v1 account
 /// routes under `projects/{p}/tenants/{t}/...` (and any request naming `tenantId`) act on it.

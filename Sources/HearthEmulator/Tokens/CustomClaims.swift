@@ -1,3 +1,5 @@
+import HearthWire
+
 /// Rules for developer claims (custom-token `claims`, admin `customAttributes`).
 enum CustomClaims {
     /// Names Firebase reserves in ID tokens; a developer claim may not use them.
@@ -20,14 +22,14 @@ enum CustomClaims {
     /// `customAttributes`: a JSON object serialized as a string of at most 1000 characters.
     static func validateSerialized(_ text: String) throws(ApiError) -> JSONObject {
         try require(text.count <= maxSerializedLength, "CLAIMS_TOO_LARGE")
-        guard let parsed = try? JSONCoding.parse(Array(text.utf8)) else { throw .badRequest("INVALID_CLAIMS") }
+        guard let parsed = try? JSONValue.parse(Array(text.utf8)) else { throw .badRequest("INVALID_CLAIMS") }
         return try validate(parsed)
     }
 
     /// The stored claims of an account; unreadable text counts as none (it was validated on the way in).
     static func stored(_ user: UserRecord) -> JSONObject {
         guard let text = user.customAttributes,
-              let object = (try? JSONCoding.parse(Array(text.utf8)))?.objectValue
+              let object = (try? JSONValue.parse(Array(text.utf8)))?.objectValue
         else { return JSONObject() }
         return object
     }

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// Checks an ID token sent back by a client. Signatures and `exp` are not checked (tokens of the
 /// emulator never expire with time), but revocation is: see `verify`.
 enum IdTokenVerifier {
@@ -55,7 +57,7 @@ enum IdTokenVerifier {
             throw .badRequest("USER_NOT_FOUND")
         }
         if let validSince = user.validSince.flatMap(Double.init) {
-            try require((token.claims["iat"]?.numberValue ?? -.infinity) >= validSince, "TOKEN_EXPIRED")
+            try require((token.claims["iat"]?.doubleValue ?? -.infinity) >= validSince, "TOKEN_EXPIRED")
         }
         try require(!user.isDisabled, "USER_DISABLED")
         return Verified(user: user, signInProvider: token.signInProvider, claims: token.claims)

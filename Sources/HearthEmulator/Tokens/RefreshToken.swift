@@ -1,3 +1,5 @@
+import HearthWire
+
 /// The reference's refresh token: standard base64 of a JSON record. Nothing is stored server-side; it
 /// never expires and is not revoked by `validSince`, only by the account's deletion or disabling.
 struct RefreshToken: Sendable, Equatable {
@@ -40,8 +42,8 @@ struct RefreshToken: Sendable, Equatable {
 
     /// INVALID_REFRESH_TOKEN unless the text decodes to a record carrying the marker.
     static func decode(_ text: String) throws(ApiError) -> RefreshToken {
-        guard let bytes = Base64.decodeLenient(Substring(text)),
-              let record = (try? JSONCoding.parse(bytes))?.objectValue,
+        guard let bytes = Base64.decodeCarriedToken(text),
+              let record = (try? JSONValue.parse(bytes))?.objectValue,
               record[marker] != nil, record[marker] != .null,
               let localId = record["localId"]?.stringValue,
               let provider = record["provider"]?.stringValue,

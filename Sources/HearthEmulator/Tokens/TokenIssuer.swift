@@ -1,4 +1,5 @@
 import Foundation
+import HearthWire
 
 /// Mints the ID and refresh tokens for a sign-in, with the claims Firebase puts in its ID tokens.
 enum TokenIssuer {
@@ -44,15 +45,15 @@ enum TokenIssuer {
                 signInAttributes: signInAttributes, secondFactor: secondFactor,
                 authTime: authTime(of: user, fallback: issuedAt), issuedAt: issuedAt
             ).json
-            assert(claims == JSONWriter.bytes(.object(idTokenClaims(
+            assert(claims == JSONValue.object(idTokenClaims(
                 for: user, projectId: projectId, tenantId: tenantId, signInProvider: signInProvider,
                 extraClaims: extraClaims, signInAttributes: signInAttributes, secondFactor: secondFactor,
-                issuedAt: issuedAt))))
+                issuedAt: issuedAt)).serialized())
         } else {
-            claims = JSONWriter.bytes(.object(idTokenClaims(
+            claims = JSONValue.object(idTokenClaims(
                 for: user, projectId: projectId, tenantId: tenantId, signInProvider: signInProvider,
                 extraClaims: extraClaims, signInAttributes: signInAttributes, secondFactor: secondFactor,
-                issuedAt: issuedAt)))
+                issuedAt: issuedAt)).serialized()
         }
         let refreshToken = RefreshToken(
             localId: user.localId, provider: signInProvider, extraClaims: extraClaims,
@@ -73,8 +74,8 @@ enum TokenIssuer {
         var claims = JSONObject()
         claims["name"] = user.displayName.map(JSONValue.string)
         claims["picture"] = user.photoUrl.map(JSONValue.string)
-        for (key, value) in CustomClaims.stored(user).entries { claims[key] = value }
-        for (key, value) in extraClaims.entries { claims[key] = value }
+        for (key, value) in CustomClaims.stored(user) { claims[key] = value }
+        for (key, value) in extraClaims { claims[key] = value }
         claims["email"] = user.email.map(JSONValue.string)
         claims["email_verified"] = user.emailVerified.map(JSONValue.bool)
         claims["phone_number"] = user.phoneNumber.map(JSONValue.string)

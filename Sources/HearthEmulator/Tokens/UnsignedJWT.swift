@@ -1,3 +1,5 @@
+import HearthWire
+
 /// JSON Web Tokens with `alg: none` and an empty signature, which is what the Firebase Auth Emulator
 /// issues and what Admin SDKs accept in emulator mode. Decoding never checks signatures.
 enum UnsignedJWT {
@@ -8,7 +10,7 @@ enum UnsignedJWT {
     }
 
     static func encode(_ claims: JSONObject) -> String {
-        encode(claimsJSON: JSONWriter.bytes(.object(claims)))
+        encode(claimsJSON: JSONValue.object(claims).serialized())
     }
 
     /// `header.payload.` around claims already written as JSON text.
@@ -27,15 +29,15 @@ enum UnsignedJWT {
 
     /// `{"alg":"none","typ":"JWT"}` in base64url: the same for every token.
     private static let encodedHeader: [UInt8] = Array(Base64.urlEncoded(
-        JSONWriter.bytes(.object(JSONObject([("alg", .string("none")), ("typ", .string("JWT"))])))).utf8)
+        JSONValue.object(["alg": "none", "typ": "JWT"]).serialized()).utf8)
 
     /// Three base64url segments (the last may be empty) whose first decodes to a JSON object; nil otherwise.
     static func decode(_ token: String) -> Decoded? {
         guard let (headerBytes, payloadBytes) = segments(of: token),
-              let header = (try? JSONCoding.parse(headerBytes))?.objectValue
+              let header = (try? JSONValue.parse(headerBytes))?.objectValue
         else { return nil }
         let payload: JSONValue
-        if let parsed = try? JSONCoding.parse(payloadBytes) {
+        if let parsed = try? JSONValue.parse(payloadBytes) {
             payload = parsed
         } else {
             payload = .string(String(decoding: payloadBytes, as: UTF8.self))
@@ -47,8 +49,8 @@ enum UnsignedJWT {
     /// payload; nil for any other. Claims not kept are checked but never built.
     static func decodeClaims(_ token: String, keeping keep: [String]) -> (header: JSONObject, claims: JSONObject)? {
         guard let (headerBytes, payloadBytes) = segments(of: token),
-              let header = (try? JSONCoding.parse(headerBytes))?.objectValue,
-              let claims = (try? JSONCoding.parseObject(payloadBytes, keeping: keep)) ?? nil
+              let header = (try? JSONValue.parse(headerBytes))?.objectValue,
+              let claims = (try? JSONObject.parse(payloadBytes, keeping: keep)) ?? nil
         else { return nil }
         return (header, claims)
     }
@@ -69,8 +71,8 @@ enum UnsignedJWT {
                 }
             }
             guard let first, let second, first > 0, second > first + 1,
-                  let header = Base64.decodeUnpadded(UnsafeBufferPointer(rebasing: bytes[..<first])),
-                  let payload = Base64.decodeUnpadded(UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second]))
+                  let header = Base64.decode(bytes: UnsafeBufferPointer(rebasing: bytes[..<first])),
+                  let payload = Base64.decode(bytes: UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second]))
             else { return nil }
             return (header, payload)
         }

@@ -1,5 +1,6 @@
 import XCTest
 @testable import HearthCore
+import HearthWire
 
 /// An `HTTPTransport` that records requests and completes them only when the test says so, which keeps
 /// the transport contract: completions never run inside `send`.
@@ -150,5 +151,5 @@ func headerLines(_ request: HTTPRequest) -> [String] {
 /// An unsigned JWT (as the emulator issues) with the given claims.
 func makeJWT(_ claims: JSONValue) -> String {
     let header: JSONValue = ["alg": "none", "typ": "JWT"]
-    return Base64URL.encode(header.serialized()) + "." + Base64URL.encode(claims.serialized()) + "."
+    return Base64.urlEncoded(header.serialized()) + "." + Base64.urlEncoded(claims.serialized()) + "."
 }

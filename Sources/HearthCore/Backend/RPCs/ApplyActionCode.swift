@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `accounts:update` with an out-of-band code (Firebase's applyActionCode): verifies an email, moves an
 /// account to the address a verify-and-change code names, or takes a recovered address back. Needs no
 /// signed-in user; the answer's account fields are not read (the SDKs read none).

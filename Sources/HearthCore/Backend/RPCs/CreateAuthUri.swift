@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `accounts:createAuthUri` used to probe an email address (fetch providers). With email-enumeration
 /// protection on, the lists come back empty.
 public struct CreateAuthUri: TenantScopedRPC {

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `accounts:createAuthUri` with a provider id: the production start of a provider sign-in flow
 /// (client-wire-reference §1.6, design "Provider sign-in on a desktop"). The server answers with the
 /// IdP's authorization URL for the user's browser and a session id that must come back with the
@@ -41,7 +43,9 @@ public struct CreateAuthUriForProvider: TenantScopedRPC {
         var body: JSONObject = ["providerId": .string(providerId), "continueUri": .string(continueUri)]
         body.setIfPresent("oauthScope", oauthScope)
         if !customParameters.isEmpty {
-            body["customParameter"] = .object(customParameters.mapValues(JSONValue.string))
+            // Sorted: a dictionary's order changes from run to run, the body should not.
+            body["customParameter"] = .object(JSONObject(customParameters.sorted { $0.key < $1.key }
+                .map { ($0.key, JSONValue.string($0.value)) }))
         }
         body.setIfPresent("sessionId", sessionId)
         body.setIfPresent("tenantId", tenantId)

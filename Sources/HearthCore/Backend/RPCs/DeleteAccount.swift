@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `accounts:delete` for the signed-in user.
 public struct DeleteAccount: BackendRPC {
     public var idToken: String

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// v2 `accounts/mfaEnrollment:finalize`: completes an enrollment with the first code of the new factor
 /// (client-wire-reference §1.14). The answer replaces the user's tokens; it has no `expiresIn`, so the
 /// lifetime comes from the new ID token (`TokenResponse` reads `exp - iat`).

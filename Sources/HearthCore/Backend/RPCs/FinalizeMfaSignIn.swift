@@ -1,3 +1,5 @@
+import HearthWire
+
 /// v2 `accounts/mfaSignIn:finalize`: completes a sign-in with the second factor's code
 /// (client-wire-reference §1.14, §5 example 4). The answer has tokens only (no `expiresIn`: the lifetime
 /// comes from the ID token); the caller looks the user up afterwards.

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `accounts:lookup` for the signed-in user.
 public struct GetAccountInfo: BackendRPC {
     public var idToken: String
@@ -10,9 +12,9 @@ public struct GetAccountInfo: BackendRPC {
     private static let lookup = Endpoint.identityToolkitV1("accounts:lookup")
 
     public func encodeBody() -> [UInt8] {
-        var body = JSONObjectWriter(capacity: 16 + idToken.utf8.count)
-        body.add("idToken", idToken)
-        return body.finish()
+        JSONObjectWriter.document(capacity: 16 + idToken.utf8.count) { body, out in
+            body.string("idToken", idToken, into: &out)
+        }
     }
 
     /// The one user of `users[]`. No users means the account is gone (the emulator omits `users` then);

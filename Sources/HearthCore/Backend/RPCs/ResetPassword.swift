@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `accounts:resetPassword`: with only the code, tells what an out-of-band code is for (Firebase's
 /// checkActionCode and verifyPasswordResetCode); with `newPassword`, uses a PASSWORD_RESET code to
 /// set the password (confirmPasswordReset).
@@ -28,7 +30,7 @@ public struct ResetPassword: TenantScopedRPC {
     public var endpoint: Endpoint { .identityToolkitV1("accounts:resetPassword") }
 
     public func encodeBody() -> [UInt8] {
-        var body: [String: JSONValue] = ["oobCode": .string(oobCode)]
+        var body: JSONObject = ["oobCode": .string(oobCode)]
         body.setIfPresent("newPassword", newPassword)
         body.setIfPresent("tenantId", tenantId)
         return JSONValue.object(body).serialized()

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `securetoken.googleapis.com/v1/token`: exchanges a refresh token for a fresh ID token. Sent as a
 /// form body, as JS does (the service also takes JSON).
 public struct SecureTokenRefresh: BackendRPC {

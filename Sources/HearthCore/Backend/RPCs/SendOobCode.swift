@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `accounts:sendOobCode`: asks the server to email an action link.
 public struct SendOobCode: TenantScopedRPC {
     public enum Request: Sendable, Equatable {

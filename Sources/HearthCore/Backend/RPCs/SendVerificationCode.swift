@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `accounts:sendVerificationCode`: texts a verification code to a phone number (client-wire-reference
 /// §1.7). The answer's `sessionInfo` is the verification id that goes back with the code in
 /// signInWithPhoneNumber.

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// Attributes `accounts:update` can delete (`deleteAttribute[]`).
 public enum UserAttribute: String, Sendable, CaseIterable {
     case displayName = "DISPLAY_NAME"

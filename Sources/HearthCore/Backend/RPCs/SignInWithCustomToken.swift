@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `accounts:signInWithCustomToken`. The answer has no localId; `TokenResponse` takes the uid from the
 /// ID token.
 public struct SignInWithCustomToken: TenantScopedRPC {

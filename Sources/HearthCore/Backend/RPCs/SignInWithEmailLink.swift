@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `accounts:signInWithEmailLink`: signs in with an EMAIL_SIGNIN code (creating the account of the
 /// email if there is none), or with `idToken` links the email to that user. The body is what Firebase's
 /// SDKs send: no `returnSecureToken`, the answer carries tokens anyway.
@@ -21,7 +23,7 @@ public struct SignInWithEmailLink: TenantScopedRPC {
     public var successShapedErrors: SuccessShapedErrors { .signIn }
 
     public func encodeBody() -> [UInt8] {
-        var body: [String: JSONValue] = ["email": .string(email), "oobCode": .string(oobCode)]
+        var body: JSONObject = ["email": .string(email), "oobCode": .string(oobCode)]
         body.setIfPresent("idToken", idToken)
         body.setIfPresent("tenantId", tenantId)
         return JSONValue.object(body).serialized()

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `accounts:signInWithIdp` (iOS: verifyAssertion): signs in, links or reauthenticates with an
 /// identity provider's credential (client-wire-reference §1.5). `FederatedCredential.signInWithIdp(_:)`
 /// builds one from a credential.

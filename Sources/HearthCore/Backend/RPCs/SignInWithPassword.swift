@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `accounts:signInWithPassword`.
 public struct SignInWithPassword: TenantScopedRPC {
     public var email: String
@@ -15,12 +17,13 @@ public struct SignInWithPassword: TenantScopedRPC {
     public var successShapedErrors: SuccessShapedErrors { .signIn }
 
     public func encodeBody() -> [UInt8] {
-        var body = JSONObjectWriter(capacity: 64 + email.utf8.count + password.utf8.count + (tenantId?.utf8.count ?? 0))
-        body.add("email", email)
-        body.add("password", password)
-        body.add("returnSecureToken", true)
-        body.addIfPresent("tenantId", tenantId)
-        return body.finish()
+        JSONObjectWriter.document(capacity: 64 + email.utf8.count + password.utf8.count + (tenantId?.utf8.count ?? 0)) {
+            body, out in
+            body.string("email", email, into: &out)
+            body.string("password", password, into: &out)
+            body.bool("returnSecureToken", true, into: &out)
+            body.string("tenantId", tenantId, into: &out)
+        }
     }
 
     public func decode(_ object: JSONObject) throws(AuthError) -> TokenResponse {

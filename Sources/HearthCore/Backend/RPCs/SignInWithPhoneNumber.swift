@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `accounts:signInWithPhoneNumber` (iOS: verifyPhoneNumber): signs in, links, updates the phone number
 /// of, or reauthenticates a user with a verified phone number (client-wire-reference §1.8).
 ///

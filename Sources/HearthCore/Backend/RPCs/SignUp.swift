@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `accounts:signUp`: an anonymous user (no fields), an email/password user, or — with `idToken` —
 /// email/password linked to the signed-in user (e.g. upgrading an anonymous account).
 public struct SignUp: TenantScopedRPC {
@@ -38,14 +40,14 @@ public struct SignUp: TenantScopedRPC {
     public var successShapedErrors: SuccessShapedErrors { idToken == nil ? .signIn : .standard }
 
     public func encodeBody() -> [UInt8] {
-        var body = JSONObjectWriter(capacity: 64 + (idToken?.utf8.count ?? 0))
-        body.addIfPresent("displayName", displayName)
-        body.addIfPresent("email", email)
-        body.addIfPresent("idToken", idToken)
-        body.addIfPresent("password", password)
-        body.add("returnSecureToken", true)
-        body.addIfPresent("tenantId", tenantId)
-        return body.finish()
+        JSONObjectWriter.document(capacity: 64 + (idToken?.utf8.count ?? 0)) { body, out in
+            body.string("displayName", displayName, into: &out)
+            body.string("email", email, into: &out)
+            body.string("idToken", idToken, into: &out)
+            body.string("password", password, into: &out)
+            body.bool("returnSecureToken", true, into: &out)
+            body.string("tenantId", tenantId, into: &out)
+        }
     }
 
     public func decode(_ object: JSONObject) throws(AuthError) -> TokenResponse {

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// v2 `accounts/mfaEnrollment:start`: begins enrolling a second factor for the signed-in user
 /// (client-wire-reference §1.14). For a phone, the server texts a code and answers with its session; for
 /// TOTP, it answers with a new shared secret.

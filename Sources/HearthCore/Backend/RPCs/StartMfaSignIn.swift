@@ -1,3 +1,5 @@
+import HearthWire
+
 /// v2 `accounts/mfaSignIn:start`: texts a code to an enrolled phone factor during the second step of a
 /// sign-in (client-wire-reference §1.14). TOTP factors need no start.
 ///

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// v2 `accounts/mfaEnrollment:withdraw`: removes one enrolled second factor of the signed-in user
 /// (client-wire-reference §1.14). The answer replaces the user's tokens.
 public struct WithdrawMfa: TenantScopedRPC {

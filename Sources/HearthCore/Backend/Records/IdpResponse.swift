@@ -1,3 +1,5 @@
+import HearthWire
+
 /// What a signInWithIdp answer says about the identity provider's user, read leniently from any 200 body:
 /// a success, or one the classifier turned into an error (errorMessage, needConfirmation,
 /// mfaPendingCredential), whose object `AuthError.body` keeps. Nothing here is required; the Firebase

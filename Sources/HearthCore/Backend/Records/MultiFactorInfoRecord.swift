@@ -1,3 +1,5 @@
+import HearthWire
+
 /// One enrolled second factor (`mfaInfo[]` of lookup and of a second-factor-required answer).
 public struct MultiFactorInfoRecord: Sendable, Equatable {
     public var mfaEnrollmentId: String

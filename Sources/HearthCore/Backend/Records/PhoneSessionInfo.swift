@@ -1,3 +1,5 @@
+import HearthWire
+
 /// The `sessionInfo` a phone verification starts with: what sendVerificationCode, mfaEnrollment:start
 /// (`phoneSessionInfo`) and mfaSignIn:start (`phoneResponseInfo`) answer. Hosts know it as the
 /// verification id; it goes back with the SMS code.

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// One linked provider of a user (`providerUserInfo[]` of lookup and update).
 public struct ProviderUserInfo: Sendable, Equatable {
     /// "password", "phone", "google.com", ...

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// How long a freshly issued ID token is valid, in seconds from receipt.
 enum TokenLifetime {
     /// `expiresIn` (a string of seconds, or a number) when present and sane; otherwise the ID token's

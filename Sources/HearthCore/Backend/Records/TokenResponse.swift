@@ -1,3 +1,5 @@
+import HearthWire
+
 /// The token-bearing answer of the sign-in and sign-up RPCs.
 public struct TokenResponse: Sendable, Equatable, Redacted {
     public var idToken: String

@@ -1,3 +1,5 @@
+import HearthWire
+
 /// `totpSessionInfo` of a TOTP mfaEnrollment:start answer, as sent. `TOTPSecret` turns it into a code
 /// generator and an `otpauth://` URI.
 ///

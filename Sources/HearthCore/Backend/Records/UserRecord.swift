@@ -1,3 +1,5 @@
+import HearthWire
+
 /// One account as `accounts:lookup` describes it.
 public struct UserRecord: Sendable, Equatable {
     public var localId: String

@@ -2,23 +2,27 @@
 ///
 /// A record that knows which members it wants (`JSONMembers`) reads them one at a time as they come,
 /// so the answers every sign-in gets (token RPCs, lookup, token refresh, the ID token's claims) are read
-/// straight from the bytes: no `JSONValue` tree, no dictionary of keys and no strings for the members
-/// nobody reads (bench, issue 5). The same `read` decodes a tree when one was built anyway (an answer
-/// that needed a closer look, see `Backend`), so each record has one decoder, not two.
+/// straight from the bytes: no `JSONValue` tree, no keys and no strings for the members nobody reads.
+/// The same `read` decodes a tree when one was built anyway (an answer that needed a closer look), so
+/// each record has one decoder, not two.
+
+// Public rather than `package`, with the reading `@inlinable`: the client's and the emulator's records
+// must specialize the reader and inline `~=`, and Swift 6.3 serializes the bodies of `@inlinable package`
+// declarations only under library evolution (which would cost more than it saves).
 
 /// An object member's name. Only valid during the `JSONMembers.read` call that receives it.
-struct JSONKey {
-    private let bytes: UnsafeBufferPointer<UInt8>?
-    private let text: String?
+public struct JSONKey {
+    @usableFromInline let bytes: UnsafeBufferPointer<UInt8>?
+    @usableFromInline let text: String?
 
     /// Bytes of the document (a key without escapes).
-    init(bytes: UnsafeBufferPointer<UInt8>) {
+    @usableFromInline init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
         self.text = nil
     }
 
     /// A key that had escapes, or a tree's key.
-    init(text: String) {
+    @usableFromInline init(text: String) {
         self.bytes = nil
         self.text = text
     }
@@ -28,7 +32,7 @@ struct JSONKey {
         text ?? bytes.map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 
-    static func ~= (name: StaticString, key: JSONKey) -> Bool {
+    @inlinable public static func ~= (name: StaticString, key: JSONKey) -> Bool {
         let expected = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
         if let bytes = key.bytes {
             // Lengths differ for almost every pair a `switch` tries: one comparison, no loop.
@@ -41,13 +45,13 @@ struct JSONKey {
 /// A record read member by member. `read` is called once per member in document order, and must take
 /// the value (`value`, `objects`, `object`) or `skip` it. A repeated key is read again: the last one
 /// wins, as in a parsed `JSONObject`.
-protocol JSONMembers {
+public protocol JSONMembers {
     init()
     mutating func read<Source: JSONMemberSource>(_ key: JSONKey, _ source: inout Source) throws(JSONParseError)
 }
 
 /// Where a member's value comes from: the bytes (`JSONParser`) or a tree (`JSONTreeMember`).
-protocol JSONMemberSource {
+public protocol JSONMemberSource {
     /// The value, parsed.
     mutating func value() throws(JSONParseError) -> JSONValue
     /// The object elements of an array value, each read as `T` (other elements are skipped); empty when
@@ -60,7 +64,7 @@ protocol JSONMemberSource {
 
 extension JSONMembers {
     /// Reads a parsed object.
-    init(_ object: JSONObject) {
+    public init(_ object: JSONObject) {
         self.init()
         for (key, value) in object {
             var member = JSONTreeMember(value)
@@ -71,8 +75,7 @@ extension JSONMembers {
 
     /// Reads a whole document that must be one object; the same strictness as `JSONValue.parse`
     /// (the rest of the document is checked too, even where nobody reads it).
-    init(bytes: [UInt8]) throws(JSONParseError) {
-        if bytes.isEmpty { throw JSONParseError("empty input") }
+    @inlinable public init(bytes: [UInt8]) throws(JSONParseError) {
         let result: Result<Self, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(buffer)
             do throws(JSONParseError) {
@@ -106,21 +109,25 @@ struct JSONTreeMember: JSONMemberSource {
 
 extension JSONParser: JSONMemberSource {
     /// The document's one object, read as `T`.
-    mutating func readDocument<T: JSONMembers>(_ type: T.Type) throws(JSONParseError) -> T {
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
-        skipWhitespace()
-        guard peek == UInt8(ascii: "{") else { throw failure("expected an object") }
-        let members = try readObject(T.self, depth: 1)
-        skipWhitespace()
-        guard index == bytes.count else { throw failure("unexpected data after the JSON value") }
+    @inlinable mutating func readDocument<T: JSONMembers>(_ type: T.Type) throws(JSONParseError) -> T {
+        var members = T()
+        try readDocument(into: &members)
         return members
     }
 
-    mutating func value() throws(JSONParseError) -> JSONValue {
+    /// The document's one object, read into `members`.
+    @inlinable mutating func readDocument<T: JSONMembers>(into members: inout T) throws(JSONParseError) {
+        try startDocument()
+        guard peek == UInt8(ascii: "{") else { throw failure("expected an object") }
+        try readObject(into: &members, depth: 1)
+        try finishDocument()
+    }
+
+    @inlinable mutating func value() throws(JSONParseError) -> JSONValue {
         try parseValue(depth: memberDepth)
     }
 
-    mutating func objects<T: JSONMembers>(_ type: T.Type) throws(JSONParseError) -> [T] {
+    @inlinable mutating func objects<T: JSONMembers>(_ type: T.Type) throws(JSONParseError) -> [T] {
         guard peek == UInt8(ascii: "[") else {
             try skip()
             return []
@@ -136,7 +143,7 @@ extension JSONParser: JSONMemberSource {
         return elements
     }
 
-    mutating func object<T: JSONMembers>(_ type: T.Type) throws(JSONParseError) -> T? {
+    @inlinable mutating func object<T: JSONMembers>(_ type: T.Type) throws(JSONParseError) -> T? {
         guard peek == UInt8(ascii: "{") else {
             try skip()
             return nil
@@ -144,20 +151,26 @@ extension JSONParser: JSONMemberSource {
         return try readObject(T.self, depth: memberDepth + 1)
     }
 
-    mutating func skip() throws(JSONParseError) {
+    @inlinable mutating func skip() throws(JSONParseError) {
         try skipValue(depth: memberDepth)
     }
 
     /// The object at `index` (its `{`), `depth` levels deep, member by member. `parseObject` too reads
     /// objects this way, into `JSONObjectMembers`.
-    mutating func readObject<T: JSONMembers>(_ type: T.Type, depth: Int) throws(JSONParseError) -> T {
-        guard depth <= Self.maximumDepth else { throw failure("nested deeper than \(Self.maximumDepth) levels") }
-        index += 1
+    @inlinable mutating func readObject<T: JSONMembers>(_ type: T.Type, depth: Int) throws(JSONParseError) -> T {
         var members = T()
+        try readObject(into: &members, depth: depth)
+        return members
+    }
+
+    /// `readObject`, into a record made by the caller (one that needs more than `init()`).
+    @inlinable mutating func readObject<T: JSONMembers>(into members: inout T, depth: Int) throws(JSONParseError) {
+        guard depth <= Self.maximumDepth else { throw tooDeep() }
+        index += 1
         skipWhitespace()
         if peek == UInt8(ascii: "}") {
             index += 1
-            return members
+            return
         }
         let outerDepth = memberDepth
         memberDepth = depth
@@ -190,7 +203,7 @@ extension JSONParser: JSONMemberSource {
                 skipWhitespace()
             case UInt8(ascii: "}"):
                 index += 1
-                return members
+                return
             default:
                 throw failure("expected ',' or '}' in an object")
             }
@@ -199,11 +212,11 @@ extension JSONParser: JSONMemberSource {
 
     /// The array at `index` (its `[`), `depth` levels deep: `element` takes each element (`parseArray`
     /// builds its arrays this way too).
-    mutating func walkArray(depth: Int,
+    @inlinable mutating func walkArray(depth: Int,
                                     _ element: (inout JSONParser, Int) throws(JSONParseError) -> Void)
         throws(JSONParseError)
     {
-        guard depth <= Self.maximumDepth else { throw failure("nested deeper than \(Self.maximumDepth) levels") }
+        guard depth <= Self.maximumDepth else { throw tooDeep() }
         index += 1
         skipWhitespace()
         if peek == UInt8(ascii: "]") {
@@ -227,9 +240,13 @@ extension JSONParser: JSONMemberSource {
         }
     }
 
+    @usableFromInline func tooDeep() -> JSONParseError {
+        failure("more than \(Self.maximumDepth) nested arrays and objects", kind: .tooDeep)
+    }
+
     /// Checks one value as strictly as `parseValue` without building it: strings are scanned, not copied
     /// (non-ASCII ones still validated), containers walked.
-    private mutating func skipValue(depth: Int) throws(JSONParseError) {
+    @usableFromInline mutating func skipValue(depth: Int) throws(JSONParseError) {
         switch peek {
         case UInt8(ascii: "\""):
             let start = index + 1
@@ -253,8 +270,7 @@ extension JSONParser: JSONMemberSource {
 
 /// Every member, parsed: the object as a tree (what `parseObject` builds).
 struct JSONObjectMembers: JSONMembers {
-    // Room for typical answers' objects up front: growing rehashes every key again.
-    var object = JSONObject(minimumCapacity: 8)
+    var object = JSONObject()
 
     mutating func read<Source: JSONMemberSource>(_ key: JSONKey, _ source: inout Source) throws(JSONParseError) {
         object[key.string] = try source.value()
@@ -262,8 +278,55 @@ struct JSONObjectMembers: JSONMembers {
 }
 
 /// An object nobody reads, checked all the same.
-struct SkippedMembers: JSONMembers {
-    mutating func read<Source: JSONMemberSource>(_ key: JSONKey, _ source: inout Source) throws(JSONParseError) {
+@usableFromInline struct SkippedMembers: JSONMembers {
+    @usableFromInline init() {}
+
+    @inlinable mutating func read<Source: JSONMemberSource>(_ key: JSONKey, _ source: inout Source) throws(JSONParseError) {
         try source.skip()
+    }
+}
+
+/// The members named in `names`, parsed; the others checked as strictly but never built. For tokens,
+/// whose readers want a few of a dozen claims.
+struct NamedMembers: JSONMembers {
+    let names: [String]
+    var object = JSONObject()
+
+    init() { names = [] }
+    init(names: [String]) { self.names = names }
+
+    mutating func read<Source: JSONMemberSource>(_ key: JSONKey, _ source: inout Source) throws(JSONParseError) {
+        let name = key.string
+        if names.contains(name) {
+            object[name] = try source.value()
+        } else {
+            try source.skip()
+        }
+    }
+}
+
+extension JSONObject {
+    /// The object `bytes` hold with only the members named in `names`: the whole document is checked as
+    /// `JSONValue.parse` checks it, and throws exactly when that throws. nil when the document is valid
+    /// JSON but not an object.
+    package static func parse(_ bytes: [UInt8], keeping names: [String]) throws(JSONParseError) -> JSONObject? {
+        let result: Result<JSONObject?, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
+            var parser = JSONParser(buffer)
+            do throws(JSONParseError) {
+                try parser.startDocument()
+                guard parser.peek == UInt8(ascii: "{") else {
+                    _ = try parser.parseValue(depth: 0)
+                    try parser.finishDocument()
+                    return .success(nil)
+                }
+                var members = NamedMembers(names: names)
+                try parser.readObject(into: &members, depth: 1)
+                try parser.finishDocument()
+                return .success(members.object)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 }

@@ -1,10 +1,10 @@
 import XCTest
-@testable import HearthCore
+@testable import HearthWire
 
 /// Reading objects member by member (`JSONMembers`) straight from the bytes: the same values as the
 /// parsed tree, the same strictness as `JSONValue.parse` on every byte (read or skipped), and the same
 /// result for a record whether it is read from bytes or from a tree.
-final class SupportJSONMembersTests: XCTestCase {
+final class JSONMembersTests: XCTestCase {
     // MARK: - Same values as the tree
 
     func testEveryMemberReadsAsTheParserParsesIt() throws {
@@ -83,7 +83,8 @@ final class SupportJSONMembersTests: XCTestCase {
         for text in ["", " ", "[]", "1", #""x""#, "{} {}", "{}x", "{}}", #"{"a":1}]"#] {
             XCTAssertThrowsError(try SkippedMembers(bytes: Array(text.utf8)), text.debugDescription)
         }
-        XCTAssertNoThrow(try SkippedMembers(bytes: [0xEF, 0xBB, 0xBF] + Array(" {} \n".utf8)), "a byte order mark and whitespace")
+        XCTAssertNoThrow(try SkippedMembers(bytes: Array(" {} \n".utf8)), "whitespace around it")
+        XCTAssertThrowsError(try SkippedMembers(bytes: [0xEF, 0xBB, 0xBF] + Array("{}".utf8)), "a byte order mark")
     }
 
     func testNestingBeyondTheLimitFailsCleanlyWhenSkippedOrRead() {
@@ -98,24 +99,35 @@ final class SupportJSONMembersTests: XCTestCase {
         XCTAssertNoThrow(try JSONValue.parse(fits))
     }
 
-    // MARK: - Request bodies written member by member
+    // MARK: - Named members (token claims)
 
-    func testAnObjectWrittenMemberByMemberIsTheSerializedTree() {
-        let texts = ["", "plain", "quote \" backslash \\ slash /", "line\nfeed\ttab\r\u{8}\u{C}", "\u{0}\u{1F}\u{7F}",
-                     "é ü 日本 🔥", String(repeating: "x", count: 37) + "\"" + String(repeating: "y", count: 9)]
-        for first in texts {
-            for second in texts {
-                var writer = JSONObjectWriter(capacity: 8)
-                writer.add("a", first)
-                writer.add("b", true)
-                writer.addIfPresent("c", nil)
-                writer.addIfPresent("d", second)
-                writer.add("e", false)
-                let tree: JSONValue = ["a": .string(first), "b": true, "d": .string(second), "e": false]
-                XCTAssertEqual(writer.finish(), tree.serialized(), "\(first.debugDescription) \(second.debugDescription)")
+    func testOnlyTheNamedMembersAreKeptInDocumentOrder() throws {
+        let text = #"{"iss":"x","sub":"uid","aud":"p","iat":1,"exp":2,"firebase":{"sign_in_provider":"password"},"sub":"last"}"#
+        let kept = try JSONObject.parse(Array(text.utf8), keeping: ["exp", "sub", "firebase"])
+        XCTAssertEqual(kept?.keys, ["sub", "exp", "firebase"])
+        XCTAssertEqual(kept, ["sub": "last", "exp": 2, "firebase": ["sign_in_provider": "password"]])
+        XCTAssertEqual(try JSONObject.parse(Array(text.utf8), keeping: []), [:])
+    }
+
+    func testKeepingNamedMembersIsAsStrictAsTheParser() {
+        let invalidValues = ["[1,]", "tru", "01", #""\uD800""#, "1e400", "\"a\tb\""]
+        for value in invalidValues {
+            for text in [#"{"k":\#(value)}"#, #"{"kept":\#(value)}"#, #"{"k":[{"n":\#(value)}]}"#] {
+                XCTAssertThrowsError(try JSONObject.parse(Array(text.utf8), keeping: ["kept"]), text)
             }
         }
-        XCTAssertEqual(JSONObjectWriter(capacity: 0).finish(), Array("{}".utf8))
+        for text in ["", "{", "{} {}", "{}x"] {
+            XCTAssertThrowsError(try JSONObject.parse(Array(text.utf8), keeping: ["k"]), text.debugDescription)
+        }
+        XCTAssertThrowsError(try JSONObject.parse([0xEF, 0xBB, 0xBF] + Array("{}".utf8), keeping: ["k"]))
+        let deep = #"{"k":"# + String(repeating: "[", count: JSONParser.maximumDepth) + String(repeating: "]", count: JSONParser.maximumDepth) + "}"
+        XCTAssertThrowsError(try JSONObject.parse(Array(deep.utf8), keeping: ["kept"]), "nesting counts in skipped members")
+    }
+
+    func testAValidDocumentThatIsNotAnObjectKeepsNothing() throws {
+        for text in ["[]", "1", #""x""#, "null", " [{\"k\":1}] "] {
+            XCTAssertNil(try JSONObject.parse(Array(text.utf8), keeping: ["k"]), text)
+        }
     }
 }
 

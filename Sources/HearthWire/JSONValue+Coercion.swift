@@ -93,7 +93,7 @@ extension JSONValue {
 
 extension String {
     /// The string without leading and trailing ASCII spaces, tabs and line breaks.
-    func trimmingASCIIWhitespace() -> String {
+    package func trimmingASCIIWhitespace() -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         guard let start = firstIndex(where: { !isSpace($0) }),
               let end = lastIndex(where: { !isSpace($0) }) else { return "" }

@@ -1,31 +1,32 @@
-import CHearthShims
+import CHearthWire
 
-/// A strict RFC 8259 reader of UTF-8 bytes into `JSONValue`.
+/// A strict RFC 8259 reader of UTF-8 bytes into `JSONValue`, for the client (answers, ID tokens, session
+/// files) and the emulator (requests, tokens, imports) alike.
 ///
 /// Hand-written because every sign-in parses two responses and an ID token's claims: going through
-/// JSONDecoder + Codable into a dynamic enum cost more than half of a sign-in's instructions (bench,
-/// issue 5). This reads the bytes once, builds values directly, and copies a string's bytes only when
-/// it contains escapes.
+/// JSONDecoder + Codable into a dynamic enum cost more than half of a sign-in's instructions. It reads
+/// the bytes once, builds values directly, and copies a string's bytes only when it has escapes.
 ///
-/// Choices where RFC 8259 leaves room, matching FoundationEssentials' JSONDecoder:
-/// any value may stand at top level; a leading UTF-8 byte order mark is ignored; a duplicate object key
-/// keeps its last value; unpaired UTF-16 surrogates in `\u` escapes are errors; numbers that overflow
-/// a Double are errors; nesting deeper than `maximumDepth` is an error (not a stack overflow).
-struct JSONParser {
-    /// JSONDecoder's limit too: deep enough for any real document, shallow enough for any thread's stack.
-    static let maximumDepth = 512
+/// Where RFC 8259 leaves room it does what Google's JSON parser (protobuf's JsonLexer, whose legacy mode
+/// stands for Google's front end) does: any value may stand at top level; a byte order mark is an error
+/// (only space, tab, CR and LF may surround tokens); a repeated object key keeps its last value; more
+/// than `maximumDepth` nested arrays and objects are an error (not a stack overflow). Unpaired UTF-16
+/// surrogates in `\u` escapes and numbers that overflow a Double are errors too.
+@usableFromInline struct JSONParser {
+    /// Google's limit (protobuf's `ParseOptions::kDefaultDepth`): 100 nested arrays or objects parse,
+    /// 101 do not.
+    @usableFromInline static let maximumDepth = 100
 
-    let bytes: UnsafeBufferPointer<UInt8>
-    var index = 0
+    @usableFromInline let bytes: UnsafeBufferPointer<UInt8>
+    @usableFromInline var index = 0
     /// Reused for strings with escapes, so a document allocates at most one such buffer.
-    var scratch: [UInt8] = []
+    @usableFromInline var scratch: [UInt8] = []
     /// While reading members (`JSONMembers`): how deep the object being read is.
-    var memberDepth = 0
+    @usableFromInline var memberDepth = 0
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    @usableFromInline init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
-        if bytes.isEmpty { throw JSONParseError("empty input") }
         let result: Result<JSONValue, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(buffer)
             do throws(JSONParseError) {
@@ -40,15 +41,28 @@ struct JSONParser {
     // MARK: - Grammar
 
     mutating func parseDocument() throws(JSONParseError) -> JSONValue {
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
-        skipWhitespace()
+        try startDocument()
         let value = try parseValue(depth: 0)
-        skipWhitespace()
-        guard index == bytes.count else { throw failure("unexpected data after the JSON value") }
+        try finishDocument()
         return value
     }
 
-    mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
+    /// Past the whitespace after the document's value, which must end the input.
+    @usableFromInline mutating func finishDocument() throws(JSONParseError) {
+        skipWhitespace()
+        guard index == bytes.count else { throw failure("unexpected data after the JSON value") }
+    }
+
+    /// Past the whitespace before the document's value; a byte order mark there is an error.
+    @usableFromInline mutating func startDocument() throws(JSONParseError) {
+        if bytes.isEmpty { throw failure("empty input") }
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            throw failure("a byte order mark before the value")
+        }
+        skipWhitespace()
+    }
+
+    @usableFromInline mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
         switch peek {
         case UInt8(ascii: "\""): return .string(try parseString())
         case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
@@ -99,7 +113,7 @@ struct JSONParser {
     /// Sixteen bytes at a time while none of them needs a look (a quote, a backslash, a control
     /// character, or until the string has shown one, a non-ASCII byte), then straight to the first one
     /// that does (`hearth_scan_json_string`): tokens make up most of the bytes Hearth parses.
-    mutating func scanPlainString() throws(JSONParseError) -> (range: Range<Int>, isASCII: Bool)? {
+    @usableFromInline mutating func scanPlainString() throws(JSONParseError) -> (range: Range<Int>, isASCII: Bool)? {
         let start = index + 1
         guard let base = bytes.baseAddress else { throw failure("unterminated string") }
         let end = bytes.count
@@ -135,7 +149,7 @@ struct JSONParser {
     /// The rest of a string that has escapes, from `start` (just after the opening quote); `index` is at
     /// the first backslash. Raw bytes and decoded escapes go to `scratch`, validated as UTF-8 at the end:
     /// an escape always yields whole characters, so a broken raw sequence stays broken next to one.
-    mutating func parseEscapedString(from start: Int) throws(JSONParseError) -> String {
+    @usableFromInline mutating func parseEscapedString(from start: Int) throws(JSONParseError) -> String {
         scratch.removeAll(keepingCapacity: true)
         scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
         while index < bytes.count {
@@ -144,7 +158,7 @@ struct JSONParser {
             case UInt8(ascii: "\""):
                 index += 1
                 guard let text = String(validating: scratch, as: UTF8.self) else {
-                    throw failure("invalid UTF-8 in a string")
+                    throw failure("invalid UTF-8 in a string", kind: .invalidUTF8)
                 }
                 return text
             case UInt8(ascii: "\\"):
@@ -226,9 +240,11 @@ struct JSONParser {
         }
     }
 
-    func makeString(_ slice: UnsafeBufferPointer<UInt8>, isASCII: Bool) throws(JSONParseError) -> String {
+    @usableFromInline func makeString(_ slice: UnsafeBufferPointer<UInt8>, isASCII: Bool) throws(JSONParseError) -> String {
         if isASCII { return String(decoding: slice, as: UTF8.self) }
-        guard let text = String(validating: slice, as: UTF8.self) else { throw failure("invalid UTF-8 in a string") }
+        guard let text = String(validating: slice, as: UTF8.self) else {
+            throw failure("invalid UTF-8 in a string", kind: .invalidUTF8)
+        }
         return text
     }
 
@@ -297,7 +313,7 @@ struct JSONParser {
         }
         // The grammar is checked, so the standard library's correctly rounded conversion sees only JSON.
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        guard let value = Double(text), value.isFinite else { throw failure("number out of range") }
+        guard let value = Double(text), value.isFinite else { throw failure("number out of range", kind: .numberOutOfRange) }
         return value
     }
 
@@ -320,9 +336,9 @@ struct JSONParser {
     // MARK: - Bytes
 
     /// The current byte; 0 at the end, which no branch of the grammar accepts.
-    var peek: UInt8 { index < bytes.count ? bytes[index] : 0 }
+    @inlinable var peek: UInt8 { index < bytes.count ? bytes[index] : 0 }
 
-    mutating func skipWhitespace() {
+    @inlinable mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0A, 0x0D: index += 1
@@ -331,7 +347,7 @@ struct JSONParser {
         }
     }
 
-    func failure(_ reason: String) -> JSONParseError {
-        JSONParseError("invalid JSON: \(reason) at byte \(index)")
+    @usableFromInline func failure(_ reason: String, kind: JSONParseError.Kind = .syntax) -> JSONParseError {
+        JSONParseError(kind, reason, at: index)
     }
 }

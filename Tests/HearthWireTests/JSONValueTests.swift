@@ -1,7 +1,7 @@
 import XCTest
-@testable import HearthCore
+@testable import HearthWire
 
-final class SupportJSONValueTests: XCTestCase {
+final class JSONValueTests: XCTestCase {
     func testParsingReadsEveryKindOfValue() throws {
         let value = try JSONValue.parse(#"{"s":"text","n":3600,"f":1.5,"t":true,"F":false,"z":null,"a":[1,"two",{"k":[]}],"o":{}}"#)
         let expected: JSONValue = [
@@ -65,9 +65,9 @@ final class SupportJSONValueTests: XCTestCase {
 
     // MARK: - Serialization
 
-    func testSerializationIsCompactWithSortedKeys() {
+    func testSerializationIsCompactInEachObjectsOwnOrder() {
         let value: JSONValue = ["b": 1, "a": [true, .null], "c": ["y": "z", "x": 2.5]]
-        XCTAssertEqual(value.jsonText, #"{"a":[true,null],"b":1,"c":{"x":2.5,"y":"z"}}"#)
+        XCTAssertEqual(value.jsonText, #"{"b":1,"a":[true,null],"c":{"y":"z","x":2.5}}"#)
     }
 
     func testSerializationEscapesQuotesBackslashesAndControlCharacters() {
@@ -100,6 +100,10 @@ final class SupportJSONValueTests: XCTestCase {
         XCTAssertEqual(JSONValue.number(-42).jsonText, "-42")
         XCTAssertEqual(JSONValue.number(-0.0).jsonText, "0")
         XCTAssertEqual(JSONValue.number(1_700_000_000_000).jsonText, "1700000000000")
+        XCTAssertEqual(JSONValue.number(9_007_199_254_740_992).jsonText, "9007199254740992")
+        XCTAssertEqual(JSONValue.number(1e16).jsonText, "10000000000000000", "as JavaScript prints it")
+        XCTAssertEqual(JSONValue.number(-9_223_372_036_854_775_808).jsonText, "-9223372036854775808")
+        XCTAssertEqual(JSONValue.number(9_223_372_036_854_775_808).jsonText, "9.223372036854776e+18", "beyond Int64")
         XCTAssertEqual(JSONValue.number(0.1).jsonText, "0.1")
         XCTAssertEqual(JSONValue.number(1e300).jsonText, "1e+300")
     }

@@ -1,10 +1,10 @@
 import Foundation
 import XCTest
-@testable import HearthCore
+@testable import HearthWire
 
 /// RFC 8259 conformance of `JSONValue.parse`, in the spirit of JSONTestSuite's y_/n_ cases, plus a
 /// randomized comparison with Foundation's JSONSerialization on valid documents.
-final class SupportJSONParserTests: XCTestCase {
+final class JSONParserTests: XCTestCase {
     // MARK: - Accepted documents
 
     func testAnyValueMayStandAtTopLevel() throws {
@@ -45,8 +45,17 @@ final class SupportJSONParserTests: XCTestCase {
         XCTAssertEqual(value, ["a": [1, 2], "b": .null])
     }
 
-    func testALeadingByteOrderMarkIsIgnored() throws {
-        XCTAssertEqual(try JSONValue.parse([0xEF, 0xBB, 0xBF] + Array("{\"a\":1}".utf8)), ["a": 1])
+    /// Google's parser (protobuf's JsonLexer) skips only space, tab, CR and LF before a value.
+    func testAByteOrderMarkIsRejectedAsGooglesParserRejectsIt() {
+        for text in ["{\"a\":1}", "[]", "1", " {}"] {
+            XCTAssertThrowsError(try JSONValue.parse([0xEF, 0xBB, 0xBF] + Array(text.utf8))) { error in
+                XCTAssertEqual((error as? JSONParseError)?.kind, .syntax)
+                XCTAssertEqual((error as? JSONParseError)?.description, "invalid JSON: a byte order mark before the value at byte 0")
+            }
+        }
+        XCTAssertThrowsError(try JSONValue.parse(Array("\"a\"".utf8) + [0xEF, 0xBB, 0xBF]), "nor after it")
+        XCTAssertEqual(try JSONValue.parse(Array("\"".utf8) + [0xEF, 0xBB, 0xBF] + Array("\"".utf8)), "\u{FEFF}",
+                       "inside a string it is a character like any other")
     }
 
     func testNumbersFollowTheGrammarAndRoundCorrectly() throws {
@@ -87,8 +96,25 @@ final class SupportJSONParserTests: XCTestCase {
         XCTAssertEqual(try JSONValue.parse(#"{"\u0061":1,"\u00e9":2}"#), ["a": 1, "é": 2])
     }
 
-    func testADuplicateKeyKeepsItsLastValue() throws {
-        XCTAssertEqual(try JSONValue.parse(#"{"a":1,"b":2,"a":3}"#), ["a": 3, "b": 2])
+    /// Google's front end (protobuf's parser in its legacy mode) lets a repeated field's last value win.
+    func testADuplicateKeyKeepsItsLastValueWhereItFirstStood() throws {
+        let value = try JSONValue.parse(#"{"a":1,"b":2,"a":3}"#)
+        XCTAssertEqual(value, ["a": 3, "b": 2])
+        XCTAssertEqual(value.objectValue?.keys, ["a", "b"])
+        XCTAssertEqual(try JSONValue.parse(#"{"a":{"x":1},"a":"flat"}"#), ["a": "flat"], "not merged")
+        XCTAssertEqual(try JSONValue.parse(#"{"a":[1],"a":[2]}"#), ["a": [2]], "not appended")
+    }
+
+    func testObjectsKeepTheirMembersInDocumentOrder() throws {
+        let keys = (0..<20).map { "k\(($0 * 7) % 20)" }
+        let text = "{" + keys.map { #""\#($0)":0"# }.joined(separator: ",") + "}"
+        XCTAssertEqual(try JSONValue.parse(text).objectValue?.keys, keys)
+        XCTAssertEqual(String(decoding: try JSONValue.parse(text).serialized(), as: UTF8.self), text)
+    }
+
+    /// Google's limit: protobuf's `ParseOptions::kDefaultDepth`, 100 nested arrays or objects.
+    func testTheNestingLimitIsGooglesHundred() {
+        XCTAssertEqual(JSONParser.maximumDepth, 100)
     }
 
     func testNestingUpToTheLimitIsAccepted() throws {
@@ -172,11 +198,17 @@ final class SupportJSONParserTests: XCTestCase {
 
     func testNestingBeyondTheLimitFailsCleanly() {
         let depth = JSONParser.maximumDepth + 1
-        assertRejected([
+        let texts = [
             String(repeating: "[", count: depth) + String(repeating: "]", count: depth),
             String(repeating: #"{"a":"#, count: depth - 1) + "{}" + String(repeating: "}", count: depth - 1),
             String(repeating: "[", count: 1_000_000),
-        ])
+        ]
+        assertRejected(texts)
+        for text in texts {
+            XCTAssertThrowsError(try JSONValue.parse(text)) { error in
+                XCTAssertEqual((error as? JSONParseError)?.kind, .tooDeep)
+            }
+        }
     }
 
     func testErrorsSayWhereTheInputWentWrong() {
@@ -185,6 +217,23 @@ final class SupportJSONParserTests: XCTestCase {
         }
         XCTAssertThrowsError(try JSONValue.parse(#"{"a":01}"#)) { error in
             XCTAssertEqual((error as? JSONParseError)?.description, "invalid JSON: number with a leading zero at byte 6")
+        }
+    }
+
+    func testErrorsSayWhatKindOfProblemTheyAre() {
+        let cases: [([UInt8], JSONParseError.Kind, Int)] = [
+            (Array(#"{"a":"x"#.utf8) + [0xFF] + Array(#""}"#.utf8), .invalidUTF8, 9),
+            (Array(#"["\n"#.utf8) + [0xC3] + Array(#""]"#.utf8), .invalidUTF8, 6),
+            (Array("[1e400]".utf8), .numberOutOfRange, 6),
+            (Array("[1,]".utf8), .syntax, 3),
+            ([0xFF], .syntax, 0),
+            ([], .syntax, 0),
+        ]
+        for (bytes, kind, offset) in cases {
+            XCTAssertThrowsError(try JSONValue.parse(bytes), "\(bytes)") { error in
+                XCTAssertEqual((error as? JSONParseError)?.kind, kind, "\(bytes)")
+                XCTAssertEqual((error as? JSONParseError)?.offset, offset, "\(bytes)")
+            }
         }
     }
 

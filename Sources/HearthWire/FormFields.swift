@@ -4,17 +4,22 @@
 ///
 /// Parsing never fails: empty segments are skipped, a segment without '=' is a name with an empty
 /// value, malformed escapes stay literal, and bytes that do not decode to UTF-8 become U+FFFD.
-struct FormFields: Equatable, Sendable {
-    struct Field: Equatable, Sendable {
-        let name: String
-        let value: String
+package struct FormFields: Equatable, Sendable {
+    package struct Field: Equatable, Sendable {
+        package let name: String
+        package let value: String
+
+        package init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
     }
 
-    let fields: [Field]
+    package let fields: [Field]
 
     /// - Parameter plusIsSpace: true only for form bodies. In a URL query or fragment '+' is a
     ///   literal plus (RFC 3986); treating it as a space would corrupt base64 values such as tokens.
-    init(parsing text: Substring, plusIsSpace: Bool) {
+    package init(parsing text: Substring, plusIsSpace: Bool) {
         var fields: [Field] = []
         for segment in text.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             if let equals = segment.firstIndex(of: UInt8(ascii: "=")) {
@@ -28,31 +33,40 @@ struct FormFields: Equatable, Sendable {
         self.fields = fields
     }
 
-    init(_ fields: [Field]) {
+    package init(_ fields: [Field]) {
         self.fields = fields
     }
 
+    /// The fields as `(name, value)` pairs, in order.
+    package var pairs: [(name: String, value: String)] {
+        fields.map { ($0.name, $0.value) }
+    }
+
     /// Every value of `name`, in order.
-    func values(of name: String) -> [String] {
+    package func values(of name: String) -> [String] {
         fields.filter { $0.name == name }.map(\.value)
     }
 
     /// The first value of `name`.
-    func first(_ name: String) -> String? {
+    package func first(_ name: String) -> String? {
         fields.first { $0.name == name }?.value
     }
 
     /// These fields followed by `other`'s.
-    func appending(_ other: FormFields) -> FormFields {
+    package func appending(_ other: FormFields) -> FormFields {
         FormFields(fields + other.fields)
     }
 }
 
 /// `%XX` decoding for URL components and form bodies.
-enum PercentDecoding {
+package enum PercentDecoding {
     /// Decodes `%XX` escapes (either case). A '%' not followed by two hex digits stays as it is;
     /// the decoded bytes are read as UTF-8 with invalid sequences replaced by U+FFFD.
-    static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes, plusIsSpace: Bool) -> String {
+    package static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes, plusIsSpace: Bool) -> String {
+        // Most names and values (every request's `key=...`) have nothing to decode.
+        if !bytes.contains(where: { $0 == UInt8(ascii: "%") || ($0 == UInt8(ascii: "+") && plusIsSpace) }) {
+            return String(decoding: bytes, as: UTF8.self)
+        }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var index = bytes.startIndex
