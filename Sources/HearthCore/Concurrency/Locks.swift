@@ -3,25 +3,28 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
-/// A value behind Synchronization's `Mutex`: the session, the operation tracker, handles' small state.
-/// A class, because `Mutex` cannot be copied and these are shared by reference. The value sits beside a
-/// `Mutex<Void>` rather than inside a `Mutex<Value>`: that one's `withLock` takes and returns `sending`
-/// values, which these (raw pointers, closures, futures) are not; the lock guards it all the same.
-package final class Locked<Value>: @unchecked Sendable {
-    private let mutex = Mutex(())
-    private var value: Value
+/// A value behind a mutex: the session, the operation tracker, handles' small state. Shared by
+/// reference (copies of a `Locked` are the same lock).
+///
+/// pthread's mutex, not Synchronization's `Mutex`: on Linux `Mutex` hands a contended lock over in the
+/// kernel (a priority-inheritance futex, acquired and released by its uninstrumented slow path), which
+/// ThreadSanitizer cannot see: the TSan suite (`make test-tsan-c`) reported 101 races on values behind
+/// it, all false, where pthread's mutex (which TSan intercepts) gives none. Under contention that path is
+/// slower too (bench/FINDINGS.md, the emulator's `rt_mutex`).
+package struct Locked<Value>: @unchecked Sendable {
+    private let buffer: MutexBuffer<Value>
 
     package init(_ value: Value) {
-        self.value = value
+        buffer = .make(value, recursive: false)
     }
 
     @inline(__always)
     package func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        try mutex.withLock { _ throws -> T in
-            nonisolated(unsafe) let result = try body(&value)
-            return result
+        try buffer.withUnsafeMutablePointers { value, mutex in
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return try body(&value.pointee)
         }
     }
 
@@ -30,10 +33,7 @@ package final class Locked<Value>: @unchecked Sendable {
 
 /// A mutex with a condition variable, for the few places where a thread must block until another one
 /// changes something: waiting on a future, the log sink's handover, the loop thread's start and stop,
-/// loop threads at exit. `Mutex` has no condition variable, so this one is pthread's.
-///
-/// The mutex and the condition variable live in one allocation (pthread objects must not move; a
-/// `ManagedBuffer`'s header and element keep their addresses): every future has one.
+/// loop threads at exit. One allocation for both: every future has one.
 package struct ConditionLock: @unchecked Sendable {
     private let buffer = ConditionBuffer.make()
 
@@ -88,9 +88,8 @@ package struct ConditionLock: @unchecked Sendable {
 /// A recursive mutex: held while host code runs inside a Hearth callback, so that a thread that
 /// releases a future, removes a listener or destroys the app can wait for a running callback to end
 /// (and then be sure no further one starts), while the callback itself may call those functions too.
-/// `Mutex` is not recursive, so this one is pthread's.
 package struct RecursiveLock: @unchecked Sendable {
-    private let buffer = RecursiveMutexBuffer.make()
+    private let buffer = MutexBuffer<Void>.make((), recursive: true)
 
     package init() {}
 
@@ -104,8 +103,37 @@ package struct RecursiveLock: @unchecked Sendable {
     }
 }
 
-// `ManagedBuffer` subclasses may not add stored properties (the element is laid out right after the
-// header), hence one subclass per kind of lock, each tearing down its own pthread objects.
+// A lock's value and pthread objects live in one allocation: pthread objects must not move, and a
+// `ManagedBuffer`'s header and element keep their addresses for the object's lifetime. Its subclasses
+// may not add stored properties (the element is laid out right after the header), hence one subclass
+// per kind of lock, each tearing down its own pthread objects.
+
+/// A value (the header) and its mutex (the element).
+final class MutexBuffer<Value>: ManagedBuffer<Value, pthread_mutex_t> {
+    static func make(_ value: Value, recursive: Bool) -> MutexBuffer {
+        let buffer = unsafeDowncast(create(minimumCapacity: 1) { _ in value }, to: MutexBuffer.self)
+        buffer.withUnsafeMutablePointerToElements { mutex in
+            mutex.initialize(to: pthread_mutex_t())
+            guard recursive else {
+                pthread_mutex_init(mutex, nil)
+                return
+            }
+            var attr = pthread_mutexattr_t()
+            pthread_mutexattr_init(&attr)
+            pthread_mutexattr_settype(&attr, Int32(PTHREAD_MUTEX_RECURSIVE))
+            pthread_mutex_init(mutex, &attr)
+            pthread_mutexattr_destroy(&attr)
+        }
+        return buffer
+    }
+
+    deinit {
+        withUnsafeMutablePointerToElements { mutex in
+            pthread_mutex_destroy(mutex)
+            mutex.deinitialize(count: 1)
+        }
+    }
+}
 
 /// A condition variable (the header) and its mutex (the element).
 final class ConditionBuffer: ManagedBuffer<pthread_cond_t, pthread_mutex_t> {
@@ -128,29 +156,6 @@ final class ConditionBuffer: ManagedBuffer<pthread_cond_t, pthread_mutex_t> {
     deinit {
         withUnsafeMutablePointers { cond, mutex in
             pthread_cond_destroy(cond)
-            pthread_mutex_destroy(mutex)
-            mutex.deinitialize(count: 1)
-        }
-    }
-}
-
-/// A recursive mutex (the element); no header.
-final class RecursiveMutexBuffer: ManagedBuffer<Void, pthread_mutex_t> {
-    static func make() -> RecursiveMutexBuffer {
-        let buffer = unsafeDowncast(create(minimumCapacity: 1) { _ in () }, to: RecursiveMutexBuffer.self)
-        buffer.withUnsafeMutablePointerToElements { mutex in
-            mutex.initialize(to: pthread_mutex_t())
-            var attr = pthread_mutexattr_t()
-            pthread_mutexattr_init(&attr)
-            pthread_mutexattr_settype(&attr, Int32(PTHREAD_MUTEX_RECURSIVE))
-            pthread_mutex_init(mutex, &attr)
-            pthread_mutexattr_destroy(&attr)
-        }
-        return buffer
-    }
-
-    deinit {
-        withUnsafeMutablePointerToElements { mutex in
             pthread_mutex_destroy(mutex)
             mutex.deinitialize(count: 1)
         }
