@@ -141,8 +141,7 @@ extension Auth {
     /// Second half of every sign-in: tokens → account → session → future. `provider`: the sign-in
     /// provider the RPC itself implies (Firebase writes it as the ID token's
     /// `firebase.sign_in_provider`: "password" for signInWithPassword, ...); nil where only the token
-    /// tells (an identity provider's or a second factor's sign-in), which is then decoded for it
-    /// (~11,000 instructions, a twentieth of a password sign-in; bench, issue 5).
+    /// tells (an identity provider's or a second factor's sign-in), and only then is it decoded.
     func completeSignIn(_ future: FutureState, _ tokens: Result<TokenResponse, AuthError>, kind: SignInResultKind,
                         idp: IdpResponse? = nil, provider: String? = nil) {
         let issued: TokenResponse

@@ -8,10 +8,8 @@ import Darwin
 /// reference (copies of a `Locked` are the same lock).
 ///
 /// pthread's mutex, not Synchronization's `Mutex`: on Linux `Mutex` hands a contended lock over in the
-/// kernel (a priority-inheritance futex, acquired and released by its uninstrumented slow path), which
-/// ThreadSanitizer cannot see: the TSan suite (`make test-tsan-c`) reported 101 races on values behind
-/// it, all false, where pthread's mutex (which TSan intercepts) gives none. Under contention that path is
-/// slower too (bench/FINDINGS.md, the emulator's `rt_mutex`).
+/// kernel (a priority-inheritance futex), which ThreadSanitizer cannot see, so `make test-tsan-c` would
+/// report races that are not.
 package struct Locked<Value>: @unchecked Sendable {
     private let buffer: MutexBuffer<Value>
 
