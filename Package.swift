@@ -26,8 +26,8 @@ let fuzzTargets: [Target] = [
 }
 
 // The library's modules use neither Swift concurrency nor regexes: without the implicit imports of
-// both, libhearth loads neither libswift_Concurrency nor _StringProcessing / _RegexParser (RSS and
-// start-up, bench/RESULTS.md). FoundationEssentials is not used either.
+// both, libhearth loads neither libswift_Concurrency nor _StringProcessing / _RegexParser (their
+// memory and start-up). FoundationEssentials is not used either.
 let leanRuntime: [SwiftSetting] = [.unsafeFlags([
     "-Xfrontend", "-disable-implicit-concurrency-module-import",
     "-Xfrontend", "-disable-implicit-string-processing-module-import",

@@ -3,9 +3,8 @@ import CHearthWire
 /// A strict RFC 8259 reader of UTF-8 bytes into `JSONValue`, for the client (answers, ID tokens, session
 /// files) and the emulator (requests, tokens, imports) alike.
 ///
-/// Hand-written because every sign-in parses two responses and an ID token's claims: going through
-/// JSONDecoder + Codable into a dynamic enum cost more than half of a sign-in's instructions. It reads
-/// the bytes once, builds values directly, and copies a string's bytes only when it has escapes.
+/// Hand-written, because every sign-in parses two answers and an ID token's claims: it reads the bytes
+/// once, builds values directly, and copies a string's bytes only when it has escapes.
 ///
 /// Where RFC 8259 leaves room it does what Google's JSON parser (protobuf's JsonLexer, whose legacy mode
 /// stands for Google's front end) does: any value may stand at top level; a byte order mark is an error

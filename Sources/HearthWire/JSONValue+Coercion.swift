@@ -49,8 +49,8 @@ extension JSONValue {
     }
 
     /// The value of `text` when it is nothing but 1...19 ASCII digits (timestamps and lifetimes as the
-    /// service sends them), without the trimming and String parsing of the general path (two of these
-    /// per lookup cost ~4,000 instructions that way); nil sends `text` down the general path.
+    /// service sends them), without the general path's trimming and String parsing; nil sends `text`
+    /// down the general path.
     private static func plainDigits(_ text: String) -> UInt64? {
         var text = text
         return text.withUTF8 { plainDigits($0) }

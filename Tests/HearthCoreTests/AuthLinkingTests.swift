@@ -2,11 +2,11 @@ import XCTest
 @testable import HearthCore
 import HearthWire
 
-/// Linking, unlinking and reauthentication rules that Auth enforces itself, against a fake service.
+/// Linking, unlinking and reauthentication rules that Auth enforces itself, against a fake Identity Toolkit.
 final class AuthLinkingTests: XCTestCase {
     var loop: EventLoop!
     var store: MemorySessionStore!
-    var service: FakeIdentityService!
+    var service: FakeIdentityToolkit!
     let now: Int64 = 1_700_000_000_000
 
     override func setUpWithError() throws {
@@ -24,7 +24,9 @@ final class AuthLinkingTests: XCTestCase {
                                 UserInfoSnapshot(uid: "g-1", providerId: "google.com")]
         try store.save(PersistedSession(appName: "[DEFAULT]", apiKey: "key", user: profile,
                                         tokens: TokenSet(idToken: "id", refreshToken: "r", expiresAtMs: now + 3_600_000)).encoded())
-        let service = FakeIdentityService(loop: loop, uid: "user-1")
+        let service = FakeIdentityToolkit(loop: loop, uid: "user-1")
+        service.lookupUser["providerUserInfo"] = [["providerId": "password", "rawId": "user-1@example.com"],
+                                                  ["providerId": "google.com", "rawId": "g-1"]]
         self.service = service
         let now = self.now
         return Auth(configuration: AppConfiguration(apiKey: "key"), dispatcher: CallbackDispatcher(loop: loop),
@@ -47,28 +49,27 @@ final class AuthLinkingTests: XCTestCase {
         let auth = try makeAuth()
         let google = Credential.federated(.google(idToken: "{\"sub\":\"g-2\"}", accessToken: nil))
         XCTAssertEqual(error(of: auth.link(uid: "user-1", with: google))?.code, .providerAlreadyLinked)
-        XCTAssertTrue(service.idpRequests.isEmpty)
+        XCTAssertTrue(service.bodies(of: "accounts:signInWithIdp").isEmpty)
     }
 
     func testUnlinkingAProviderThatIsNotLinkedFailsWithNoSuchProvider() throws {
         let auth = try makeAuth()
         XCTAssertEqual(error(of: auth.unlink(uid: "user-1", providerId: "twitter.com"))?.code, .noSuchProvider)
-        XCTAssertTrue(service.updates.isEmpty)
+        XCTAssertTrue(service.bodies(of: "accounts:update").isEmpty)
     }
 
     func testUnlinkingPasswordClearsTheEmail() throws {
         let auth = try makeAuth()
         XCTAssertNil(error(of: auth.unlink(uid: "user-1", providerId: "password")))
-        XCTAssertEqual(service.updates.first?.deleteProviders, ["password"])
+        XCTAssertEqual(service.bodies(of: "accounts:update").first?["deleteProvider"], ["password"])
         XCTAssertEqual(auth.currentUser?.profile.email, "")
         XCTAssertEqual(auth.currentUser?.profile.providerData.map(\.providerId), ["google.com"])
     }
 
     func testReauthenticatingAsAnotherUserFailsWithUserMismatchAndKeepsTheUser() throws {
         let auth = try makeAuth()
-        service.idpAnswer = .success(IdpSignIn(tokens: IssuedTokens(idToken: token(sub: "someone-else"), refreshToken: "r2",
-                                                                    expiresIn: 3600, localId: "someone-else"),
-                                               idp: IdpResponse(decoding: ["providerId": "google.com"])))
+        service.idpAnswer = ["idToken": .string(token(sub: "someone-else")), "refreshToken": "r2", "expiresIn": "3600",
+                             "localId": "someone-else", "providerId": "google.com"]
         let google = Credential.federated(.google(idToken: "{\"sub\":\"g-9\"}", accessToken: nil))
         XCTAssertEqual(error(of: auth.reauthenticate(uid: "user-1", with: google, retrieveData: false))?.code, .userMismatch)
         XCTAssertEqual(auth.currentUser?.uid, "user-1")
@@ -79,7 +80,7 @@ final class AuthLinkingTests: XCTestCase {
         let auth = try makeAuth()
         let google = Credential.federated(.google(idToken: "{\"sub\":\"g-1\"}", accessToken: nil))
         _ = error(of: auth.reauthenticate(uid: "user-1", with: google, retrieveData: true))
-        XCTAssertEqual(service.idpRequests.first?.purpose, .reauthenticate)
+        XCTAssertEqual(service.bodies(of: "accounts:signInWithIdp").first?["autoCreate"], false)
     }
 
     func testAnEmptyTokenIsRefusedBeforeAnyRequest() throws {
@@ -87,6 +88,6 @@ final class AuthLinkingTests: XCTestCase {
         let empty = Credential.federated(.gitHub(token: ""))
         XCTAssertEqual(error(of: auth.signIn(with: empty))?.code, .invalidCredential)
         XCTAssertEqual(error(of: auth.link(uid: "user-1", with: empty))?.code, .invalidCredential)
-        XCTAssertTrue(service.idpRequests.isEmpty)
+        XCTAssertTrue(service.bodies(of: "accounts:signInWithIdp").isEmpty)
     }
 }

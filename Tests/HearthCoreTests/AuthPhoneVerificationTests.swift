@@ -1,19 +1,20 @@
 import XCTest
 @testable import HearthCore
+import HearthWire
 
 /// Firebase's phone verification rules that Hearth enforces itself: E.164 up front, one SMS per
 /// number while a code is fresh, a resend token that forces another, app verification off against
 /// the emulator.
 final class AuthPhoneVerificationTests: XCTestCase {
     var loop: EventLoop!
-    var service: FakeIdentityService!
+    var service: FakeIdentityToolkit!
     let clock = Locked<Int64>(1_700_000_000_000)
 
     override func setUpWithError() throws { loop = try EventLoop.makeOwned() }
     override func tearDown() { loop.shutdown() }
 
     private func makeAuth() -> Auth {
-        let service = FakeIdentityService(loop: loop, uid: "user-1")
+        let service = FakeIdentityToolkit(loop: loop, uid: "user-1")
         self.service = service
         let clock = self.clock
         let auth = Auth(configuration: AppConfiguration(apiKey: "key"), dispatcher: CallbackDispatcher(loop: loop),
@@ -51,7 +52,7 @@ final class AuthPhoneVerificationTests: XCTestCase {
     func testSeparatorsAreRemovedBeforeSending() {
         let auth = makeAuth()
         _ = verify(auth, "+1 650-555-3434")
-        XCTAssertEqual(service.sentCodes.first?.phoneNumber, "+16505553434")
+        XCTAssertEqual(service.sentCodes.first?["phoneNumber"]?.stringValue, "+16505553434")
     }
 
     func testVerifyingTheSameNumberAgainWhileTheCodeIsFreshSendsNoSecondSMS() throws {
@@ -82,7 +83,7 @@ final class AuthPhoneVerificationTests: XCTestCase {
     func testAgainstTheEmulatorNoAppVerificationIsSent() throws {
         let auth = makeAuth()
         _ = try verify(auth, "+16505554567").get()
-        XCTAssertNil(service.sentCodes.first?.recaptchaToken)
+        XCTAssertNil(service.sentCodes.first?["recaptchaToken"])
     }
 
     func testWithAppVerificationButNoUIDelegateTheErrorSaysWhatIsMissing() {
@@ -92,6 +93,11 @@ final class AuthPhoneVerificationTests: XCTestCase {
         XCTAssertEqual(error.code, .missingAppCredential)
         XCTAssertTrue(service.sentCodes.isEmpty)
     }
+}
+
+private extension FakeIdentityToolkit {
+    /// The bodies of the SMS requests (accounts:sendVerificationCode) sent so far.
+    var sentCodes: [JSONObject] { bodies(of: "accounts:sendVerificationCode") }
 }
 
 extension AuthPhoneVerificationTests {

@@ -1,98 +1,12 @@
 import XCTest
 @testable import HearthCore
-
-/// An identity service whose answers the test controls. Calls arrive on the loop thread; answers
-/// are delivered there too.
-final class FakeIdentityService: IdentityService, @unchecked Sendable {
-    let loop: EventLoop
-    private let lock = Locked<(refreshes: [String], pending: [(Result<IssuedTokens, AuthError>) -> Void])>(([], []))
-    var refreshAnswer: (() -> Result<IssuedTokens, AuthError>)?
-    var lookupRecord: AccountRecord
-
-    init(loop: EventLoop, uid: String) {
-        self.loop = loop
-        self.lookupRecord = AccountRecord(localId: uid, email: "\(uid)@example.com", hasPassword: true)
-    }
-
-    var refreshCount: Int { lock.withLock { $0.refreshes.count } }
-    var refreshedWith: [String] { lock.withLock { $0.refreshes } }
-
-    /// Answers every refresh waiting so far (on the loop).
-    func answerRefreshes(_ result: Result<IssuedTokens, AuthError>) {
-        let pending = lock.withLock { state -> [(Result<IssuedTokens, AuthError>) -> Void] in
-            defer { state.pending.removeAll() }
-            return state.pending
-        }
-        loop.execute { for completion in pending { completion(result) } }
-    }
-
-    func refresh(refreshToken: String, _ completion: @escaping (Result<IssuedTokens, AuthError>) -> Void) {
-        lock.withLock {
-            $0.refreshes.append(refreshToken)
-            $0.pending.append(completion)
-        }
-    }
-
-    func signUp(_ request: SignUpParameters, _ completion: @escaping (Result<IssuedTokens, AuthError>) -> Void) {
-        completion(.success(IssuedTokens(idToken: "id-new", refreshToken: "r-new", expiresIn: 3600, localId: "u")))
-    }
-    func signInWithPassword(email: String, password: String, _ completion: @escaping (Result<IssuedTokens, AuthError>) -> Void) {
-        completion(.failure(AuthError(code: .wrongPassword)))
-    }
-    func signInWithCustomToken(_ token: String, _ completion: @escaping (Result<IssuedTokens, AuthError>) -> Void) {
-        completion(.failure(AuthError(code: .invalidCustomToken)))
-    }
-    func lookup(idToken: String, _ completion: @escaping (Result<AccountRecord, AuthError>) -> Void) {
-        completion(.success(lookupRecord))
-    }
-    func update(idToken: String, _ changes: AccountChanges, _ completion: @escaping (Result<AccountUpdateResult, AuthError>) -> Void) {
-        updates.append(changes)
-        completion(.success(AccountUpdateResult()))
-    }
-    func deleteAccount(idToken: String, _ completion: @escaping (Result<Void, AuthError>) -> Void) {
-        completion(.success(()))
-    }
-    func sendOobCode(_ request: OobCodeRequest, settings: ActionCodeSettings?,
-                     _ completion: @escaping (Result<Void, AuthError>) -> Void) {
-        completion(.success(()))
-    }
-    func signInMethods(forEmail email: String, _ completion: @escaping (Result<[String], AuthError>) -> Void) {
-        completion(.success(["password"]))
-    }
-    /// What signInWithIdp answers (default: tokens of `idpSubject`).
-    var idpAnswer: Result<IdpSignIn, AuthError>?
-    var idpRequests: [SignInWithIdp] = []
-    var updates: [AccountChanges] = []
-
-    func signInWithIdp(_ request: SignInWithIdp, _ completion: @escaping (Result<IdpSignIn, AuthError>) -> Void) {
-        idpRequests.append(request)
-        completion(idpAnswer ?? .failure(AuthError(code: .invalidCredential)))
-    }
-    func createAuthUri(_ request: CreateAuthUriForProvider,
-                       _ completion: @escaping (Result<CreateAuthUriForProvider.Response, AuthError>) -> Void) {
-        completion(.failure(AuthError(code: .invalidProviderId)))
-    }
-    /// Phone codes sent (sendVerificationCode requests), answered with verification ids "v1", "v2", ...
-    var sentCodes: [SendVerificationCode] = []
-
-    func call<R: BackendRPC>(_ rpc: R, _ completion: @escaping (Result<R.Response, AuthError>) -> Void) {
-        if let send = rpc as? SendVerificationCode {
-            sentCodes.append(send)
-            if let answer = PhoneSessionInfo(sessionInfo: "v\(sentCodes.count)") as? R.Response {
-                return completion(.success(answer))
-            }
-        }
-        completion(.failure(AuthError(code: .failure, message: "the fake does not answer \(R.self)")))
-    }
-
-    func shutdown() {}
-}
+import HearthWire
 
 final class AuthSessionTests: XCTestCase {
     var loop: EventLoop!
     var store: MemorySessionStore!
     var clock: Locked<Int64>!
-    var service: FakeIdentityService!
+    var service: FakeIdentityToolkit!
     let minute: Int64 = 60_000
 
     override func setUpWithError() throws {
@@ -115,7 +29,7 @@ final class AuthSessionTests: XCTestCase {
 
     private func makeAuth() -> Auth {
         let clock = self.clock!
-        let service = FakeIdentityService(loop: loop, uid: "user-1")
+        let service = FakeIdentityToolkit(loop: loop, uid: "user-1")
         self.service = service
         let auth = Auth(configuration: AppConfiguration(apiKey: "key"), dispatcher: CallbackDispatcher(loop: loop),
                         store: store, emulator: nil, nowMs: { clock.current }) { _ in service }
@@ -162,7 +76,7 @@ final class AuthSessionTests: XCTestCase {
         waitUntil { service.refreshCount >= 1 }
         usleep(20_000)
         XCTAssertEqual(service.refreshCount, 1)
-        service.answerRefreshes(.success(IssuedTokens(idToken: "id-2", refreshToken: "r-2", expiresIn: 3600)))
+        service.answerRefreshes(idToken: "id-2", refreshToken: "r-2")
         for future in futures {
             XCTAssertEqual(future.wait(timeoutMs: 2_000), .complete)
             guard case .success(.string(let token))? = future.result else { return XCTFail("no token") }
@@ -175,7 +89,7 @@ final class AuthSessionTests: XCTestCase {
         let auth = makeAuth()
         let first = auth.getToken(uid: "user-1", forceRefresh: true)
         waitUntil { service.refreshCount == 1 }
-        service.answerRefreshes(.success(IssuedTokens(idToken: "id-2", refreshToken: "r-rotated", expiresIn: 3600)))
+        service.answerRefreshes(idToken: "id-2", refreshToken: "r-rotated")
         XCTAssertEqual(first.wait(timeoutMs: 2_000), .complete)
         let saved = PersistedSession.decode(try XCTUnwrap(store.load()), appName: "[DEFAULT]", apiKey: "key")
         XCTAssertEqual(saved?.tokens.refreshToken, "r-rotated")
@@ -185,7 +99,7 @@ final class AuthSessionTests: XCTestCase {
         let second = auth.getToken(uid: "user-1", forceRefresh: true)
         waitUntil { service.refreshCount == 2 }
         XCTAssertEqual(service.refreshedWith, ["r-1", "r-rotated"])
-        service.answerRefreshes(.success(IssuedTokens(idToken: "id-3", refreshToken: "", expiresIn: 3600)))
+        service.answerRefreshes(idToken: "id-3", refreshToken: nil)
         XCTAssertEqual(second.wait(timeoutMs: 2_000), .complete)
         let kept = PersistedSession.decode(try XCTUnwrap(store.load()), appName: "[DEFAULT]", apiKey: "key")
         XCTAssertEqual(kept?.tokens.refreshToken, "r-rotated", "an absent refresh token keeps the old one")
@@ -199,7 +113,7 @@ final class AuthSessionTests: XCTestCase {
         waitUntil { calls.current == 1 }  // the initial call
         let future = auth.getToken(uid: "user-1", forceRefresh: true)
         waitUntil { service.refreshCount == 1 }
-        service.answerRefreshes(.failure(AuthError(code: .failure, message: "INVALID_REFRESH_TOKEN", serverCode: "INVALID_REFRESH_TOKEN")))
+        service.answerRefreshes(error: "INVALID_REFRESH_TOKEN")
         XCTAssertEqual(future.wait(timeoutMs: 2_000), .complete)
         waitUntil { calls.current == 2 }
         XCTAssertNil(auth.currentUser)
@@ -211,7 +125,7 @@ final class AuthSessionTests: XCTestCase {
         let auth = makeAuth()
         let future = auth.getToken(uid: "user-1", forceRefresh: true)
         waitUntil { service.refreshCount == 1 }
-        service.answerRefreshes(.failure(AuthError(code: .networkRequestFailed, message: "connection refused")))
+        service.failRefreshes(.network("connection refused"))
         XCTAssertEqual(future.wait(timeoutMs: 2_000), .complete)
         guard case .failure(let error)? = future.result else { return XCTFail("expected failure") }
         XCTAssertEqual(error.code, .networkRequestFailed)
@@ -246,7 +160,7 @@ final class AuthSessionTests: XCTestCase {
         let future = auth.updateEmail(uid: "user-1", email: "moved@example.com")
         XCTAssertEqual(future.wait(timeoutMs: 2_000), .complete)
         guard case .success? = future.result else { return XCTFail("expected success, got \(String(describing: future.result))") }
-        XCTAssertEqual(service.updates.map(\.email), ["moved@example.com"])
+        XCTAssertEqual(service.bodies(of: "accounts:update").compactMap { $0["email"]?.stringValue }, ["moved@example.com"])
         XCTAssertEqual(auth.currentUser?.profile.email, "moved@example.com")
         XCTAssertEqual(auth.currentUser?.profile.isEmailVerified, false)
     }
@@ -258,7 +172,7 @@ final class AuthSessionTests: XCTestCase {
         XCTAssertEqual(future.wait(timeoutMs: 2_000), .complete)
         guard case .failure(let error)? = future.result else { return XCTFail("expected failure") }
         XCTAssertEqual(error.code, .missingEmail)
-        XCTAssertTrue(service.updates.isEmpty)
+        XCTAssertTrue(service.bodies(of: "accounts:update").isEmpty)
         XCTAssertEqual(auth.currentUser?.profile.email, "user-1@example.com")
     }
 

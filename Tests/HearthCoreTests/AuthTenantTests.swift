@@ -1,5 +1,6 @@
 import XCTest
 @testable import HearthCore
+import HearthWire
 
 /// Auth's tenant (Firebase's `Auth.tenantId`): what requests are configured with, the one-tenant rule
 /// for the users it installs, restored sessions, and taking over a user of another Auth.
@@ -16,9 +17,9 @@ final class AuthTenantTests: XCTestCase {
     }
 
     private func makeAuth(store: SessionStore = MemorySessionStore(), apiKey: String = "key",
-                          appName: String = "[DEFAULT]", lookupTenant: String?) -> (Auth, FakeIdentityService) {
-        let service = FakeIdentityService(loop: loop, uid: "u")
-        service.lookupRecord.tenantId = lookupTenant
+                          appName: String = "[DEFAULT]", lookupTenant: String?) -> (Auth, FakeIdentityToolkit) {
+        let service = FakeIdentityToolkit(loop: loop, uid: "u")
+        service.lookupUser["tenantId"] = lookupTenant.map(JSONValue.string)
         var configuration = AppConfiguration(apiKey: apiKey)
         configuration.appName = appName
         let auth = Auth(configuration: configuration,

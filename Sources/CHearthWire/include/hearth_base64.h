@@ -1,5 +1,5 @@
 /* Base64 decoding on the hot path (an ID token's payload, on every sign-in and token refresh), in C
- * because Swift's bounds checks cost more than the decoding itself (bench, issue 5). */
+ * because Swift's bounds checks cost more than the decoding itself. */
 #ifndef HEARTH_BASE64_H
 #define HEARTH_BASE64_H
 

@@ -1,6 +1,6 @@
-/* Byte scans on the hot path of JSON reading and writing, sixteen bytes at a time where the CPU has
- * SSE2 (every x86-64). In C because Swift's SIMD types compile to lane-by-lane code for these
- * (bench, issue 5: an ID token's ~1 KB of string bytes is read twice and written once per sign-in). */
+/* Byte scans on the hot path of JSON reading and writing (an ID token's string bytes are read twice and
+ * written once per sign-in), sixteen bytes at a time where the CPU has SSE2 (every x86-64). In C
+ * because Swift's SIMD types compile to lane-by-lane code for these. */
 #ifndef HEARTH_SCAN_H
 #define HEARTH_SCAN_H
 

@@ -39,10 +39,7 @@ public final class App: @unchecked Sendable {
         transportOptions.connectTo = configuration.transportConnectTo
         self.auth = Auth(configuration: configuration, dispatcher: dispatcher, store: store, emulator: emulator,
                          nowMs: nowMs) { auth in
-            let transport = try CurlTransport(loop: auth.loop, options: transportOptions)
-            return BackendIdentityService(backend: Backend(transport: transport), transport: transport) {
-                [unowned auth] in auth.backendConfiguration
-            }
+            try CurlTransport(loop: auth.loop, options: transportOptions)
         }
         Log.info("[\(configuration.appName)] app created on " + (loop.isOwned ? "its own loop thread" : "the host's loop")
                  + (emulator.map { ", using the emulator at \($0.authority)" } ?? ""))

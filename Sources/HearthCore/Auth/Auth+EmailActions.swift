@@ -9,10 +9,8 @@ extension Auth {
             return rejected(.sendSignInLinkToEmail, error)
         }
         return perform(.sendSignInLinkToEmail) { [self] future in
-            withService(future) { service in
-                service.sendOobCode(.emailSignIn(email: email), settings: settings) { [self] result in
-                    finish(future, result.map { .none })
-                }
+            send(SendOobCode(.emailSignIn(email: email), settings: settings)) { [self] result in
+                finish(future, result.map { _ in .none })
             }
         }
     }
@@ -69,10 +67,8 @@ extension Auth {
     public func applyActionCode(_ code: String) -> FutureState {
         if code.isEmpty { return rejected(.applyActionCode, Self.missingCode) }
         return perform(.applyActionCode) { [self] future in
-            withService(future) { service in
-                service.call(ApplyActionCode(oobCode: code)) { [self] result in
-                    finish(future, result.map { .none })
-                }
+            send(ApplyActionCode(oobCode: code)) { [self] result in
+                finish(future, result.map { .none })
             }
         }
     }
@@ -82,12 +78,10 @@ extension Auth {
     public func checkActionCode(_ code: String) -> FutureState {
         if code.isEmpty { return rejected(.checkActionCode, Self.missingCode) }
         return perform(.checkActionCode) { [self] future in
-            withService(future) { service in
-                service.call(ResetPassword(oobCode: code)) { [self] result in
-                    finish(future, result.flatMap { response in
-                        Result { () throws(AuthError) -> FutureValue in .actionCodeInfo(try response.actionCodeInfo()) }
-                    })
-                }
+            send(ResetPassword(oobCode: code)) { [self] result in
+                finish(future, result.flatMap { response in
+                    Result { () throws(AuthError) -> FutureValue in .actionCodeInfo(try response.actionCodeInfo()) }
+                })
             }
         }
     }
@@ -97,12 +91,10 @@ extension Auth {
     public func verifyPasswordResetCode(_ code: String) -> FutureState {
         if code.isEmpty { return rejected(.verifyPasswordResetCode, Self.missingCode) }
         return perform(.verifyPasswordResetCode) { [self] future in
-            withService(future) { service in
-                service.call(ResetPassword(oobCode: code)) { [self] result in
-                    finish(future, result.flatMap { response in
-                        Result { () throws(AuthError) -> FutureValue in .string(try response.actionCodeInfo().email) }
-                    })
-                }
+            send(ResetPassword(oobCode: code)) { [self] result in
+                finish(future, result.flatMap { response in
+                    Result { () throws(AuthError) -> FutureValue in .string(try response.actionCodeInfo().email) }
+                })
             }
         }
     }
@@ -116,10 +108,8 @@ extension Auth {
             return rejected(.confirmPasswordReset, AuthError(code: .missingPassword, message: "A new password is required."))
         }
         return perform(.confirmPasswordReset) { [self] future in
-            withService(future) { service in
-                service.call(ResetPassword(oobCode: code, newPassword: newPassword)) { [self] result in
-                    finish(future, result.map { _ in .none })
-                }
+            send(ResetPassword(oobCode: code, newPassword: newPassword)) { [self] result in
+                finish(future, result.map { _ in .none })
             }
         }
     }

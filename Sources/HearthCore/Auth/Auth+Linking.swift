@@ -10,7 +10,7 @@ extension Auth {
 
     /// Links a checked credential, completing `future` (loop thread).
     func startLink(_ future: FutureState, uid: String, with credential: Credential) {
-        withFreshToken(future, uid: uid) { [self] idToken, generation, service in
+        withFreshToken(future, uid: uid) { [self] idToken, generation in
             let linked = state.withLock { $0.session?.profile.providerData.map(\.providerId) ?? [] }
             if linked.contains(credential.providerId) {
                 return finish(future, .failure(AuthError(code: .providerAlreadyLinked,
@@ -18,37 +18,37 @@ extension Auth {
             }
             switch credential {
             case .emailPassword(let email, let password):
-                service.signUp(SignUpParameters(email: email, password: password, idToken: idToken)) { [self] result in
-                    completeLink(future, result, idp: nil, generation: generation, service: service)
+                send(SignUp.link(idToken: idToken, email: email, password: password)) { [self] result in
+                    completeLink(future, result, idp: nil, generation: generation)
                 }
             case .federated(let federated):
-                service.signInWithIdp(federated.signInWithIdp(.link(idToken: idToken))) { [self] result in
+                send(federated.signInWithIdp(.link(idToken: idToken))) { [self] result in
                     completeLink(future, result.map(\.tokens).mapError { $0.carryingRawNonce(of: federated) },
-                                 idp: result.success?.idp, generation: generation, service: service)
+                                 idp: result.success?.idp, generation: generation)
                 }
             case .phone(let phone):
-                service.call(phone.signInWithPhoneNumber(.link(idToken: idToken)), spending(phone) { [self] result in
-                    completeLink(future, result.map { Self.issued($0.tokens) }, idp: nil, generation: generation,
-                                 service: service, provider: ProviderID.phone)
+                send(phone.signInWithPhoneNumber(.link(idToken: idToken)), spending(phone) { [self] result in
+                    completeLink(future, result.map(\.tokens), idp: nil, generation: generation,
+                                 provider: ProviderID.phone)
                 })
             case .emailLink(let link):
-                service.call(link.signInWithEmailLink(idToken: idToken)) { [self] result in
-                    completeLink(future, result.map(Self.issued), idp: nil, generation: generation, service: service)
+                send(link.signInWithEmailLink(idToken: idToken)) { [self] result in
+                    completeLink(future, result, idp: nil, generation: generation)
                 }
             }
         }
     }
 
-    func completeLink(_ future: FutureState, _ tokens: Result<IssuedTokens, AuthError>, idp: IdpResponse?,
-                      generation: UInt64, service: IdentityService, provider: String = ProviderID.password,
+    func completeLink(_ future: FutureState, _ tokens: Result<TokenResponse, AuthError>, idp: IdpResponse?,
+                      generation: UInt64, provider: String = ProviderID.password,
                       resultKind: SignInResultKind = .authResult) {
-        let issued: IssuedTokens
+        let issued: TokenResponse
         switch tokens {
         case .failure(let error): return failUserOperation(future, error, generation: generation)
         case .success(let value): issued = value
         }
         // The link re-issued the tokens; the account (providers, email) is read back as the server has it.
-        service.lookup(idToken: issued.idToken) { [self] lookup in
+        send(GetAccountInfo(idToken: issued.idToken)) { [self] lookup in
             switch lookup {
             case .failure(let error):
                 failUserOperation(future, error, generation: generation)
@@ -72,25 +72,22 @@ extension Auth {
         if providerId.isEmpty {
             return rejected(.unlink, AuthError(code: .noSuchProvider, message: "A provider id is required."))
         }
-        return userOperation(.unlink, uid: uid) { [self] future, idToken, generation, service in
+        return userOperation(.unlink, uid: uid) { [self] future, idToken, generation in
             let linked = state.withLock { $0.session?.profile.providerData.map(\.providerId) ?? [] }
             guard linked.contains(providerId) else {
                 return finish(future, .failure(AuthError(code: .noSuchProvider,
                                                          message: "The user has no \(providerId) credential linked.")))
             }
-            var changes = AccountChanges()
-            changes.deleteProviders = [providerId]
-            service.update(idToken: idToken, changes) { [self] result in
+            send(SetAccountInfo(idToken: idToken, deleteProviders: [providerId])) { [self] result in
                 switch result {
                 case .failure(let error):
                     failUserOperation(future, error, generation: generation)
                 case .success(let response):
                     let updated = updateSession(generation: generation) { session in
-                        let remaining = response.providers ?? session.profile.providerData.filter { $0.providerId != providerId }
-                        session.profile.providerData = remaining
+                        session.profile.providerData = response.providerUserInfo.map(UserInfoSnapshot.init)
                         if providerId == ProviderID.password { session.profile.email = "" }
                         if providerId == ProviderID.phone { session.profile.phoneNumber = "" }
-                        if let tokens = response.tokens { session.tokens = tokenSet(tokens, previous: session.tokens) }
+                        session.tokens = tokenSet(after: response, previous: session.tokens)
                     }
                     guard let updated else { return finish(future, .failure(Self.noUser)) }
                     let info = AdditionalUserInfo(providerId: providerId, isNewUser: false)
@@ -115,32 +112,29 @@ extension Auth {
     /// Reauthenticates with a checked credential, completing `future` (loop thread).
     func startReauthentication(_ future: FutureState, uid: String, with credential: Credential, retrieveData: Bool) {
         guard let generation = signedInGeneration(uid: uid) else { return finish(future, .failure(Self.noUser)) }
-        withService(future) { service in
-            let done: (Result<IssuedTokens, AuthError>, IdpResponse?) -> Void = { [self] result, idp in
-                completeReauthentication(future, result, idp: idp, uid: uid, generation: generation,
-                                         retrieveData: retrieveData, service: service)
+        let done: (Result<TokenResponse, AuthError>, IdpResponse?) -> Void = { [self] result, idp in
+            completeReauthentication(future, result, idp: idp, uid: uid, generation: generation,
+                                     retrieveData: retrieveData)
+        }
+        switch credential {
+        case .emailPassword(let email, let password):
+            send(SignInWithPassword(email: email, password: password)) { done($0, nil) }
+        case .federated(let federated):
+            send(federated.signInWithIdp(.reauthenticate)) { result in
+                done(result.map(\.tokens), result.success?.idp)
             }
-            switch credential {
-            case .emailPassword(let email, let password):
-                service.signInWithPassword(email: email, password: password) { done($0, nil) }
-            case .federated(let federated):
-                service.signInWithIdp(federated.signInWithIdp(.reauthenticate)) { result in
-                    done(result.map(\.tokens), result.success?.idp)
-                }
-            case .phone(let phone):
-                service.call(phone.signInWithPhoneNumber(.reauthenticate), spending(phone) { result in
-                    done(result.map { Self.issued($0.tokens) }, nil)
-                })
-            case .emailLink(let link):
-                service.call(link.signInWithEmailLink()) { result in done(result.map(Self.issued), nil) }
-            }
+        case .phone(let phone):
+            send(phone.signInWithPhoneNumber(.reauthenticate), spending(phone) { result in
+                done(result.map(\.tokens), nil)
+            })
+        case .emailLink(let link):
+            send(link.signInWithEmailLink()) { result in done(result, nil) }
         }
     }
 
-    private func completeReauthentication(_ future: FutureState, _ tokens: Result<IssuedTokens, AuthError>,
-                                          idp: IdpResponse?, uid: String, generation: UInt64, retrieveData: Bool,
-                                          service: IdentityService) {
-        let issued: IssuedTokens
+    private func completeReauthentication(_ future: FutureState, _ tokens: Result<TokenResponse, AuthError>,
+                                          idp: IdpResponse?, uid: String, generation: UInt64, retrieveData: Bool) {
+        let issued: TokenResponse
         switch tokens {
         case .failure(let error):
             // The credential's account does not exist: it is not this user's (both SDKs say mismatch).
@@ -155,7 +149,7 @@ extension Auth {
         guard (claims?.subject ?? issued.localId) == uid else {
             return finish(future, .failure(AuthError(code: .userMismatch, message: Self.mismatchMessage)))
         }
-        service.lookup(idToken: issued.idToken) { [self] lookup in
+        send(GetAccountInfo(idToken: issued.idToken)) { [self] lookup in
             switch lookup {
             case .failure(let error):
                 failUserOperation(future, error, generation: generation)
@@ -163,7 +157,8 @@ extension Auth {
                 let updated = updateSession(generation: generation) { session in
                     let wasAnonymous = session.profile.isAnonymous
                     session.profile = Self.profile(from: record, signInProvider: "")
-                    session.profile.isAnonymous = wasAnonymous && record.providers.isEmpty && record.email.isEmpty
+                    session.profile.isAnonymous = wasAnonymous && record.providerUserInfo.isEmpty
+                        && (record.email ?? "").isEmpty
                     session.tokens = tokenSet(issued, previous: session.tokens)
                 }
                 guard let updated else { return finish(future, .failure(Self.noUser)) }

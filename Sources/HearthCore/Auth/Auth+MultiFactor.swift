@@ -38,11 +38,11 @@ extension Auth {
                                                           message: "This assertion signs in; enrolling needs an enrollment assertion."))
         }
         return perform(.multiFactorEnroll) { [self] future in
-            withFreshToken(future, uid: uid) { [self] idToken, generation, service in
+            withFreshToken(future, uid: uid) { [self] idToken, generation in
                 let rpc = FinalizeMfaEnrollment(idToken: idToken, displayName: displayName, verification: verification)
-                service.call(rpc) { [self] result in
+                send(rpc) { [self] result in
                     if case .success = result, case .phone(let phone) = assertion { spend(phone) }
-                    completeLink(future, result.map(Self.issued), idp: nil, generation: generation, service: service,
+                    completeLink(future, result, idp: nil, generation: generation,
                                  resultKind: .user)
                 }
             }
@@ -56,9 +56,9 @@ extension Auth {
                                                             message: "An enrollment id is required."))
         }
         return perform(.multiFactorUnenroll) { [self] future in
-            withFreshToken(future, uid: uid) { [self] idToken, generation, service in
-                service.call(WithdrawMfa(idToken: idToken, mfaEnrollmentId: enrollmentId)) { [self] result in
-                    completeLink(future, result.map(Self.issued), idp: nil, generation: generation, service: service,
+            withFreshToken(future, uid: uid) { [self] idToken, generation in
+                send(WithdrawMfa(idToken: idToken, mfaEnrollmentId: enrollmentId)) { [self] result in
+                    completeLink(future, result, idp: nil, generation: generation,
                                  resultKind: .user)
                 }
             }
@@ -72,8 +72,8 @@ extension Auth {
                                                            message: "A TOTP secret needs an enrollment session."))
         }
         return perform(.totpGenerateSecret) { [self] future in
-            withFreshToken(future, uid: uid) { [self] idToken, _, service in
-                service.call(StartMfaEnrollment(idToken: idToken, factor: .totp)) { [self] result in
+            withFreshToken(future, uid: uid) { [self] idToken, _ in
+                send(StartMfaEnrollment(idToken: idToken, factor: .totp)) { [self] result in
                     finish(future, result.flatMap { response -> Result<FutureValue, AuthError> in
                         guard case .totp(let session) = response else {
                             return .failure(AuthError.malformedResponse("no totpSessionInfo"))
@@ -102,12 +102,10 @@ extension Auth {
                                                       message: "This assertion enrolls; signing in needs a sign-in assertion."))
         }
         return perform(.resolveSignIn) { [self] future in
-            withService(future) { service in
-                service.call(FinalizeMfaSignIn(mfaPendingCredential: pending.pendingCredential,
-                                               verification: verification)) { [self] result in
-                    if case .success = result, case .phone(let phone) = assertion { spend(phone) }
-                    completeSignIn(future, result.map(Self.issued), kind: .authResult)
-                }
+            send(FinalizeMfaSignIn(mfaPendingCredential: pending.pendingCredential,
+                                   verification: verification)) { [self] result in
+                if case .success = result, case .phone(let phone) = assertion { spend(phone) }
+                completeSignIn(future, result, kind: .authResult)
             }
         }
     }

@@ -82,25 +82,22 @@ extension Auth {
     private func sendCode(_ future: FutureState, _ request: PhoneVerificationRequest, number: String?,
                           recaptchaToken: String?, _ done: @escaping (Result<String, AuthError>) -> Void) {
         // Every outcome goes through `done`: other verifications of the same number wait on it.
-        guard let service else {
-            return done(.failure(AuthError(code: .loopFailure, message: "Could not set up HTTP.")))
-        }
         switch request.session {
         case nil:
             guard let number else { return done(.failure(AuthError(code: .missingPhoneNumber))) }
-            service.call(SendVerificationCode(phoneNumber: number, recaptchaToken: recaptchaToken)) { result in
+            send(SendVerificationCode(phoneNumber: number, recaptchaToken: recaptchaToken)) { result in
                 done(result.map(\.sessionInfo))
             }
         case .enrollment(let uid)?:
             guard let number else { return done(.failure(AuthError(code: .missingPhoneNumber))) }
             guard signedInGeneration(uid: uid) != nil else { return done(.failure(Self.noUser)) }
-            refresher.token(force: false) { result in
+            refresher.token(force: false) { [self] result in
                 switch result {
                 case .failure(let error):
                     done(.failure(error))
                 case .success(let idToken):
                     let factor = StartMfaEnrollment.Factor.phone(phoneNumber: number, recaptchaToken: recaptchaToken)
-                    service.call(StartMfaEnrollment(idToken: idToken, factor: factor)) { result in
+                    send(StartMfaEnrollment(idToken: idToken, factor: factor)) { result in
                         done(result.flatMap { response in
                             guard case .phone(let info) = response else {
                                 return .failure(AuthError.malformedResponse("no phoneSessionInfo"))
@@ -115,7 +112,7 @@ extension Auth {
             let rpc = StartMfaSignIn(mfaPendingCredential: pending, mfaEnrollmentId: hint.uid,
                                      phoneNumber: hint.phoneNumber.isEmpty ? nil : hint.phoneNumber,
                                      recaptchaToken: recaptchaToken)
-            service.call(rpc) { result in done(result.map(\.sessionInfo)) }
+            send(rpc) { result in done(result.map(\.sessionInfo)) }
         }
     }
 
@@ -188,10 +185,10 @@ extension Auth {
         }
         if let error = phone.validate() { return rejected(.updatePhoneNumberCredential, error) }
         return perform(.updatePhoneNumberCredential) { [self] future in
-            withFreshToken(future, uid: uid) { [self] idToken, generation, service in
-                service.call(phone.signInWithPhoneNumber(.updatePhoneNumber(idToken: idToken)), spending(phone) { [self] result in
-                    completeLink(future, result.map { Self.issued($0.tokens) }, idp: nil, generation: generation,
-                                 service: service, provider: ProviderID.phone, resultKind: .user)
+            withFreshToken(future, uid: uid) { [self] idToken, generation in
+                send(phone.signInWithPhoneNumber(.updatePhoneNumber(idToken: idToken)), spending(phone) { [self] result in
+                    completeLink(future, result.map(\.tokens), idp: nil, generation: generation,
+                                 provider: ProviderID.phone, resultKind: .user)
                 })
             }
         }

@@ -128,33 +128,31 @@ extension Auth {
                 return
             }
             // Production: Firebase builds the provider's authorization URL and remembers the session.
-            withService(future) { service in
-                let request = CreateAuthUriForProvider(providerId: provider.providerId, continueUri: flow.redirectTarget,
-                                                       scopes: provider.scopes,
-                                                       customParameters: provider.customParameters)
-                service.createAuthUri(request) { [self] result in
-                    switch result {
-                    case .failure(let error):
-                        flow.close()
-                        pendingRedirectMatcher.withLock { $0 = nil }
-                        finish(future, .failure(error))
-                    case .success(let response):
-                        context.sessionId = response.sessionId
-                        // The authorization URL carries what the provider will send back: its
-                        // `state`, or (OAuth 1.0a, Twitter) the request token `oauth_token`.
-                        let authorization = RedirectURL(parsing: response.authUri)
-                            .flatMap { url in url.query.map { FormFields(parsing: Substring($0), plusIsSpace: false) } }
-                        if let state = authorization?.first(RedirectURLMatcher.stateParameter) {
-                            flow.expectedState = state
-                        } else if let token = authorization?.first(RedirectURLMatcher.oauth1TokenParameter),
-                                  !token.isEmpty {
-                            flow.correlationParameter = RedirectURLMatcher.oauth1TokenParameter
-                            flow.expectedState = token
-                        } else {
-                            flow.expectedState = flowState
-                        }
-                        presentFlowPage(response.authUri, flow: flow, settings: settings)
+            let request = CreateAuthUriForProvider(providerId: provider.providerId, continueUri: flow.redirectTarget,
+                                                   scopes: provider.scopes,
+                                                   customParameters: provider.customParameters)
+            send(request) { [self] result in
+                switch result {
+                case .failure(let error):
+                    flow.close()
+                    pendingRedirectMatcher.withLock { $0 = nil }
+                    finish(future, .failure(error))
+                case .success(let response):
+                    context.sessionId = response.sessionId
+                    // The authorization URL carries what the provider will send back: its
+                    // `state`, or (OAuth 1.0a, Twitter) the request token `oauth_token`.
+                    let authorization = RedirectURL(parsing: response.authUri)
+                        .flatMap { url in url.query.map { FormFields(parsing: Substring($0), plusIsSpace: false) } }
+                    if let state = authorization?.first(RedirectURLMatcher.stateParameter) {
+                        flow.expectedState = state
+                    } else if let token = authorization?.first(RedirectURLMatcher.oauth1TokenParameter),
+                              !token.isEmpty {
+                        flow.correlationParameter = RedirectURLMatcher.oauth1TokenParameter
+                        flow.expectedState = token
+                    } else {
+                        flow.expectedState = flowState
                     }
+                    presentFlowPage(response.authUri, flow: flow, settings: settings)
                 }
             }
         } catch {

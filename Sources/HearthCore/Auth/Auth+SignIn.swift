@@ -16,10 +16,8 @@ extension Auth {
                 return finish(future, .success(.authResult(AuthResultSnapshot(user: snapshot(session.profile),
                                                                               additionalUserInfo: info))))
             }
-            withService(future) { service in
-                service.signUp(SignUpParameters()) { [self] result in
-                    completeSignIn(future, result, kind: .authResult, provider: "anonymous")
-                }
+            send(SignUp.anonymous) { [self] result in
+                completeSignIn(future, result.map(Self.newUser), kind: .authResult, provider: "anonymous")
             }
         }
     }
@@ -29,10 +27,8 @@ extension Auth {
             return rejected(.createUserWithEmailAndPassword, error)
         }
         return perform(.createUserWithEmailAndPassword) { [self] future in
-            withService(future) { service in
-                service.signUp(SignUpParameters(email: email, password: password)) { [self] result in
-                    completeSignIn(future, result, kind: .authResult, provider: "password")
-                }
+            send(SignUp(email: email, password: password)) { [self] result in
+                completeSignIn(future, result.map(Self.newUser), kind: .authResult, provider: "password")
             }
         }
     }
@@ -48,10 +44,8 @@ extension Auth {
                             AuthError(code: .invalidCustomToken, message: "The custom token is empty."))
         }
         return perform(.signInWithCustomToken) { [self] future in
-            withService(future) { service in
-                service.signInWithCustomToken(token) { [self] result in
-                    completeSignIn(future, result, kind: .authResult, provider: "custom")
-                }
+            send(SignInWithCustomToken(token: token)) { [self] result in
+                completeSignIn(future, result, kind: .authResult, provider: "custom")
             }
         }
     }
@@ -73,43 +67,41 @@ extension Auth {
 
     /// Signs in with a checked credential, completing `future` (loop thread).
     func startSignIn(_ future: FutureState, with credential: Credential, kind: SignInResultKind) {
-        withService(future) { service in
-            switch credential {
-            case .emailPassword(let email, let password):
-                service.signInWithPassword(email: email, password: password) { [self] result in
-                    completeSignIn(future, result, kind: kind, provider: "password")
-                }
-            case .federated(let federated):
-                service.signInWithIdp(federated.signInWithIdp(.signIn)) { [self] result in
-                    completeSignIn(future, result.map(\.tokens).mapError { $0.carryingRawNonce(of: federated) },
-                                   kind: kind, idp: result.success?.idp)
-                }
-            case .phone(let phone):
-                service.call(phone.signInWithPhoneNumber(.signIn), spending(phone) { [self] result in
-                    completeSignIn(future, result.map { Self.issued($0.tokens) }, kind: kind, provider: "phone")
-                })
-            case .emailLink(let link):
-                // Firebase writes "password" as the sign-in provider of an email link, too.
-                service.call(link.signInWithEmailLink()) { [self] result in
-                    completeSignIn(future, result.map(Self.issued), kind: kind, provider: ProviderID.password)
-                }
+        switch credential {
+        case .emailPassword(let email, let password):
+            send(SignInWithPassword(email: email, password: password)) { [self] result in
+                completeSignIn(future, result, kind: kind, provider: "password")
+            }
+        case .federated(let federated):
+            send(federated.signInWithIdp(.signIn)) { [self] result in
+                completeSignIn(future, result.map(\.tokens).mapError { $0.carryingRawNonce(of: federated) },
+                               kind: kind, idp: result.success?.idp)
+            }
+        case .phone(let phone):
+            send(phone.signInWithPhoneNumber(.signIn), spending(phone) { [self] result in
+                completeSignIn(future, result.map(\.tokens), kind: kind, provider: "phone")
+            })
+        case .emailLink(let link):
+            // Firebase writes "password" as the sign-in provider of an email link, too.
+            send(link.signInWithEmailLink()) { [self] result in
+                completeSignIn(future, result, kind: kind, provider: ProviderID.password)
             }
         }
     }
 
-    static func issued(_ response: TokenResponse) -> IssuedTokens {
-        IssuedTokens(idToken: response.idToken, refreshToken: response.refreshToken, expiresIn: response.expiresIn,
-                     localId: response.localId, isNewUser: response.isNewUser)
+    /// accounts:signUp always creates (or upgrades) an account: new to the app, whatever the answer says.
+    static func newUser(_ response: TokenResponse) -> TokenResponse {
+        var response = response
+        response.isNewUser = true
+        return response
     }
 
     private func signInWithPassword(email: String, password: String, operation: Operation,
                                     kind: SignInResultKind) -> FutureState {
         if let error = Self.checkEmailAndPassword(email, password) { return rejected(operation, error) }
         return perform(operation) { [self] future in
-            withService(future) { service in
-                service.signInWithPassword(email: email, password: password) { [self] result in
-                    completeSignIn(future, result, kind: kind, provider: "password")
-                }
+            send(SignInWithPassword(email: email, password: password)) { [self] result in
+                completeSignIn(future, result, kind: kind, provider: "password")
             }
         }
     }
@@ -121,10 +113,8 @@ extension Auth {
         }
         if let error = settings?.validationError { return rejected(.sendPasswordResetEmail, error) }
         return perform(.sendPasswordResetEmail) { [self] future in
-            withService(future) { service in
-                service.sendOobCode(.passwordReset(email: email), settings: settings) { [self] result in
-                    finish(future, result.map { .none })
-                }
+            send(SendOobCode(.passwordReset(email: email), settings: settings)) { [self] result in
+                finish(future, result.map { _ in .none })
             }
         }
     }
@@ -134,10 +124,10 @@ extension Auth {
             return rejected(.fetchProvidersForEmail, AuthError(code: .missingEmail, message: "An email address is required."))
         }
         return perform(.fetchProvidersForEmail) { [self] future in
-            withService(future) { service in
-                service.signInMethods(forEmail: email) { [self] result in
-                    finish(future, result.map { .strings($0) })
-                }
+            send(CreateAuthUri(identifier: email)) { [self] result in
+                // The C++ SDK reports allProviders; signinMethods is the newer field with the same content
+                // for email accounts ("password", "emailLink").
+                finish(future, result.map { .strings($0.allProviders.isEmpty ? $0.signinMethods : $0.allProviders) })
             }
         }
     }
@@ -151,38 +141,33 @@ extension Auth {
     /// Second half of every sign-in: tokens → account → session → future. `provider`: the sign-in
     /// provider the RPC itself implies (Firebase writes it as the ID token's
     /// `firebase.sign_in_provider`: "password" for signInWithPassword, ...); nil where only the token
-    /// tells (an identity provider's or a second factor's sign-in), which is then decoded for it
-    /// (~11,000 instructions, a twentieth of a password sign-in; bench, issue 5).
-    func completeSignIn(_ future: FutureState, _ tokens: Result<IssuedTokens, AuthError>, kind: SignInResultKind,
+    /// tells (an identity provider's or a second factor's sign-in), and only then is it decoded.
+    func completeSignIn(_ future: FutureState, _ tokens: Result<TokenResponse, AuthError>, kind: SignInResultKind,
                         idp: IdpResponse? = nil, provider: String? = nil) {
-        let issued: IssuedTokens
+        let issued: TokenResponse
         switch tokens {
         case .failure(let error): return finish(future, .failure(error))
         case .success(let value): issued = value
         }
-        withService(future) { service in
-            service.lookup(idToken: issued.idToken) { [self] lookup in
-                switch lookup {
-                case .failure(let error):
-                    finish(future, .failure(error))
-                case .success(let record):
-                    let signInProvider = provider ?? JWTClaims.signInProvider(of: issued.idToken) ?? ""
-                    let profile = Self.profile(from: record, signInProvider: signInProvider)
-                    // A user belongs to one tenant: one of another never becomes this Auth's current user
-                    // (Firebase's SDKs check the same before they install a user).
-                    if let mismatch = tenantMismatch(profile) { return finish(future, .failure(mismatch)) }
-                    let session = Session(profile: profile,
-                                          tokens: TokenSet(idToken: issued.idToken, refreshToken: issued.refreshToken,
-                                                           expiresAtMs: expiry(of: issued)))
-                    installSession(session)
-                    let user = snapshot(profile)
-                    switch kind {
-                    case .user:
-                        finish(future, .success(.user(user)))
-                    case .authResult:
-                        finish(future, .success(.authResult(authResult(user, signInProvider: signInProvider,
-                                                                       isNewUser: issued.isNewUser, idp: idp))))
-                    }
+        send(GetAccountInfo(idToken: issued.idToken)) { [self] lookup in
+            switch lookup {
+            case .failure(let error):
+                finish(future, .failure(error))
+            case .success(let record):
+                let signInProvider = provider ?? JWTClaims.signInProvider(of: issued.idToken) ?? ""
+                let profile = Self.profile(from: record, signInProvider: signInProvider)
+                // A user belongs to one tenant: one of another never becomes this Auth's current user
+                // (Firebase's SDKs check the same before they install a user).
+                if let mismatch = tenantMismatch(profile) { return finish(future, .failure(mismatch)) }
+                let session = Session(profile: profile, tokens: tokenSet(issued))
+                installSession(session)
+                let user = snapshot(profile)
+                switch kind {
+                case .user:
+                    finish(future, .success(.user(user)))
+                case .authResult:
+                    finish(future, .success(.authResult(authResult(user, signInProvider: signInProvider,
+                                                                   isNewUser: issued.isNewUser, idp: idp))))
                 }
             }
         }
@@ -203,22 +188,27 @@ extension Auth {
         tenantId.map { "\"\($0)\"" } ?? "none (the project's own users)"
     }
 
-    static func profile(from record: AccountRecord, signInProvider: String) -> UserProfile {
+    /// The profile hosts see of the account accounts:lookup described.
+    static func profile(from record: UserRecord, signInProvider: String) -> UserProfile {
         var profile = UserProfile(uid: record.localId)
-        profile.email = record.email
-        profile.displayName = record.displayName
-        profile.photoURL = record.photoURL
-        profile.phoneNumber = record.phoneNumber
+        profile.email = record.email ?? ""
+        profile.displayName = record.displayName ?? ""
+        profile.photoURL = record.photoUrl ?? ""
+        profile.phoneNumber = record.phoneNumber ?? ""
         profile.isEmailVerified = record.emailVerified
-        profile.creationTimestamp = record.createdAtMs
-        profile.lastSignInTimestamp = record.lastLoginAtMs
-        profile.providerData = record.providers
-        profile.multiFactor = record.multiFactor
+        profile.creationTimestamp = record.createdAt ?? 0
+        profile.lastSignInTimestamp = record.lastLoginAt ?? 0
+        profile.providerData = record.providerUserInfo.map(UserInfoSnapshot.init)
+        profile.multiFactor = MultiFactorHint.list(record.mfaInfo).map(MultiFactorInfoSnapshot.init)
         profile.tenantId = record.tenantId
         // Anonymous until the account gains any way to sign in again.
-        profile.isAnonymous = signInProvider == "anonymous" && record.email.isEmpty && !record.hasPassword
-            && record.providers.isEmpty
+        profile.isAnonymous = signInProvider == "anonymous" && hasNoWayToSignIn(record)
         return profile
+    }
+
+    /// No email, password or linked provider: nothing to sign in with again.
+    static func hasNoWayToSignIn(_ record: UserRecord) -> Bool {
+        (record.email ?? "").isEmpty && !record.hasPassword && record.providerUserInfo.isEmpty
     }
 
     /// The C++ SDK's AuthResult: the user, what the provider said about them, and the provider's

@@ -11,17 +11,16 @@ extension Auth {
     }
 
     public func reload(uid: String) -> FutureState {
-        userOperation(.reload, uid: uid) { [self] future, idToken, generation, service in
-            service.lookup(idToken: idToken) { [self] result in
+        userOperation(.reload, uid: uid) { [self] future, idToken, generation in
+            send(GetAccountInfo(idToken: idToken)) { [self] result in
                 switch result {
                 case .failure(let error):
                     failUserOperation(future, error, generation: generation)
                 case .success(let record):
                     let updated = updateSession(generation: generation) { session in
-                        let isAnonymous = session.profile.isAnonymous && record.email.isEmpty && !record.hasPassword
-                            && record.providers.isEmpty
+                        let wasAnonymous = session.profile.isAnonymous
                         session.profile = Self.profile(from: record, signInProvider: "")
-                        session.profile.isAnonymous = isAnonymous
+                        session.profile.isAnonymous = wasAnonymous && Self.hasNoWayToSignIn(record)
                     }
                     finishWithUser(future, updated)
                 }
@@ -31,15 +30,13 @@ extension Auth {
 
     /// nil keeps a field; "" deletes it.
     public func updateProfile(uid: String, displayName: String?, photoURL: String?) -> FutureState {
-        var changes = AccountChanges()
-        if let displayName {
-            if displayName.isEmpty { changes.deleteDisplayName = true } else { changes.displayName = displayName }
-        }
-        if let photoURL {
-            if photoURL.isEmpty { changes.deletePhotoURL = true } else { changes.photoURL = photoURL }
-        }
-        return userOperation(.updateUserProfile, uid: uid) { [self] future, idToken, generation, service in
-            service.update(idToken: idToken, changes) { [self] result in
+        var deletes: [UserAttribute] = []
+        if displayName?.isEmpty == true { deletes.append(.displayName) }
+        if photoURL?.isEmpty == true { deletes.append(.photoUrl) }
+        return userOperation(.updateUserProfile, uid: uid) { [self] future, idToken, generation in
+            let update = SetAccountInfo(idToken: idToken, displayName: displayName.flatMap { $0.isEmpty ? nil : $0 },
+                                        photoUrl: photoURL.flatMap { $0.isEmpty ? nil : $0 }, deleteAttributes: deletes)
+            send(update) { [self] result in
                 switch result {
                 case .failure(let error):
                     failUserOperation(future, error, generation: generation)
@@ -47,7 +44,7 @@ extension Auth {
                     let updated = updateSession(generation: generation) { session in
                         if let displayName { session.profile.displayName = displayName }
                         if let photoURL { session.profile.photoURL = photoURL }
-                        if let tokens = response.tokens { session.tokens = tokenSet(tokens, previous: session.tokens) }
+                        session.tokens = tokenSet(after: response, previous: session.tokens)
                     }
                     finishWithUser(future, updated)
                 }
@@ -59,18 +56,16 @@ extension Auth {
         if password.isEmpty {
             return rejected(.updatePassword, AuthError(code: .missingPassword, message: "A password is required."))
         }
-        var changes = AccountChanges()
-        changes.password = password
-        return userOperation(.updatePassword, uid: uid) { [self] future, idToken, generation, service in
-            service.update(idToken: idToken, changes) { [self] result in
+        return userOperation(.updatePassword, uid: uid) { [self] future, idToken, generation in
+            send(SetAccountInfo(idToken: idToken, password: password)) { [self] result in
                 switch result {
                 case .failure(let error):
                     failUserOperation(future, error, generation: generation)
                 case .success(let response):
                     // A new password revokes older tokens; the response carries the new ones.
                     updateSession(generation: generation) { session in
-                        if let tokens = response.tokens { session.tokens = tokenSet(tokens, previous: session.tokens) }
-                        if let providers = response.providers { session.profile.providerData = providers }
+                        session.tokens = tokenSet(after: response, previous: session.tokens)
+                        session.profile.providerData = response.providerUserInfo.map(UserInfoSnapshot.init)
                         session.profile.isAnonymous = false
                     }
                     finish(future, .success(.none))
@@ -86,10 +81,8 @@ extension Auth {
         if email.isEmpty {
             return rejected(.updateEmail, AuthError(code: .missingEmail, message: "An email address is required."))
         }
-        var changes = AccountChanges()
-        changes.email = email
-        return userOperation(.updateEmail, uid: uid) { [self] future, idToken, generation, service in
-            service.update(idToken: idToken, changes) { [self] result in
+        return userOperation(.updateEmail, uid: uid) { [self] future, idToken, generation in
+            send(SetAccountInfo(idToken: idToken, email: email)) { [self] result in
                 switch result {
                 case .failure(let error):
                     failUserOperation(future, error, generation: generation)
@@ -98,11 +91,11 @@ extension Auth {
                     updateSession(generation: generation) { session in
                         session.profile.email = response.email ?? email
                         session.profile.isEmailVerified = response.emailVerified ?? false
-                        if let tokens = response.tokens { session.tokens = tokenSet(tokens, previous: session.tokens) }
-                        if let providers = response.providers {
-                            session.profile.providerData = providers
-                            // An email alone does not make an anonymous account signable-in; with a password it does.
-                            if providers.contains(where: { $0.providerId == "password" }) { session.profile.isAnonymous = false }
+                        session.tokens = tokenSet(after: response, previous: session.tokens)
+                        session.profile.providerData = response.providerUserInfo.map(UserInfoSnapshot.init)
+                        // An email alone does not make an anonymous account signable-in; with a password it does.
+                        if response.providerUserInfo.contains(where: { $0.providerId == ProviderID.password }) {
+                            session.profile.isAnonymous = false
                         }
                     }
                     finish(future, .success(.none))
@@ -114,9 +107,9 @@ extension Auth {
     /// `settings`: where the link leads (nil: Firebase's own page, and back nowhere).
     public func sendEmailVerification(uid: String, settings: ActionCodeSettings? = nil) -> FutureState {
         if let error = settings?.validationError { return rejected(.sendEmailVerification, error) }
-        return userOperation(.sendEmailVerification, uid: uid) { [self] future, idToken, generation, service in
-            service.sendOobCode(.verifyEmail(idToken: idToken), settings: settings) { [self] result in
-                completeVoid(future, result, generation: generation)
+        return userOperation(.sendEmailVerification, uid: uid) { [self] future, idToken, generation in
+            send(SendOobCode(.verifyEmail(idToken: idToken), settings: settings)) { [self] result in
+                completeVoid(future, result.map { _ in () }, generation: generation)
             }
         }
     }
@@ -128,16 +121,17 @@ extension Auth {
                             AuthError(code: .missingEmail, message: "An email address is required."))
         }
         if let error = settings?.validationError { return rejected(.sendEmailVerificationBeforeUpdatingEmail, error) }
-        return userOperation(.sendEmailVerificationBeforeUpdatingEmail, uid: uid) { [self] future, idToken, generation, service in
-            service.sendOobCode(.verifyAndChangeEmail(idToken: idToken, newEmail: newEmail), settings: settings) { [self] result in
-                completeVoid(future, result, generation: generation)
+        return userOperation(.sendEmailVerificationBeforeUpdatingEmail, uid: uid) { [self] future, idToken, generation in
+            let rpc = SendOobCode(.verifyAndChangeEmail(idToken: idToken, newEmail: newEmail), settings: settings)
+            send(rpc) { [self] result in
+                completeVoid(future, result.map { _ in () }, generation: generation)
             }
         }
     }
 
     public func deleteUser(uid: String) -> FutureState {
-        userOperation(.deleteUser, uid: uid) { [self] future, idToken, generation, service in
-            service.deleteAccount(idToken: idToken) { [self] result in
+        userOperation(.deleteUser, uid: uid) { [self] future, idToken, generation in
+            send(DeleteAccount(idToken: idToken)) { [self] result in
                 switch result {
                 case .failure(let error):
                     failUserOperation(future, error, generation: generation)
@@ -160,16 +154,16 @@ extension Auth {
     /// Runs `body` with a fresh ID token of the signed-in user `uid`.
     func userOperation(
         _ operation: Operation, uid: String,
-        _ body: @escaping (FutureState, _ idToken: String, _ generation: UInt64, IdentityService) -> Void
+        _ body: @escaping (FutureState, _ idToken: String, _ generation: UInt64) -> Void
     ) -> FutureState {
         perform(operation) { [self] future in
-            withFreshToken(future, uid: uid) { idToken, generation, service in body(future, idToken, generation, service) }
+            withFreshToken(future, uid: uid) { idToken, generation in body(future, idToken, generation) }
         }
     }
 
     /// On the loop thread: gets a fresh ID token of the signed-in user `uid`, or fails `future`.
     func withFreshToken(_ future: FutureState, uid: String,
-                        _ body: @escaping (_ idToken: String, _ generation: UInt64, IdentityService) -> Void) {
+                        _ body: @escaping (_ idToken: String, _ generation: UInt64) -> Void) {
         guard let generation = signedInGeneration(uid: uid) else { return finish(future, .failure(Self.noUser)) }
         refresher.token(force: false) { [self] result in
             switch result {
@@ -177,7 +171,7 @@ extension Auth {
                 finish(future, .failure(error))
             case .success(let idToken):
                 guard signedInGeneration(uid: uid) == generation else { return finish(future, .failure(Self.noUser)) }
-                withService(future) { service in body(idToken, generation, service) }
+                body(idToken, generation)
             }
         }
     }
@@ -201,9 +195,11 @@ extension Auth {
         finish(future, .success(.user(snapshot(session.profile))))
     }
 
-    func tokenSet(_ issued: IssuedTokens, previous: TokenSet) -> TokenSet {
-        TokenSet(idToken: issued.idToken,
-                 refreshToken: issued.refreshToken.isEmpty ? previous.refreshToken : issued.refreshToken,
-                 expiresAtMs: expiry(of: issued))
+    /// The session's tokens after accounts:update: new ones when the server re-issued them (a changed
+    /// email or password revokes the old ones), else `previous`.
+    func tokenSet(after response: SetAccountInfo.Response, previous: TokenSet) -> TokenSet {
+        guard let idToken = response.idToken else { return previous }
+        return tokenSet(idToken: idToken, refreshToken: response.refreshToken, expiresIn: response.expiresIn,
+                        previous: previous)
     }
 }

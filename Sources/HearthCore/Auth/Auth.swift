@@ -50,9 +50,9 @@ public final class Auth: @unchecked Sendable {
     let nowMs: @Sendable () -> Int64
 
     /// Created on the loop thread on first use (libuv handles belong to the loop).
-    private let makeService: (Auth) throws -> IdentityService
+    private let makeTransport: (Auth) throws -> any HTTPTransport
     /// Loop-confined.
-    private var serviceInstance: IdentityService?
+    private var backendInstance: Backend?
     lazy var refresher = TokenRefresher(auth: self)
     /// Loop-confined: the one pending provider flow.
     lazy var providerFlows = ProviderFlowRegistry(loop: loop)
@@ -63,12 +63,12 @@ public final class Auth: @unchecked Sendable {
 
     init(configuration: AppConfiguration, dispatcher: CallbackDispatcher, store: SessionStore,
          emulator: EmulatorAddress?, nowMs: @escaping @Sendable () -> Int64,
-         makeService: @escaping (Auth) throws -> IdentityService) {
+         makeTransport: @escaping (Auth) throws -> any HTTPTransport) {
         self.configuration = configuration
         self.dispatcher = dispatcher
         self.store = store
         self.nowMs = nowMs
-        self.makeService = makeService
+        self.makeTransport = makeTransport
         self.authStateListeners = ListenerRegistry(dispatcher: dispatcher)
         self.idTokenListeners = ListenerRegistry(dispatcher: dispatcher)
         var initial = State(backend: BackendConfig(apiKey: configuration.apiKey, appId: configuration.appId,
@@ -300,26 +300,30 @@ public final class Auth: @unchecked Sendable {
         operations.finish(future, result)
     }
 
-    /// The identity service, created on first use on the loop thread.
-    func withService(_ future: FutureState, _ body: (IdentityService) -> Void) {
-        if let service = serviceInstance { return body(service) }
-        do {
-            let service = try makeService(self)
-            serviceInstance = service
-            body(service)
-        } catch let error as AuthError {
-            finish(future, .failure(error))
-        } catch let error as TransportSetupError {
-            finish(future, .failure(AuthError(code: .loopFailure, message: "Could not set up HTTP: \(error.reason)")))
+    /// Sends `rpc` with the configuration of the moment (language, emulator and tenant may change at any
+    /// time). Loop thread. When HTTP cannot be set up the completion gets that error at once.
+    func send<R: BackendRPC>(_ rpc: R, _ completion: @escaping (Result<R.Response, AuthError>) -> Void) {
+        do throws(AuthError) {
+            try backend().perform(rpc, config: backendConfiguration, completion: completion)
         } catch {
-            finish(future, .failure(AuthError(code: .loopFailure, message: "Could not set up HTTP: \(error)")))
+            completion(.failure(error))
         }
     }
 
-    var service: IdentityService? {
-        if let serviceInstance { return serviceInstance }
-        serviceInstance = try? makeService(self)
-        return serviceInstance
+    /// The backend, created on first use on the loop thread.
+    private func backend() throws(AuthError) -> Backend {
+        if let backendInstance { return backendInstance }
+        do {
+            let backend = Backend(transport: try makeTransport(self))
+            backendInstance = backend
+            return backend
+        } catch let error as AuthError {
+            throw error
+        } catch let error as TransportSetupError {
+            throw AuthError(code: .loopFailure, message: "Could not set up HTTP: \(error.reason)")
+        } catch {
+            throw AuthError(code: .loopFailure, message: "Could not set up HTTP: \(error)")
+        }
     }
 
     /// Called on the loop thread while the app is destroyed, after `cancelPending`: stops what could
@@ -329,8 +333,8 @@ public final class Auth: @unchecked Sendable {
         phoneVerifications.abandonInFlight()
         pendingRedirectMatcher.withLock { $0 = nil }
         refresher.stop()
-        serviceInstance?.shutdown()
-        serviceInstance = nil
+        backendInstance?.transport.close()
+        backendInstance = nil
     }
 
     /// Completes every pending future as cancelled (any thread, during destroy, after the dispatcher is
@@ -356,11 +360,23 @@ extension Auth {
     }
 
 
-    /// When the ID token of `issued` expires, in ms since the epoch (its claims are decoded only when
-    /// the answer had no `expiresIn`).
-    func expiry(of issued: IssuedTokens) -> Int64 {
-        if let seconds = issued.expiresIn, seconds > 0 { return Self.expiryMs(expiresIn: seconds, claims: nil, nowMs: nowMs()) }
-        return Self.expiryMs(expiresIn: nil, claims: try? JWTClaims(token: issued.idToken), nowMs: 0)
+    /// The session's tokens once the server issued `idToken` for `expiresIn` seconds, with `refreshToken`
+    /// (nil or empty: the server kept the old one, `previous`'s).
+    func tokenSet(idToken: String, refreshToken: String?, expiresIn: Int64?, previous: TokenSet? = nil) -> TokenSet {
+        let kept = refreshToken.flatMap { $0.isEmpty ? nil : $0 } ?? previous?.refreshToken ?? ""
+        return TokenSet(idToken: idToken, refreshToken: kept, expiresAtMs: expiry(idToken: idToken, expiresIn: expiresIn))
+    }
+
+    func tokenSet(_ issued: TokenResponse, previous: TokenSet? = nil) -> TokenSet {
+        tokenSet(idToken: issued.idToken, refreshToken: issued.refreshToken, expiresIn: issued.expiresIn,
+                 previous: previous)
+    }
+
+    /// When `idToken` expires, in ms since the epoch (its claims are decoded only when the answer had no
+    /// `expiresIn`).
+    private func expiry(idToken: String, expiresIn: Int64?) -> Int64 {
+        if let seconds = expiresIn, seconds > 0 { return Self.expiryMs(expiresIn: seconds, claims: nil, nowMs: nowMs()) }
+        return Self.expiryMs(expiresIn: nil, claims: try? JWTClaims(token: idToken), nowMs: 0)
     }
 
     /// `expiresIn` seconds from now, else the token's `exp`, in ms since the epoch; 0 (expired) when

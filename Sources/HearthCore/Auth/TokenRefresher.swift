@@ -33,22 +33,21 @@ final class TokenRefresher {
     }
 
     private func refresh(_ session: Session, generation: UInt64) {
-        guard !stopped, let service = auth.service else {
+        guard !stopped else {
             return answer(generation, .failure(AuthError(code: .cancelled, message: "The app was destroyed.")))
         }
-        service.refresh(refreshToken: session.tokens.refreshToken) { [weak self] result in
+        auth.send(SecureTokenRefresh(refreshToken: session.tokens.refreshToken)) { [weak self] result in
             self?.refreshed(result, previous: session, generation: generation)
         }
     }
 
-    private func refreshed(_ result: Result<IssuedTokens, AuthError>, previous: Session, generation: UInt64) {
+    private func refreshed(_ result: Result<SecureTokenRefresh.Response, AuthError>, previous: Session,
+                           generation: UInt64) {
         switch result {
         case .success(let issued):
-            let tokens = TokenSet(
-                idToken: issued.idToken,
-                // The server may rotate the refresh token; keep the old one when it does not send one.
-                refreshToken: issued.refreshToken.isEmpty ? previous.tokens.refreshToken : issued.refreshToken,
-                expiresAtMs: auth.expiry(of: issued))
+            // The server may rotate the refresh token; the old one stays when it sends none.
+            let tokens = auth.tokenSet(idToken: issued.idToken, refreshToken: issued.refreshToken,
+                                       expiresIn: issued.expiresIn, previous: previous.tokens)
             consecutiveFailures = 0
             lastSuccessMs = auth.nowMs()
             auth.updateSession(generation: generation) { $0.tokens = tokens }

@@ -1,5 +1,5 @@
 /// The tokens of one signed-in user.
-public struct TokenSet: Codable, Equatable, Sendable {
+public struct TokenSet: Equatable, Sendable {
     public var idToken: String
     public var refreshToken: String
     /// When the ID token expires, in ms since the Unix epoch (0: unknown, treated as expired).

@@ -1,5 +1,5 @@
 /// One provider linked to a user, as hosts see it.
-public struct UserInfoSnapshot: Sendable, Equatable, Codable {
+public struct UserInfoSnapshot: Sendable, Equatable {
     /// The provider's own id for the user (`rawId`).
     public var uid: String
     public var providerId: String
@@ -17,10 +17,16 @@ public struct UserInfoSnapshot: Sendable, Equatable, Codable {
         self.photoURL = photoURL
         self.phoneNumber = phoneNumber
     }
+
+    /// One `providerUserInfo[]` entry of an account; absent fields are empty, as the C++ SDK gives them.
+    init(_ info: ProviderUserInfo) {
+        self.init(uid: info.uid ?? "", providerId: info.providerId, email: info.email ?? "",
+                  displayName: info.displayName ?? "", photoURL: info.photoUrl ?? "", phoneNumber: info.phoneNumber ?? "")
+    }
 }
 
 /// The profile of a user at one moment. Immutable, so hosts may read it on any thread.
-public struct UserProfile: Sendable, Equatable, Codable {
+public struct UserProfile: Sendable, Equatable {
     public var uid: String
     public var email: String = ""
     public var displayName: String = ""
@@ -37,32 +43,10 @@ public struct UserProfile: Sendable, Equatable, Codable {
     public var tenantId: String?
 
     public init(uid: String) { self.uid = uid }
-
-    private enum CodingKeys: String, CodingKey {
-        case uid, email, displayName, photoURL, phoneNumber, isAnonymous, isEmailVerified, creationTimestamp,
-             lastSignInTimestamp, providerData, multiFactor, tenantId
-    }
-
-    /// Sessions written before a field existed still load (the field takes its default).
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        uid = try c.decode(String.self, forKey: .uid)
-        email = try c.decodeIfPresent(String.self, forKey: .email) ?? ""
-        displayName = try c.decodeIfPresent(String.self, forKey: .displayName) ?? ""
-        photoURL = try c.decodeIfPresent(String.self, forKey: .photoURL) ?? ""
-        phoneNumber = try c.decodeIfPresent(String.self, forKey: .phoneNumber) ?? ""
-        isAnonymous = try c.decodeIfPresent(Bool.self, forKey: .isAnonymous) ?? false
-        isEmailVerified = try c.decodeIfPresent(Bool.self, forKey: .isEmailVerified) ?? false
-        creationTimestamp = try c.decodeIfPresent(UInt64.self, forKey: .creationTimestamp) ?? 0
-        lastSignInTimestamp = try c.decodeIfPresent(UInt64.self, forKey: .lastSignInTimestamp) ?? 0
-        providerData = try c.decodeIfPresent([UserInfoSnapshot].self, forKey: .providerData) ?? []
-        multiFactor = try c.decodeIfPresent([MultiFactorInfoSnapshot].self, forKey: .multiFactor) ?? []
-        tenantId = try c.decodeIfPresent(String.self, forKey: .tenantId)
-    }
 }
 
 /// One enrolled second factor (or a sign-in hint), as hosts see it.
-public struct MultiFactorInfoSnapshot: Sendable, Equatable, Codable {
+public struct MultiFactorInfoSnapshot: Sendable, Equatable {
     /// "phone" or "totp".
     public var factorId: String
     /// The enrollment id.

@@ -85,8 +85,7 @@ public final class Backend {
 }
 
 /// `Backend.request`, with the URL of each endpoint and the header lines built once per configuration
-/// rather than per request (~4,000 instructions and four allocations per sign-in, bench, issue 5).
-/// Loop thread only, like the backend.
+/// rather than for every request. Loop thread only, like the backend.
 final class RequestParts {
     private var config: BackendConfig?
     private var urls: [Endpoint: String] = [:]

@@ -27,7 +27,7 @@ public enum FutureWaitResult: Sendable, Equatable {
 public final class FutureState: @unchecked Sendable {
     public typealias Outcome = Result<FutureValue, AuthError>
 
-    private let lock = WaitableLock()
+    private let lock = ConditionLock()
     // Two optionals, not one `Outcome?`: in a `Result<FutureValue, AuthError>?` a failure leaves the
     // last payload byte unwritten (AuthError is 57 bytes, FutureValue 73), and the nil test Swift emits
     // loads that byte together with the tag byte and compares both. The answer depends on the tag byte

@@ -69,11 +69,13 @@ enum LoopThreadsAtExit {
     /// skipped: a host may call `exit` from inside a Hearth callback.
     static func joinAtExit() {
         let me = pthread_self()
-        _ = state.lock.wait(until: {
-            state.adopted.allSatisfy { thread in
-                pthread_equal(thread, me) != 0 || state.finished.contains { pthread_equal($0, thread) != 0 }
-            }
-        }, milliseconds: 2_000)
+        state.lock.withLock {
+            _ = state.lock.wait(until: {
+                state.adopted.allSatisfy { thread in
+                    pthread_equal(thread, me) != 0 || state.finished.contains { pthread_equal($0, thread) != 0 }
+                }
+            }, timeoutMs: 2_000)
+        }
         let ready = state.lock.withLock { state.takeFinished(except: me) }
         for thread in ready { pthread_join(thread, nil) }
     }

@@ -1,8 +1,7 @@
 /// Addresses with a tag each: the ABI's handle registry (a handle's address and its kind). Open
 /// addressing with linear probing, hashed by one multiplication instead of `Hasher`'s SipHash: every
-/// call across the C ABI looks its handles up here (about eleven times per sign-in from C, more from
-/// C++ and Python; bench, issue 5), and the keys are our own objects' addresses, never an attacker's
-/// choice. Not thread-safe: the registry holds it under its lock.
+/// call across the C ABI looks its handles up here, and the keys are our own objects' addresses, never
+/// an attacker's choice. Not thread-safe: the registry holds it under its lock.
 package struct AddressTable {
     /// 0 marks an empty slot (no object lives at address 0).
     private var addresses: [UInt]

@@ -51,7 +51,7 @@ public enum Log {
 final class LogCenter: @unchecked Sendable {
     static let shared = LogCenter()
 
-    private let lock = WaitableLock()
+    private let lock = ConditionLock()
     private var sink: LogSink?
     private var generation: UInt64 = 0
     /// Deliveries running now, per sink generation.

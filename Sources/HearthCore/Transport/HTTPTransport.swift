@@ -70,4 +70,7 @@ public protocol HTTPTransport: AnyObject {
     /// Cancels one request: its completion runs (later, on the loop) with `.cancelled` unless it
     /// already completed.
     func cancel(_ id: RequestID)
+    /// The app is going away: aborts every request in flight without completing it, and later sends
+    /// fail with `.cancelled`. Idempotent.
+    func close()
 }

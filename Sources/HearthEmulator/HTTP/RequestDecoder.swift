@@ -1,9 +1,8 @@
 import Foundation
 import HearthWire
 
-/// Decodes a typed request straight from the validated `JSONObject`, where Foundation's decoder
-/// needed the object written out as text and parsed again, boxing every value on the way (a tenth
-/// of a sign-in's time).
+/// Decodes a typed request straight from the validated `JSONObject`: Foundation's decoder needs the
+/// object written out as text and parsed again, boxing every value on the way.
 ///
 /// It only ever gives the value Foundation's `JSONDecoder` would give for that object's text:
 /// whatever it does not mirror exactly (a type mismatch, a missing key, floating-point `Float`,

@@ -62,8 +62,7 @@ public struct EmulatorServer: Sendable {
     public let configuration: EmulatorConfiguration
 
     /// Event-loop threads; each request is answered on the loop that read it, under the state's lock.
-    /// Two, measured with wrk (64 connections) beside the client on 2 cores: signInWithPassword ~16k/s
-    /// against ~11k/s with one loop (bench/FINDINGS.md).
+    /// Two answer more sign-ins per second than one on two cores (bench/FINDINGS.md).
     static let eventLoopThreads = 2
 
     /// NIO's limits of header size (80 KiB per field and in all), with Hummingbird's cap of 1,000

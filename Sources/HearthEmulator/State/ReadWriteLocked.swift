@@ -52,9 +52,8 @@ final class ReadWriteLocked<Value>: @unchecked Sendable {
         return try body(&storage.pointee)
     }
 
-    /// Tries `acquire` for a few microseconds before the caller blocks. The emulator's critical
-    /// sections are a few microseconds long, shorter than a futex sleep and wake-up: blocking at
-    /// once put ~6% of a sign-in's CPU into the kernel when both loops signed in.
+    /// Tries `acquire` for a few microseconds before the caller blocks: the emulator's critical
+    /// sections are shorter than a futex sleep and wake-up (bench/FINDINGS.md).
     private func spin(_ acquire: () -> Bool) -> Bool {
         for _ in 0..<Self.spinAttempts where acquire() { return true }
         return false

@@ -36,6 +36,9 @@ final class FakeTransport: HTTPTransport {
         }
     }
 
+    /// Backend tests never close their transport; Auth's go through `FakeIdentityToolkit`.
+    func close() {}
+
     /// Completes the oldest pending request with a response.
     func reply(status: Int, body: String, contentType: String? = "application/json",
                file: StaticString = #filePath, line: UInt = #line) {

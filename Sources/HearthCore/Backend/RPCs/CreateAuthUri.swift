@@ -1,7 +1,7 @@
 import HearthWire
 
-/// `accounts:createAuthUri` used to probe an email address (fetch providers). With email-enumeration
-/// protection on, the lists come back empty.
+/// `accounts:createAuthUri` for an email address: the providers it can sign in with (fetch providers).
+/// With email-enumeration protection on, the lists come back empty.
 public struct CreateAuthUri: TenantScopedRPC {
     public var identifier: String
     public var continueUri: String
