@@ -258,6 +258,10 @@ public final class Auth: @unchecked Sendable {
         operations.begin(operation, future)
         if dispatcher.isDestroyed {
             finish(future, .failure(AuthError(code: .appDestroyed, message: "The app was destroyed.")))
+        } else if loop.acceptsInlineWork {
+            // Called on the loop thread (a host loop, or inside a callback): the operation starts now
+            // instead of a turn later. Its callbacks still run on a later turn (the dispatcher's rule).
+            body(future)
         } else if !loop.execute({ body(future) }) {
             finish(future, .failure(AuthError(code: .cancelled, message: "The app was destroyed.")))
         }

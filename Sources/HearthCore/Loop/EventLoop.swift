@@ -252,6 +252,19 @@ public final class EventLoop: @unchecked Sendable {
 
     // MARK: Work
 
+    /// Whether work may run right now, in the calling code: true on the loop thread while the loop
+    /// still takes work (where `execute` would accept it). Then what the caller would have queued can
+    /// run inline, saving the queue's round trip (a closure, the lock twice, a wake and a turn). Only
+    /// for work that may run inside the caller's own call: host callbacks never do (they always wait
+    /// for a later turn, `CallbackDispatcher`).
+    public var acceptsInlineWork: Bool {
+        var current = uv_thread_self()
+        return lock.withLock {
+            guard phase == .running, var thread = loopThread, !threadFinished else { return false }
+            return uv_thread_equal(&thread, &current) != 0
+        }
+    }
+
     /// Queues `work` to run on the loop thread, in FIFO order, always on a later loop turn (never
     /// inline, even when called on the loop thread). Any thread.
     /// - Returns: false, and drops `work`, once shutdown has begun.
