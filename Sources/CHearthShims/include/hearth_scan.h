@@ -1,6 +1,7 @@
-/* Byte scans on the hot path of JSON reading and writing, sixteen bytes at a time where the CPU has
- * SSE2 (every x86-64). In C because Swift's SIMD types compile to lane-by-lane code for these
- * (bench, issue 5: an ID token's ~1 KB of string bytes is read twice and written once per sign-in). */
+/* Byte scans on the hot path of JSON reading and writing and of percent-encoding, sixteen bytes at a
+ * time where the CPU has SSE2 (every x86-64). In C because Swift's SIMD types compile to lane-by-lane
+ * code for these (bench, issue 5: an ID token's ~1 KB of string bytes is read twice and written once
+ * per sign-in; issue 19: every token refresh percent-encodes a refresh token of a few hundred bytes). */
 #ifndef HEARTH_SCAN_H
 #define HEARTH_SCAN_H
 
@@ -15,6 +16,10 @@
  * a backslash or a control character (below 0x20), and, when stop_at_non_ascii is non-zero, any byte
  * of 0x80 or above. count when there is none. */
 size_t hearth_scan_json_string(const uint8_t *bytes, size_t count, int stop_at_non_ascii);
+
+/* The index of the first byte of bytes[0..<count] outside RFC 3986's unreserved set (ALPHA, DIGIT,
+ * '-', '.', '_', '~'), i.e. the first that percent-encoding changes; count when there is none. */
+size_t hearth_scan_unreserved(const uint8_t *bytes, size_t count);
 
 #pragma GCC visibility pop
 

@@ -1,3 +1,5 @@
+import CHearthShims
+
 /// Percent-encoding with the RFC 3986 unreserved set (ALPHA / DIGIT / "-" / "." / "_" / "~") left as is:
 /// every other byte of the UTF-8 text becomes %XX. This is what JavaScript's encodeURIComponent does
 /// minus its extra safe characters, and it is safe in a query value and in a form body alike (notably
@@ -10,23 +12,26 @@ public enum PercentEncoding {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Runs of unreserved bytes are copied whole: the refresh token in every token refresh's body is
-    /// ~200 bytes (bench: byte-by-byte appends cost ~14,000 instructions per refresh).
+    /// Runs of unreserved bytes are found sixteen at a time (`hearth_scan_unreserved`) and copied whole:
+    /// the refresh token in every token refresh's body is a few hundred bytes (bench: byte-by-byte
+    /// appends cost ~14,000 instructions per refresh, a byte-by-byte scan ~3,400).
     static func append(_ text: String, to out: inout [UInt8]) {
         var text = text
         text.withUTF8 { utf8 in
+            guard let base = utf8.baseAddress else { return }
             out.reserveCapacity(out.count + utf8.count + 16)
-            var runStart = 0
-            for index in 0..<utf8.count {
+            var index = 0
+            while index < utf8.count {
+                let run = hearth_scan_unreserved(base + index, utf8.count - index)
+                if run > 0 { out.append(contentsOf: UnsafeBufferPointer(start: base + index, count: run)) }
+                index += run
+                guard index < utf8.count else { break }
                 let byte = utf8[index]
-                guard !isUnreserved(byte) else { continue }
-                if runStart < index { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
                 out.append(UInt8(ascii: "%"))
                 out.append(hexDigits[Int(byte >> 4)])
                 out.append(hexDigits[Int(byte & 0x0F)])
-                runStart = index + 1
+                index += 1
             }
-            if runStart < utf8.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
         }
     }
 
