@@ -152,7 +152,7 @@ public final class CurlTransport: HTTPTransport {
             deliverLater(.failure(error), to: completion)
             return id
         }
-        let added = multi.add(easy.handle)
+        let added = multi.add(easy)
         guard added == CURLM_OK else {
             transfer.releaseResources()
             deliverLater(.failure(.network(String(cString: curl_multi_strerror(added)))), to: completion)
