@@ -188,6 +188,31 @@ public final class Auth: @unchecked Sendable {
         return updated
     }
 
+    /// The signed-in user's tokens and session generation, nil when signed out: the session itself is
+    /// not copied (a copy retains each of its strings; the token path asks several times per refresh).
+    func currentTokens() -> (TokenSet, UInt64)? {
+        state.withLock { s in
+            guard case .some(let session) = s.session else { return nil }
+            return (session.tokens, s.generation)
+        }
+    }
+
+    /// `updateSession` for new tokens, changed in place (no copy of the session in and out of the
+    /// lock). Returns whether `generation` was still the signed-in user.
+    @discardableResult
+    func updateTokens(generation: UInt64, _ tokens: TokenSet) -> Bool {
+        let applied: Bool = state.withLock { s in
+            guard s.generation == generation, s.session != nil else { return false }
+            s.session?.tokens = tokens
+            return true
+        }
+        guard applied else { return false }
+        persist(generation: generation)
+        refresher.sessionChanged()
+        notifyListeners()
+        return true
+    }
+
     /// Writes the session of `generation` if it is still the signed-in one. Serialized with
     /// sign-out's erase, so a late save can never resurrect a signed-out session.
     func persist(generation: UInt64) {
