@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import sys
 import threading
 import time
 import weakref
@@ -63,10 +64,15 @@ class Future(Generic[T]):
         self._owner = owner
         self._lock = threading.Lock()
         self._outcome: Optional[Tuple[bool, Any]] = None
-        # weakref.finalize runs at most once: the reference cannot be released twice. At interpreter
-        # exit the process frees everything; releasing there could race a still-running thread.
-        self._finalizer = weakref.finalize(self, lib.hearth_future_release, handle)
-        self._finalizer.atexit = False
+
+    def __del__(self, _release: Callable[[int], None] = lib.hearth_future_release,
+                _finalizing: Callable[[], bool] = sys.is_finalizing) -> None:
+        # The native reference goes with the last Python one (once: __del__ runs once per object, and a
+        # future is never resurrected). Not weakref.finalize: registering one for every operation
+        # cost more than the rest of creating the future. At interpreter exit the process frees
+        # everything; releasing there could race a loop thread still running.
+        if not _finalizing():
+            _release(self._handle)
 
     # ------------------------------------------------------------------------------------------------
     # Status
@@ -189,10 +195,11 @@ class Future(Generic[T]):
             return self._outcome
 
     def _compute_outcome(self) -> Tuple[bool, Any]:
-        status = lib.hearth_future_status(self._handle)
-        if status == _INVALID:
-            return False, InvalidHandleError(ErrorCode.INVALID_HANDLE, "the native future is invalid")
         code = lib.hearth_future_error(self._handle)
+        # The error call answers INVALID_HANDLE for an invalid future too: only then is the status
+        # asked, to tell the two apart.
+        if code == ErrorCode.INVALID_HANDLE and lib.hearth_future_status(self._handle) == _INVALID:
+            return False, InvalidHandleError(ErrorCode.INVALID_HANDLE, "the native future is invalid")
         if code != 0:
             error = error_from_code(code, decode(lib.hearth_future_error_message(self._handle)))
             if isinstance(error, AccountConflictError):
