@@ -61,6 +61,8 @@ public final class EventLoop: @unchecked Sendable {
     private var loopClosed = false
 
     // Loop thread only.
+    /// Items of the batch `runPostedWork` is running that come after the one running now.
+    private var laterInBatch = 0
     private var handles: [ObjectIdentifier: any LoopOwnedHandle] = [:]
     private var localWakeArmed = false
     private var handlesClosed = false
@@ -252,17 +254,21 @@ public final class EventLoop: @unchecked Sendable {
 
     // MARK: Work
 
-    /// Whether work may run right now, in the calling code: true on the loop thread while the loop
-    /// still takes work (where `execute` would accept it). Then what the caller would have queued can
-    /// run inline, saving the queue's round trip (a closure, the lock twice, a wake and a turn). Only
-    /// for work that may run inside the caller's own call: host callbacks never do (they always wait
-    /// for a later turn, `CallbackDispatcher`).
+    /// Whether work may run right now, in the calling code, instead of being queued: true on the loop
+    /// thread while the loop still takes work (where `execute` would accept it) and nothing queued
+    /// earlier is still waiting, neither in the queue nor later in the batch now running. Running inline
+    /// then keeps the queue's order (a host's cancel posted before an operation still runs before it)
+    /// and saves its round trip (a closure, the lock twice, a wake and a turn). Only for work that may
+    /// run inside the caller's own call: host callbacks never do (they always wait for a later turn,
+    /// `CallbackDispatcher`).
     public var acceptsInlineWork: Bool {
         var current = uv_thread_self()
-        return lock.withLock {
-            guard phase == .running, var thread = loopThread, !threadFinished else { return false }
+        let onLoopThread = lock.withLock { () -> Bool in
+            guard phase == .running, queue.isEmpty, var thread = loopThread, !threadFinished else { return false }
             return uv_thread_equal(&thread, &current) != 0
         }
+        // Read on the loop thread only, which alone writes it.
+        return onLoopThread && laterInBatch == 0
     }
 
     /// Queues `work` to run on the loop thread, in FIFO order, always on a later loop turn (never
@@ -308,8 +314,10 @@ public final class EventLoop: @unchecked Sendable {
             return
         }
         // Work queued while this batch runs waits for the next turn (its `execute` re-armed a wake).
-        for work in batch {
+        defer { laterInBatch = 0 }
+        for (index, work) in batch.enumerated() {
             guard lock.withLock({ phase == .running }) else { return }
+            laterInBatch = batch.count - index - 1
             work()
         }
     }
