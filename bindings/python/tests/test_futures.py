@@ -115,10 +115,16 @@ class TestDoneCallbacks:
         future = app.auth.sign_in_anonymously()
         future.result(TIMEOUT)
         seen: "queue.Queue[Tuple[int, bool]]" = queue.Queue()
+        # The loop thread is held in a function posted first, so the check below cannot race a loop
+        # thread that runs the callback the moment it is queued (a woken loop thread may well run
+        # before this thread's next line).
+        go_on = threading.Event()
+        app.post(lambda: go_on.wait(TIMEOUT))
 
         future.add_done_callback(lambda _f: seen.put((threading.get_ident(), app.is_loop_thread())))
 
         assert seen.empty()  # not inside add_done_callback
+        go_on.set()
         thread, on_loop = seen.get(timeout=TIMEOUT)
         assert thread != threading.get_ident()
         assert on_loop is True
