@@ -1021,6 +1021,13 @@ def build(results: dict) -> tuple:
     elif emu:
         w(f"## hearth-emulator under wrk\n\nNot measured: {emu.get('failed')}\n")
 
+    # ---------------------------------------------------------------- compressed answers
+    comp = results.get("compression")
+    if comp and "runs" in comp:
+        compression_section(comp, w, summary)
+    elif comp:
+        w(f"## Compressed answers (gzip)\n\nNot measured: {comp.get('failed')}\n")
+
     # ---------------------------------------------------------------- findings (hand-written)
     if FINDINGS_MD.exists():
         w(FINDINGS_MD.read_text().rstrip("\n"))
@@ -1068,6 +1075,71 @@ def build(results: dict) -> tuple:
       "not an error.")
     w("")
     return "\n".join(lines) + "\n", summary, d
+
+
+def compression_rows(comp: dict) -> list:
+    """(op, inflight, {field: (gzip median, plain median, median of within-round gzip ÷ plain)})."""
+    rows = []
+    for op, inflight in comp["ops"]:
+        def of(mode: str) -> list:
+            return [r for r in comp["runs"] if r.get("mode") == mode and r["op"] == op and r["inflight"] == inflight
+                    and "failed" not in r]
+        gz, pl = of("gzip"), of("plain")
+        fields = {}
+        for field in ("cpu_us_per_op", "p50_us", "p99_us", "ops_per_s", "server_cpu_us_per_op"):
+            pairs = [(a.get(field), b.get(field)) for a in gz for b in pl if a["round"] == b["round"]]
+            fields[field] = (med(x.get(field) for x in gz if x.get(field) is not None),
+                             med(x.get(field) for x in pl if x.get(field) is not None),
+                             med(a / b for a, b in pairs if a is not None and b))
+        rows.append((op, inflight, fields))
+    return rows
+
+
+def compression_section(comp: dict, w, summary: list) -> None:
+    w("## Compressed answers (gzip)")
+    w("")
+    w("Hearth asks for gzip (`Accept-Encoding: gzip`, libcurl inflates), as Google's servers compress when asked. "
+      "The same client, Hearth C on a host loop, against two hearth-emulators: one answering gzip when asked (its "
+      "default) and one started with `--no-gzip`, alternating which goes first in each round; "
+      f"a {comp['seconds']} s window per run. *Client CPU* is the client process's user + system time per "
+      "operation; *server CPU* the emulator process's (compressing is the server's side of the cost) over every "
+      "operation of the run. Ratios are gzip ÷ plain within a round, medians over rounds.")
+    w("")
+    w("| operation | in flight | client CPU µs/op gzip / plain (ratio) | p50 µs gzip / plain (ratio) | "
+      "ops/s gzip / plain | server CPU µs/op gzip / plain (ratio) |")
+    w("| --- | ---: | --- | --- | --- | --- |")
+    for op, inflight, f in compression_rows(comp):
+        label = {"password": "password sign-in (signInWithPassword + lookup)", "token": "get_token(force) (refresh)"}[op]
+        cell = lambda k, d=1: f"{fmt(f[k][0], d)} / {fmt(f[k][1], d)} ({ratio_fmt(f[k][2])})"  # noqa: E731
+        w(f"| {label} | {inflight} | {cell('cpu_us_per_op')} | {cell('p50_us', 0)} | "
+          f"{fmt(f['ops_per_s'][0])} / {fmt(f['ops_per_s'][1])} | {cell('server_cpu_us_per_op')} |")
+        if op == "password" and inflight == 1:
+            summary.append(("gzip: client CPU per sign-in", f"{ratio_fmt(f['cpu_us_per_op'][2])} of plain "
+                            f"({fmt(f['cpu_us_per_op'][0], 1)} vs {fmt(f['cpu_us_per_op'][1], 1)} µs)", "–"))
+    w("")
+    wire = comp.get("wire", {})
+    if wire:
+        w("Bytes on the wire per answer (status line, headers and body as sent; the body alone in brackets), from "
+          "the compressing emulator, asked without and with `Accept-Encoding: gzip`:")
+        w("")
+        w("| answer | plain | gzip | gzip ÷ plain |")
+        w("| --- | ---: | ---: | ---: |")
+        total_plain = total_gzip = 0
+        for name, both in wire.items():
+            p, g = both["plain"], both["gzip"]
+            if p["status"] != 200 or g["status"] != 200:
+                w(f"| {name} | HTTP {p['status']} | HTTP {g['status']} | not measured |")
+                continue
+            w(f"| {name} | {p['total']} ({p['body']}) | {g['total']} ({g['body']}){'' if g['gzip'] else ' not compressed'} "
+              f"| {ratio_fmt(g['total'] / p['total'] if p['total'] else None)} |")
+            if name in ("signInWithPassword", "lookup"):
+                total_plain += p["total"]
+                total_gzip += g["total"]
+        if total_plain:
+            w(f"| a password sign-in (both answers) | {total_plain} | {total_gzip} | "
+              f"{ratio_fmt(total_gzip / total_plain)} |")
+            summary.append(("gzip: bytes received per sign-in", f"{total_gzip} vs {total_plain} plain", "–"))
+        w("")
 
 
 def print_summary(summary: list, d: Data) -> None:

@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import Optional
@@ -215,14 +216,24 @@ class Nginx:
 
 
 class Emulator:
-    def __init__(self) -> None:
+    def __init__(self, *flags: str) -> None:
         self.proc: Optional[subprocess.Popen] = None
         self.log = tempfile.NamedTemporaryFile(prefix="hearth-bench-emulator-", suffix=".log", delete=False)
         self.url = ""
+        self.flags = list(flags)
+
+    @property
+    def port(self) -> int:
+        return int(self.url.rsplit(":", 1)[1])
+
+    def cpu_seconds(self) -> float:
+        """The emulator process's user + system CPU time so far (/proc/PID/stat)."""
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def start(self) -> None:
         self.proc = subprocess.Popen(on_server_cpu([str(EMULATOR), "--host", "127.0.0.1", "--port", "0",
-                                                    "--project", canned.PROJECT]),
+                                                    "--project", canned.PROJECT] + self.flags),
                                      stdout=self.log, stderr=subprocess.STDOUT)
         for _ in range(200):
             text = Path(self.log.name).read_text(errors="replace")
@@ -521,6 +532,89 @@ def run_emulator_bench(nginx: Nginx, rounds: int, seconds: int) -> dict:
 
 
 # ------------------------------------------------------------------------------------------------
+# Compressed answers: Hearth against hearth-emulator with gzip (its default when asked, as Google's
+# servers) and with --no-gzip (plain answers), the same client and requests
+# ------------------------------------------------------------------------------------------------
+COMPRESSION_OPS = [("password", 1), ("password", 16), ("token", 1)]
+
+
+def wire_bytes(emu: "Emulator", path: str, body: str, content_type: str, gzip_accepted: bool) -> dict:
+    """One request's answer as it crosses the wire: status line, headers and body as sent (not inflated)."""
+    with socket.create_connection(("127.0.0.1", emu.port), timeout=10) as conn:
+        payload = body.encode()
+        head = (f"POST {path}?key={canned.PASSWORD_KEY} HTTP/1.1\r\nHost: 127.0.0.1:{emu.port}\r\n"
+                f"Content-Type: {content_type}\r\nContent-Length: {len(payload)}\r\n"
+                + ("Accept-Encoding: gzip\r\n" if gzip_accepted else "") + "Connection: close\r\n\r\n")
+        conn.sendall(head.encode() + payload)
+        answer = b""
+        while chunk := conn.recv(65536):
+            answer += chunk
+    headers, _, content = answer.partition(b"\r\n\r\n")
+    status = int(headers.split(b" ", 2)[1])
+    return {"status": status, "total": len(answer), "body": len(content),
+            "gzip": b"content-encoding: gzip" in headers.lower()}
+
+
+def run_compression_bench(env: dict, rounds: int, seconds: float) -> dict:
+    """The cost of gzip answers: Hearth C (host loop) against two hearth-emulators, one compressing when
+    asked and one started with --no-gzip, alternating within each round; the client's CPU and latency per
+    operation, the emulator's CPU per operation, and each answer's bytes on the wire."""
+    if not EMULATOR.exists():
+        return {"failed": f"{EMULATOR} not built"}
+    servers = {"gzip": Emulator(), "plain": Emulator("--no-gzip")}
+    try:
+        signed_up: dict = {}
+        for mode, emu in servers.items():
+            emu.start()
+            req = urllib.request.Request(f"{emu.url}{canned.PATHS['signUp']}?key={canned.PASSWORD_KEY}",
+                                         data=json.dumps({"email": canned.EMAIL, "password": canned.PASSWORD,
+                                                          "returnSecureToken": True}).encode(),
+                                         headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(req, timeout=10) as r:
+                signed_up[mode] = json.loads(r.read())
+        runs: list = []
+        for rnd in range(rounds):
+            for op, inflight in COMPRESSION_OPS:
+                order = ("gzip", "plain") if rnd % 2 == 0 else ("plain", "gzip")
+                for mode in order:
+                    emu = servers[mode]
+                    argv = CLIENTS["hearth-c/host"][0] + [
+                        "--op", op, "--inflight", str(inflight), "--port", str(emu.port), "--seconds", str(seconds),
+                        "--ops", "200000", "--warmup", str(max(50, inflight)), "--warmup-seconds", "1"]
+                    cpu_before = emu.cpu_seconds()
+                    r = run_client(argv, env, timeout=90)
+                    server_cpu = emu.cpu_seconds() - cpu_before
+                    r.update(mode=mode, op=op, inflight=inflight, round=rnd + 1)
+                    if "failed" not in r and r.get("completed_total"):
+                        # The whole run's server CPU over all the operations it answered (warm-up included).
+                        r["server_cpu_us_per_op"] = server_cpu * 1e6 / r["completed_total"]
+                    runs.append(r)
+                    log(f"compression round {rnd + 1} {mode:<5} {op:<8} n={inflight:<3} " + (
+                        f"client {r['cpu_us_per_op']:.1f} us cpu/op, p50 {r['p50_us']:.0f} us, "
+                        f"server {r.get('server_cpu_us_per_op', 0):.1f} us cpu/op" if "failed" not in r
+                        else f"FAILED {r['failed']}"))
+        # What each answer of a sign-in (signInWithPassword + lookup) and a refresh weighs, on the
+        # compressing emulator with its own account's tokens.
+        id_token = signed_up["gzip"]["idToken"]
+        requests_measured = {
+            "signInWithPassword": (canned.PATHS["signInWithPassword"], canned.REQUEST_BODIES["signInWithPassword"],
+                                   "application/json"),
+            "lookup": (canned.PATHS["lookup"], json.dumps({"idToken": id_token}, separators=(",", ":")),
+                       "application/json"),
+            "token": (canned.PATHS["token"], "grant_type=refresh_token&refresh_token="
+                      + urllib.parse.quote(signed_up["gzip"]["refreshToken"], safe=""),
+                      "application/x-www-form-urlencoded"),
+        }
+        wire = {name: {"plain": wire_bytes(servers["gzip"], *spec, gzip_accepted=False),
+                       "gzip": wire_bytes(servers["gzip"], *spec, gzip_accepted=True)}
+                for name, spec in requests_measured.items()}
+        return {"runs": runs, "wire": wire, "ops": [list(o) for o in COMPRESSION_OPS], "seconds": seconds}
+    finally:
+        for emu in servers.values():
+            emu.stop()
+
+
+# ------------------------------------------------------------------------------------------------
 # Sizes
 # ------------------------------------------------------------------------------------------------
 def closure(path: Path) -> list:
@@ -592,7 +686,8 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="one round, fewer levels (harness check)")
     ap.add_argument("--levels", default="", help="comma list of operations in flight to run (default 1,16,64,256,1024; "
                     "--quick: 1,64)")
-    ap.add_argument("--skip", default="", help="comma list of: matrix,pairs,first,wave,callgrind,emulator")
+    ap.add_argument("--skip", default="",
+                    help="comma list of: matrix,pairs,first,wave,callgrind,emulator,compression")
     ap.add_argument("--out", default=str(HERE / "results.json"))
     args = ap.parse_args()
     # SIGTERM too must stop the servers (the finally below), not leave nginx behind.
@@ -675,6 +770,8 @@ def main() -> int:
                 results["callgrind"] = run_callgrind(nginx, env, args.callgrind_ops, tmp)
         if "emulator" not in skip:
             results["emulator"] = run_emulator_bench(nginx, rounds, 2 if not args.quick else 1)
+        if "compression" not in skip:
+            results["compression"] = run_compression_bench(env, rounds, max(args.seconds, 1.0))
     finally:
         nginx.stop()
         shutil.rmtree(nginx.prefix, ignore_errors=True)

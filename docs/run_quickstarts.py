@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Builds and runs the complete programs of the quick starts, so the docs cannot drift from the API.
+"""Builds and runs the complete programs of the quick starts (and of the pages in EXPECTED that have
+some, such as tenants.md), so the docs cannot drift from the API.
 
     python3 docs/run_quickstarts.py        (make test-docs; needs the built library and emulator)
 
@@ -26,6 +27,7 @@ EXPECTED = {
     "quickstart-c.md": ["c"],
     "quickstart-cpp.md": ["cpp"],
     "quickstart-python.md": ["python", "python"],
+    "tenants.md": ["c", "cpp", "python"],
 }
 
 

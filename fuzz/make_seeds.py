@@ -33,7 +33,9 @@ ERROR_DETAIL = {"error": {"code": 400, "message": "WEAK_PASSWORD : Password shou
 RPC = {"createAuthUri": 0, "createAuthUriForProvider": 1, "delete": 2, "mfaEnrollFinalizePhone": 3, "mfaEnrollFinalizeTotp": 4,
        "mfaSignInFinalize": 5, "lookup": 6, "token": 7, "sendOobCode": 8, "sendVerificationCode": 9, "update": 10,
        "customToken": 11, "idp": 12, "idpLink": 13, "password": 14, "phone": 15, "phoneLink": 16, "signUp": 17,
-       "mfaEnrollStartPhone": 18, "mfaEnrollStartTotp": 19, "mfaSignInStart": 20, "withdraw": 21}
+       "mfaEnrollStartPhone": 18, "mfaEnrollStartTotp": 19, "mfaSignInStart": 20, "withdraw": 21,
+       "emailLink": 22, "emailLinkLink": 23, "resetPasswordCheck": 24, "resetPassword": 25, "applyActionCode": 26,
+       "sendSignInLink": 27}
 STATUS = {200: 0, 400: 6, 401: 7, 429: 10, 500: 11, 503: 12}
 rpc_seeds = {
     "signup-anonymous": ("signUp", 200, {**TOKENS, "kind": "identitytoolkit#SignupNewUserResponse"}),
@@ -76,6 +78,19 @@ rpc_seeds = {
     "mfa-signin-start": ("mfaSignInStart", 200, {"phoneResponseInfo": {"sessionInfo": "si"}}),
     "mfa-signin-finalize": ("mfaSignInFinalize", 200, {"idToken": ID, "refreshToken": "r"}),
     "withdraw": ("withdraw", 200, {"idToken": ID, "refreshToken": "r"}),
+    "email-link": ("emailLink", 200, {**TOKENS, "kind": "identitytoolkit#EmailLinkSigninResponse", "email": "a@example.com",
+                                      "isNewUser": True}),
+    "email-link-mfa": ("emailLink", 200, MFA_PENDING),
+    "email-link-link": ("emailLinkLink", 200, {**TOKENS, "email": "a@example.com", "isNewUser": False}),
+    "email-link-invalid-code": ("emailLink", 400, {"error": {"code": 400, "message": "INVALID_OOB_CODE", "status": "INVALID_ARGUMENT"}}),
+    "check-action-code": ("resetPasswordCheck", 200, {"kind": "identitytoolkit#ResetPasswordResponse",
+                                                     "requestType": "VERIFY_AND_CHANGE_EMAIL", "email": "a@example.com",
+                                                     "newEmail": "b@example.com"}),
+    "check-sign-in-code": ("resetPasswordCheck", 200, {"requestType": "EMAIL_SIGNIN"}),
+    "reset-password": ("resetPassword", 200, {"requestType": "PASSWORD_RESET", "email": "a@example.com"}),
+    "apply-action-code": ("applyActionCode", 200, {"kind": "identitytoolkit#SetAccountInfoResponse", "localId": "u1",
+                                                   "email": "a@example.com", "emailVerified": True}),
+    "send-sign-in-link": ("sendSignInLink", 200, {"kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": "a@example.com"}),
     "too-many-requests": ("password", 429, {"error": {"code": 429, "message": "TOO_MANY_ATTEMPTS_TRY_LATER : Access disabled", "status": "RESOURCE_EXHAUSTED"}}),
     "unavailable-html": ("lookup", 503, None),
 }
@@ -117,6 +132,10 @@ write("fuzz-redirect", "url-fragment", b"\x00" + f"{base}#state={st}&id_token={I
 write("fuzz-redirect", "url-idp-error", b"\x00" + f"{base}?state={st}&error=access_denied&error_description=User%20denied".encode())
 write("fuzz-redirect", "url-firebase-error", b"\x00" + f"{base}?state={st}&firebaseError=%7B%22code%22%3A%22auth%2Finternal-error%22%7D".encode())
 write("fuzz-redirect", "url-wrong-state", b"\x00" + f"{base}?state=other&state={st}&code=abc".encode())
+write("fuzz-redirect", "email-sign-in-link", b"\x01" + b"  com.example.app:/oauth2redirect?mode=signIn&lang=en&oobCode=C0de-1_x"
+      b"&apiKey=fake-api-key&continueUrl=com.example.app%3A%2Ffinish\n")
+write("fuzz-redirect", "email-link-wrapped", b"\x00" + b"https://example.page.link/?link=https%3A%2F%2Fa.example%2F%3Fmode%3DsignIn"
+      b"%26oobCode%3DC%26apiKey%3DK&deep_link_id=x%3Flink%3Dhttps%253A%252F%252Fb%253Fmode%253DresetPassword")
 write("fuzz-redirect", "url-form-post", b"\x00" + f"{base}".encode() + b"\x00" + f"state={st}&id_token=x+y&code=%41".encode())
 write("fuzz-redirect", "custom-scheme", b"\x01" + f"com.example.app:/oauth2redirect/sub?state={st}&code=c".encode())
 write("fuzz-redirect", "http-get", b"\x02" + f"GET /__/auth/callback?state={st}&code=abc HTTP/1.1\r\nHost: 127.0.0.1:4000\r\nUser-Agent: x\r\n\r\n".encode())

@@ -148,6 +148,7 @@ typedef struct hearth_multi_factor_info hearth_multi_factor_info;         /* one
 typedef struct hearth_multi_factor_session hearth_multi_factor_session;   /* proof of the first factor */
 typedef struct hearth_multi_factor_assertion hearth_multi_factor_assertion; /* a second factor, proven */
 typedef struct hearth_totp_secret hearth_totp_secret;                     /* a TOTP secret being enrolled */
+typedef struct hearth_action_code_info hearth_action_code_info; /* what an email action code is for (borrowed) */
 
 /* ---------------------------------------------------------------------------------------------------
  * Error codes
@@ -466,7 +467,7 @@ HEARTH_API hearth_future *hearth_future_retain(const hearth_future *future);
 HEARTH_API const hearth_auth_result *hearth_future_auth_result(const hearth_future *future);
 /* sign_in_with_credential, and any future with an auth result (its user): */
 HEARTH_API const hearth_user *hearth_future_user(const hearth_future *future);
-/* hearth_user_get_token: the ID token. */
+/* hearth_user_get_token: the ID token; hearth_auth_verify_password_reset_code: the email address. */
 HEARTH_API const char *hearth_future_string(const hearth_future *future);
 /* hearth_auth_fetch_providers_for_email: the provider ids. Count is 0 when not available. */
 HEARTH_API size_t hearth_future_string_count(const hearth_future *future);
@@ -546,6 +547,152 @@ HEARTH_API hearth_credential *hearth_credential_retain(const hearth_credential *
 HEARTH_API void hearth_credential_release(hearth_credential *credential);
 
 /* ---------------------------------------------------------------------------------------------------
+ * Email actions: sign-in links and the other out-of-band codes
+ *
+ * Firebase mails links for four purposes: signing in without a password (sign-in links), resetting a
+ * password, verifying an address, and changing an address (verify the new one first, or take a changed
+ * one back). Each link carries an out-of-band code, its `oobCode` parameter. Without action code
+ * settings the link opens Firebase's own action page, which uses the code. With settings, the page
+ * continues to the app's URL afterwards; with handle_code_in_app the app receives the code and uses it
+ * itself, through the functions below. Codes are secrets: Hearth never logs them.
+ *
+ * Signing in with a link on a desktop:
+ *   1. hearth_auth_send_sign_in_link_to_email(auth, email, &settings), where settings.url is a URL that
+ *      reaches the app and settings.handle_code_in_app is 1. In production Firebase takes only URLs on
+ *      the project's authorized domains: a web page of the app's, which passes the link on to the app's
+ *      custom URL scheme (same query) or shows it to copy; the emulator also takes the custom-scheme URL
+ *      itself ("com.example.game:/finishSignIn"). Keep `email` until the link comes back (with the
+ *      app's saved data): Firebase asks apps to, so that a link opened by someone else signs nobody
+ *      in, and step 3 needs it.
+ *   2. The user opens the link from the mail. The action page (Firebase Hosting's, or the emulator's
+ *      /emulator/action) sends the browser on to settings.url with the link's parameters (mode=signIn,
+ *      oobCode, apiKey, lang, ...); for a custom scheme the OS hands that URL to the app (on its
+ *      command line, or to the running instance). Or the user copies the link and pastes it.
+ *   3. The app offers every URL it is opened with to hearth_auth_handle_url first, which takes only the
+ *      redirect of a pending provider flow and never an email link (it answers 0 for those), then asks
+ *      hearth_auth_is_sign_in_with_email_link and signs in with
+ *      hearth_auth_sign_in_with_email_link(auth, kept_email, url). A link opened on another device
+ *      comes without a kept email: ask the user for it. Forget the kept email once signed in.
+ * The same link gives a credential (hearth_credential_create_email_link) that links the address to the
+ * signed-in user (hearth_user_link_with_credential, e.g. to keep an anonymous user's data) or
+ * reauthenticates it (hearth_user_reauthenticate).
+ *
+ * The other codes reach the app the same way when it handles them itself: read the code from the
+ * link's oobCode parameter, then hearth_auth_check_action_code (what is it for?),
+ * hearth_auth_apply_action_code (verify the address, change it, take it back), or
+ * hearth_auth_verify_password_reset_code and hearth_auth_confirm_password_reset (reset a password).
+ * ------------------------------------------------------------------------------------------------- */
+
+/* Where an action link leads and which apps may open it (Firebase's ActionCodeSettings). NULL strings
+ * are left out of the request. Checked before any request, as Firebase's SDKs check them: the operation's
+ * future fails with INVALID_ARGUMENT for a struct_size too small for `url` (not initialized with
+ * hearth_action_code_settings_init) or a string that is not valid UTF-8; INVALID_CONTINUE_URI for a
+ * NULL or "" url; INVALID_LINK_DOMAIN for a "" link_domain or dynamic_link_domain; MISSING_IOS_BUNDLE_ID
+ * for a "" ios_bundle_id; INVALID_ARGUMENT for Android settings without android_package_name. The
+ * server then answers INVALID_CONTINUE_URI, UNAUTHORIZED_DOMAIN (the continue URL's domain is not
+ * authorized in the project), INVALID_LINK_DOMAIN, ... */
+typedef struct hearth_action_code_settings {
+  uint32_t struct_size;                /* set by hearth_action_code_settings_init */
+  const char *url;                     /* required: the continue URL (continueUrl): where the action page
+                                          sends the browser afterwards; for a sign-in link, the URL the
+                                          link is handed to, with the link's parameters added */
+  int handle_code_in_app;              /* 1: the app completes the action itself (canHandleCodeInApp);
+                                          required for sign-in links. Default 0 */
+  const char *ios_bundle_id;           /* the iOS app that may open the link; NULL: none */
+  const char *android_package_name;    /* the Android app that may open the link; NULL: none */
+  int android_install_app;             /* 1: offer to install the Android app where it is missing */
+  const char *android_minimum_version; /* the lowest Android app version that may open it; NULL: any */
+  const char *link_domain;             /* the Firebase Hosting domain of the link; NULL: the project's
+                                          default */
+  const char *dynamic_link_domain;     /* deprecated with Firebase Dynamic Links: the Dynamic Links
+                                          domain; NULL: none */
+} hearth_action_code_settings;
+
+/* Fills `settings` with defaults (every string NULL, every flag 0) and sets struct_size. Always call
+ * it first, then set fields. */
+HEARTH_API void hearth_action_code_settings_init(hearth_action_code_settings *settings);
+
+/* Mails `email` a link that signs in to its account (Firebase creates the account on first use).
+ * `settings` is required, with url and handle_code_in_app set (INVALID_ARGUMENT otherwise, as in
+ * Firebase). Result: none. Errors: MISSING_EMAIL (""), INVALID_EMAIL, OPERATION_NOT_ALLOWED (email-link
+ * sign-in is disabled in the project), and those of the settings (see hearth_action_code_settings). */
+HEARTH_API hearth_future *hearth_auth_send_sign_in_link_to_email(hearth_auth *auth, const char *email,
+                                                                  const hearth_action_code_settings *settings);
+
+/* 1 if `link` is an email sign-in link, else 0 (Firebase's isSignInWithEmailLink): its query carries
+ * mode=signIn, an oobCode and an apiKey; a link that wraps the action link in its `link` or
+ * `deep_link_id` parameter (Firebase Dynamic Links, Firebase Hosting links, iOS custom-scheme hand-offs)
+ * counts too, and whitespace around a pasted link is ignored. 0 also for a NULL or invalid UTF-8 link
+ * and an invalid auth. Answers from the text alone; it never sets the last error. */
+HEARTH_API int hearth_auth_is_sign_in_with_email_link(hearth_auth *auth, const char *link);
+
+/* Signs in with the address a sign-in link was sent to and the link (as received, or pasted). The
+ * account of the address signs in, or is created (hearth_auth_result_is_new_user); its email is then
+ * verified. Result: auth result (provider "password", as in Firebase). Errors: INVALID_ARGUMENT (not an
+ * email action link), MISSING_EMAIL (""), INVALID_EMAIL (not the address the link was sent to),
+ * INVALID_ACTION_CODE (used, unknown, or not a sign-in code), EXPIRED_ACTION_CODE, USER_DISABLED,
+ * OPERATION_NOT_ALLOWED, SECOND_FACTOR_REQUIRED (with a resolver, see multi-factor), TENANT_ID_MISMATCH
+ * (the link names another tenant, its tenantId, than hearth_auth_tenant_id: refused before any request,
+ * as Firebase's signInWithEmailLink does). */
+HEARTH_API hearth_future *hearth_auth_sign_in_with_email_link(hearth_auth *auth, const char *email,
+                                                               const char *link);
+
+/* A credential from a sign-in link (Firebase's EmailAuthProvider.credentialWithLink): provider
+ * "password". Sign in (hearth_auth_sign_in_with_credential, ..._and_retrieve_data_...), link it to the
+ * signed-in user (hearth_user_link_with_credential: PROVIDER_ALREADY_LINKED when the user has an email
+ * provider already, EMAIL_ALREADY_IN_USE when the address belongs to another account) or reauthenticate
+ * (hearth_user_reauthenticate: USER_MISMATCH when the address is another account's); errors otherwise
+ * as for hearth_auth_sign_in_with_email_link. The code is used up by the first of these that reaches the
+ * server. Returns a new reference; NULL when an argument is NULL or not valid UTF-8, or `link` is not
+ * an email action link (sets the last error: INVALID_ARGUMENT). An empty email is refused when the
+ * credential is used (MISSING_EMAIL). */
+HEARTH_API hearth_credential *hearth_credential_create_email_link(const char *email, const char *link);
+
+/* Uses a code that verifies an address, changes it to the one a verify-before-update link names, or
+ * takes a changed address back (Firebase's applyActionCode); no user need be signed in. A signed-in
+ * user's snapshot shows the change after hearth_user_reload. Result: none. Errors: INVALID_ACTION_CODE ("", used, unknown, or a code of another
+ * kind), EXPIRED_ACTION_CODE, USER_DISABLED, EMAIL_ALREADY_IN_USE (the address went to another account
+ * meanwhile). */
+HEARTH_API hearth_future *hearth_auth_apply_action_code(hearth_auth *auth, const char *code);
+
+/* What an out-of-band code does (Firebase's ActionCodeOperation; the values of its iOS SDK). */
+typedef enum hearth_action_code_operation {
+  HEARTH_ACTION_CODE_OPERATION_UNKNOWN = 0,
+  HEARTH_ACTION_CODE_OPERATION_PASSWORD_RESET = 1,
+  HEARTH_ACTION_CODE_OPERATION_VERIFY_EMAIL = 2,
+  HEARTH_ACTION_CODE_OPERATION_RECOVER_EMAIL = 3,
+  HEARTH_ACTION_CODE_OPERATION_EMAIL_SIGN_IN = 4,
+  HEARTH_ACTION_CODE_OPERATION_VERIFY_AND_CHANGE_EMAIL = 5,
+  HEARTH_ACTION_CODE_OPERATION_REVERT_SECOND_FACTOR_ADDITION = 6
+} hearth_action_code_operation;
+
+/* Tells what a code is for and which addresses it concerns, without using it (Firebase's
+ * checkActionCode). Result: hearth_future_action_code_info. Errors: INVALID_ACTION_CODE ("", used or
+ * unknown), EXPIRED_ACTION_CODE, OPERATION_NOT_ALLOWED (password sign-in disabled in the project). */
+HEARTH_API hearth_future *hearth_auth_check_action_code(hearth_auth *auth, const char *code);
+/* The answer of a completed hearth_auth_check_action_code (Firebase's ActionCodeInfo). Borrowed (valid as
+ * long as this future handle); NULL otherwise. */
+HEARTH_API const hearth_action_code_info *hearth_future_action_code_info(const hearth_future *future);
+/* HEARTH_ACTION_CODE_OPERATION_UNKNOWN for an invalid handle (or a kind of code Hearth does not know). */
+HEARTH_API hearth_action_code_operation hearth_action_code_info_operation(const hearth_action_code_info *info);
+/* The account's address; for a verify-before-update code the new address. "" when the server does
+ * not say (a sign-in code does not reveal its address). Borrowed; NULL for an invalid handle. */
+HEARTH_API const char *hearth_action_code_info_email(const hearth_action_code_info *info);
+/* For a verify-before-update code the address being replaced; for a recover-email code the address the
+ * account had changed to. "" otherwise. Borrowed; NULL for an invalid handle. */
+HEARTH_API const char *hearth_action_code_info_previous_email(const hearth_action_code_info *info);
+
+/* The address a password reset code was sent to, without using the code (Firebase's
+ * verifyPasswordResetCode). Result: hearth_future_string. Errors as for hearth_auth_check_action_code. */
+HEARTH_API hearth_future *hearth_auth_verify_password_reset_code(hearth_auth *auth, const char *code);
+
+/* Sets the password of the account a password reset code was sent to, and uses the code up (Firebase's
+ * confirmPasswordReset). The account's email counts as verified from then on. Result: none. Errors: INVALID_ACTION_CODE ("", used, unknown, or not a password reset code),
+ * EXPIRED_ACTION_CODE, MISSING_PASSWORD (""), WEAK_PASSWORD, USER_DISABLED, OPERATION_NOT_ALLOWED. */
+HEARTH_API hearth_future *hearth_auth_confirm_password_reset(hearth_auth *auth, const char *code,
+                                                             const char *new_password);
+
+/* ---------------------------------------------------------------------------------------------------
  * Auth
  * ------------------------------------------------------------------------------------------------- */
 
@@ -598,8 +745,12 @@ HEARTH_API hearth_future *hearth_auth_sign_in_with_credential(hearth_auth *auth,
 /* Result: auth result. */
 HEARTH_API hearth_future *hearth_auth_sign_in_and_retrieve_data_with_credential(
     hearth_auth *auth, const hearth_credential *credential);
-/* Result: none (success or error). */
-HEARTH_API hearth_future *hearth_auth_send_password_reset_email(hearth_auth *auth, const char *email);
+/* Mails a password reset link to `email`. `settings` (NULL: none) makes the action page continue to
+ * the app, or hands the code to the app (see "Email actions"). Result: none. Errors: MISSING_EMAIL (""),
+ * INVALID_EMAIL, USER_NOT_FOUND (not under email enumeration protection, which answers success), and
+ * those of the settings. */
+HEARTH_API hearth_future *hearth_auth_send_password_reset_email(hearth_auth *auth, const char *email,
+                                                                const hearth_action_code_settings *settings);
 /* Result: hearth_future_string_count / _string_at (sign-in methods; empty when the project has email
  * enumeration protection). */
 HEARTH_API hearth_future *hearth_auth_fetch_providers_for_email(hearth_auth *auth, const char *email);
@@ -638,7 +789,14 @@ typedef enum hearth_operation {
   HEARTH_OP_TOTP_SECRET_GENERATE = 27,
   HEARTH_OP_MULTI_FACTOR_RESOLVER_RESOLVE_SIGN_IN = 28,
   HEARTH_OP_AUTH_GET_CREDENTIAL_WITH_PROVIDER = 29,
-  HEARTH_OP_USER_UPDATE_EMAIL = 30
+  HEARTH_OP_USER_UPDATE_EMAIL = 30,
+  HEARTH_OP_AUTH_SEND_SIGN_IN_LINK_TO_EMAIL = 31,
+  HEARTH_OP_AUTH_SIGN_IN_WITH_EMAIL_LINK = 32,
+  HEARTH_OP_AUTH_APPLY_ACTION_CODE = 33,
+  HEARTH_OP_AUTH_CHECK_ACTION_CODE = 34,
+  HEARTH_OP_AUTH_VERIFY_PASSWORD_RESET_CODE = 35,
+  HEARTH_OP_AUTH_CONFIRM_PASSWORD_RESET = 36,
+  HEARTH_OP_AUTH_UPDATE_CURRENT_USER = 37
 } hearth_operation;
 
 /* The most recent future of `operation` on this Auth (user operations count for the Auth of their
@@ -663,6 +821,52 @@ HEARTH_API hearth_error hearth_auth_remove_auth_state_listener(hearth_auth *auth
 HEARTH_API uint64_t hearth_auth_add_id_token_listener(hearth_auth *auth, hearth_id_token_cb callback,
                                                       hearth_release_cb release, void *user_data);
 HEARTH_API hearth_error hearth_auth_remove_id_token_listener(hearth_auth *auth, uint64_t listener_id);
+
+/* ---------------------------------------------------------------------------------------------------
+ * Tenants (Identity Platform multi-tenancy; Firebase's Auth.tenantId)
+ *
+ * A project with Identity Platform can keep its users in tenants: each tenant has users of its own
+ * (the same email may sign up in several, as different users) and settings of its own (which sign-in
+ * methods it allows). An Auth with a tenant id signs users in to that tenant: sign-up, every sign-in,
+ * the email actions, hearth_auth_fetch_providers_for_email, phone codes and second factors name it, as
+ * Firebase's SDKs send them; operations on a signed-in user act in the user's own tenant (its ID token
+ * says which). A user belongs to one tenant (hearth_user_tenant_id): a sign-in that yields a user of
+ * another tenant than the Auth's, or hearth_auth_update_current_user with one, fails with
+ * HEARTH_ERROR_TENANT_ID_MISMATCH and the current user stays. The server answers TENANT_ID_MISMATCH
+ * (HEARTH_ERROR_TENANT_ID_MISMATCH) when a request names a tenant its user is not in,
+ * INVALID_TENANT_ID (HEARTH_ERROR_INVALID_TENANT_ID) for a tenant the project does not have, and
+ * UNSUPPORTED_TENANT_OPERATION (HEARTH_ERROR_UNSUPPORTED_TENANT_OPERATION) for what tenants do not
+ * offer (phone-number sign-in); a sign-in method a tenant has turned off fails as it does for a project
+ * (HEARTH_ERROR_OPERATION_NOT_ALLOWED, or HEARTH_ERROR_ADMIN_RESTRICTED_OPERATION for anonymous users).
+ * A persisted session remembers its user's tenant: when the app is created with one, the Auth's tenant
+ * id is that tenant (as in Firebase's Apple SDK).
+ * ------------------------------------------------------------------------------------------------- */
+
+/* Sets the tenant users sign in to from now on (copied); NULL: none, the project's own users (the
+ * default). Requests sent afterwards name it. Set it while no sign-in is running: a sign-in must end
+ * with a user of the Auth's tenant as it is when the sign-in completes, so one that started before a
+ * change fails with HEARTH_ERROR_TENANT_ID_MISMATCH. The signed-in user stays signed in (a user of
+ * another tenant then fails the operations that name the tenant with HEARTH_ERROR_TENANT_ID_MISMATCH).
+ * Returns 0; HEARTH_ERROR_INVALID_HANDLE for an invalid auth;
+ * HEARTH_ERROR_INVALID_ARGUMENT for "" (no tenant is NULL) or a tenant id that is not valid UTF-8 (the
+ * tenant id stays as it was). The server decides whether a tenant exists (HEARTH_ERROR_INVALID_TENANT_ID
+ * when a request names one the project does not have). */
+HEARTH_API hearth_error hearth_auth_set_tenant_id(hearth_auth *auth, const char *tenant_id);
+
+/* The tenant id, as a new string the caller frees with hearth_free; NULL when the Auth has none (the
+ * project's own users), and for an invalid auth. */
+HEARTH_API char *hearth_auth_tenant_id(hearth_auth *auth);
+
+/* Makes `user`, signed in to another Auth of the same project (an app with the same API key), this
+ * Auth's current user too (Firebase's updateCurrentUser): it takes over the user's session (its tokens),
+ * persists it and tells the listeners; the other Auth keeps the user. Result: none. Errors:
+ * HEARTH_ERROR_TENANT_ID_MISMATCH (the user's tenant is not this Auth's tenant id),
+ * HEARTH_ERROR_INVALID_USER_TOKEN (the user's app has another API key), HEARTH_ERROR_NO_SIGNED_IN_USER
+ * (the user is no longer signed in to its own Auth: a snapshot holds no tokens); on an error the
+ * current user stays. The current user itself changes nothing. A NULL user fails the future with
+ * HEARTH_ERROR_INVALID_ARGUMENT, a released one with HEARTH_ERROR_INVALID_HANDLE. NULL only for an
+ * invalid auth (sets the last error). */
+HEARTH_API hearth_future *hearth_auth_update_current_user(hearth_auth *auth, const hearth_user *user);
 
 /* ---------------------------------------------------------------------------------------------------
  * Provider sign-in on a desktop (Twitter, Microsoft, Apple, Google, GitHub, Yahoo, any OIDC provider)
@@ -754,7 +958,10 @@ HEARTH_API hearth_future *hearth_user_link_with_provider(const hearth_user *user
 HEARTH_API hearth_future *hearth_user_reauthenticate_with_provider(const hearth_user *user,
                                                                    const hearth_oauth_provider *provider);
 /* For hosts with a custom URL scheme: offers a URL the host was opened with. Returns 1 when it was the
- * redirect of the pending provider flow (Hearth consumed it), else 0 (not ours: handle it yourself). */
+ * redirect of the pending provider flow (Hearth consumed it), else 0 (not ours: handle it yourself).
+ * An email sign-in link is never a provider flow's redirect, also when it arrives on the flow's
+ * scheme and path: it answers 0 and leaves any pending flow alone; complete it with
+ * hearth_auth_sign_in_with_email_link (see "Email actions"). */
 HEARTH_API int hearth_auth_handle_url(hearth_auth *auth, const char *url);
 /* Cancels the pending provider flow, if any (its future fails with WEB_CONTEXT_CANCELLED). Returns 0. */
 HEARTH_API hearth_error hearth_auth_cancel_provider_flow(hearth_auth *auth);
@@ -957,6 +1164,9 @@ HEARTH_API int hearth_user_is_email_verified(const hearth_user *user);
 /* Milliseconds since the Unix epoch (UTC); 0 when unknown. */
 HEARTH_API uint64_t hearth_user_creation_timestamp(const hearth_user *user);
 HEARTH_API uint64_t hearth_user_last_sign_in_timestamp(const hearth_user *user);
+/* The Identity Platform tenant the user belongs to (Firebase's User.tenantId); "" for the project's own
+ * users; NULL for an invalid handle. Borrowed. */
+HEARTH_API const char *hearth_user_tenant_id(const hearth_user *user);
 
 /* Linked providers. */
 HEARTH_API size_t hearth_user_provider_data_count(const hearth_user *user);
@@ -990,11 +1200,15 @@ HEARTH_API hearth_future *hearth_user_update_password(const hearth_user *user, c
  * unverified. Result: none. Errors: MISSING_EMAIL (""), INVALID_EMAIL, EMAIL_ALREADY_IN_USE,
  * REQUIRES_RECENT_LOGIN, OPERATION_NOT_ALLOWED (projects with email enumeration protection). */
 HEARTH_API hearth_future *hearth_user_update_email(const hearth_user *user, const char *email);
-/* Result: none. */
-HEARTH_API hearth_future *hearth_user_send_email_verification(const hearth_user *user);
-/* Result: none. */
-HEARTH_API hearth_future *hearth_user_send_email_verification_before_updating_email(const hearth_user *user,
-                                                                                    const char *new_email);
+/* Mails the user a link that verifies their address. `settings` (NULL: none) as for
+ * hearth_auth_send_password_reset_email. Result: none. */
+HEARTH_API hearth_future *hearth_user_send_email_verification(const hearth_user *user,
+                                                              const hearth_action_code_settings *settings);
+/* Mails `new_email` a link that changes the user's address to it once followed (the address is proven
+ * before it is used). `settings` (NULL: none) as for hearth_auth_send_password_reset_email. Result:
+ * none. Errors: MISSING_EMAIL (""), INVALID_EMAIL, EMAIL_ALREADY_IN_USE, REQUIRES_RECENT_LOGIN. */
+HEARTH_API hearth_future *hearth_user_send_email_verification_before_updating_email(
+    const hearth_user *user, const char *new_email, const hearth_action_code_settings *settings);
 /* Deletes the account and signs out. Result: none. */
 HEARTH_API hearth_future *hearth_user_delete(const hearth_user *user);
 

@@ -247,7 +247,7 @@ inline void SetCompletion(const FutureHandlePtr& handle, std::function<void(cons
 /// Hearth extra: the calling thread's last synchronous failure in the wrapper, as hearth.h's
 /// hearth_last_error_code / hearth_last_error_message: App::Create returning nullptr, a provider's
 /// GetCredential returning an invalid Credential, an AuthError other than kAuthErrorNone from
-/// Auth::UseEmulator, SetProviderFlowOptions, SetAppVerificationDisabledForTesting or
+/// Auth::UseEmulator, set_tenant_id, SetProviderFlowOptions, SetAppVerificationDisabledForTesting or
 /// PhoneAuthProvider::VerifyPhoneNumber. The next such failure on the thread replaces it; successes
 /// leave it alone. Operations that return a Future report their failure in the Future instead.
 inline int LastErrorCode() { return detail::ThreadLastError().code; }
@@ -881,7 +881,83 @@ class EmailAuthProvider {
   static Credential GetCredential(const char* email, const char* password) {
     return detail::AdoptCredential(hearth_credential_create_email(email, password));
   }
+  /// Hearth extra (EmailAuthProvider.credentialWithLink of Firebase's other SDKs; the C++ SDK has no
+  /// email links): the credential of the address a sign-in link was sent to and the link, for
+  /// SignInWithCredential, User::LinkWithCredential and User::Reauthenticate. Its provider() is
+  /// "password". An invalid Credential when an argument is NULL or not valid UTF-8, or `link` is not an
+  /// email action link (LastErrorMessage() says which).
+  static Credential GetCredentialWithLink(const char* email, const char* link) {
+    return detail::AdoptCredential(hearth_credential_create_email_link(email, link));
+  }
 };
+
+/// Hearth extra (ActionCodeSettings of Firebase's other SDKs; the C++ SDK has none): where an email
+/// action link leads and which apps may open it. An empty string leaves a field out, except `url`,
+/// which every request with settings needs (kAuthErrorInvalidContinueUri when it is empty).
+struct ActionCodeSettings {
+  /// The continue URL: where the action page sends the browser afterwards; for a sign-in link, the URL
+  /// the link is handed to (a custom scheme the app registered, or a page of the app's).
+  std::string url;
+  /// The app completes the action itself; sign-in links require it.
+  bool handle_code_in_app = false;
+  std::string ios_bundle_id;
+  std::string android_package_name;
+  bool android_install_app = false;
+  std::string android_minimum_version;
+  /// The Firebase Hosting domain of the link.
+  std::string link_domain;
+  /// Deprecated with Firebase Dynamic Links.
+  std::string dynamic_link_domain;
+};
+
+/// Hearth extra: what an email action code does (Firebase's ActionCodeOperation).
+enum ActionCodeOperation {
+  kActionCodeOperationUnknown = HEARTH_ACTION_CODE_OPERATION_UNKNOWN,
+  kActionCodeOperationPasswordReset = HEARTH_ACTION_CODE_OPERATION_PASSWORD_RESET,
+  kActionCodeOperationVerifyEmail = HEARTH_ACTION_CODE_OPERATION_VERIFY_EMAIL,
+  kActionCodeOperationRecoverEmail = HEARTH_ACTION_CODE_OPERATION_RECOVER_EMAIL,
+  kActionCodeOperationEmailSignIn = HEARTH_ACTION_CODE_OPERATION_EMAIL_SIGN_IN,
+  kActionCodeOperationVerifyAndChangeEmail = HEARTH_ACTION_CODE_OPERATION_VERIFY_AND_CHANGE_EMAIL,
+  kActionCodeOperationRevertSecondFactorAddition = HEARTH_ACTION_CODE_OPERATION_REVERT_SECOND_FACTOR_ADDITION
+};
+
+/// Hearth extra: what Auth::CheckActionCode tells (Firebase's ActionCodeInfo).
+struct ActionCodeInfo {
+  ActionCodeOperation operation = kActionCodeOperationUnknown;
+  /// The account's address; for a verify-before-update code the new one. "" when the server does not
+  /// say (a sign-in code does not reveal its address).
+  std::string email;
+  /// For a verify-before-update code the address being replaced; for a recover-email code the address
+  /// the account had changed to. "" otherwise.
+  std::string previous_email;
+};
+
+}  // namespace auth
+
+namespace detail {
+// ActionCodeSettings as the C struct; its strings point into `settings`, which must outlive it.
+class CActionCodeSettings {
+ public:
+  explicit CActionCodeSettings(const auth::ActionCodeSettings& settings) {
+    hearth_action_code_settings_init(&c_);
+    c_.url = settings.url.c_str();
+    c_.handle_code_in_app = settings.handle_code_in_app ? 1 : 0;
+    c_.ios_bundle_id = Optional(settings.ios_bundle_id);
+    c_.android_package_name = Optional(settings.android_package_name);
+    c_.android_install_app = settings.android_install_app ? 1 : 0;
+    c_.android_minimum_version = Optional(settings.android_minimum_version);
+    c_.link_domain = Optional(settings.link_domain);
+    c_.dynamic_link_domain = Optional(settings.dynamic_link_domain);
+  }
+  const hearth_action_code_settings* get() const { return &c_; }
+
+ private:
+  static const char* Optional(const std::string& text) { return text.empty() ? nullptr : text.c_str(); }
+  hearth_action_code_settings c_;
+};
+}  // namespace detail
+
+namespace auth {
 
 // Identity-provider credentials, as the C++ SDK's *AuthProvider classes. Each GetCredential gives an
 // invalid Credential when a required argument is NULL or an argument is not valid UTF-8; empty tokens
@@ -1546,6 +1622,9 @@ class User {
   std::string phone_number() const { return Text(hearth_user_phone_number); }
   bool is_email_verified() const { return user_ && hearth_user_is_email_verified(user_) == 1; }
   bool is_anonymous() const { return user_ && hearth_user_is_anonymous(user_) == 1; }
+  /// Hearth extra (Firebase's User.tenantId): the Identity Platform tenant the user belongs to; "" for
+  /// the project's own users.
+  std::string tenant_id() const { return Text(hearth_user_tenant_id); }
 
   UserMetadata metadata() const {
     UserMetadata metadata;
@@ -1602,7 +1681,13 @@ class User {
   Future<void> UpdateEmailLastResult() const { return LastResult<void>(HEARTH_OP_USER_UPDATE_EMAIL); }
 
   Future<void> SendEmailVerification() const {
-    return detail::AdoptFuture<void>(user_ ? hearth_user_send_email_verification(user_) : nullptr, core_);
+    return detail::AdoptFuture<void>(user_ ? hearth_user_send_email_verification(user_, nullptr) : nullptr, core_);
+  }
+  /// Hearth extra: with action code settings (the link continues to the app, or hands it the code).
+  Future<void> SendEmailVerification(const ActionCodeSettings& settings) const {
+    detail::CActionCodeSettings c_settings(settings);
+    return detail::AdoptFuture<void>(user_ ? hearth_user_send_email_verification(user_, c_settings.get()) : nullptr,
+                                     core_);
   }
   Future<void> SendEmailVerificationLastResult() const {
     return LastResult<void>(HEARTH_OP_USER_SEND_EMAIL_VERIFICATION);
@@ -1610,7 +1695,14 @@ class User {
 
   Future<void> SendEmailVerificationBeforeUpdatingEmail(const char* email) const {
     return detail::AdoptFuture<void>(
-        user_ ? hearth_user_send_email_verification_before_updating_email(user_, email) : nullptr, core_);
+        user_ ? hearth_user_send_email_verification_before_updating_email(user_, email, nullptr) : nullptr, core_);
+  }
+  /// Hearth extra: with action code settings.
+  Future<void> SendEmailVerificationBeforeUpdatingEmail(const char* email, const ActionCodeSettings& settings) const {
+    detail::CActionCodeSettings c_settings(settings);
+    return detail::AdoptFuture<void>(
+        user_ ? hearth_user_send_email_verification_before_updating_email(user_, email, c_settings.get()) : nullptr,
+        core_);
   }
   Future<void> SendEmailVerificationBeforeUpdatingEmailLastResult() const {
     return LastResult<void>(HEARTH_OP_USER_SEND_EMAIL_VERIFICATION_BEFORE_UPDATING_EMAIL);
@@ -1903,10 +1995,78 @@ class Auth {
   }
 
   Future<void> SendPasswordResetEmail(const char* email) {
-    return Adopt<void>(hearth_auth_send_password_reset_email(auth_, email));
+    return Adopt<void>(hearth_auth_send_password_reset_email(auth_, email, nullptr));
+  }
+  /// Hearth extra: with action code settings (the link continues to the app, or hands it the code).
+  Future<void> SendPasswordResetEmail(const char* email, const ActionCodeSettings& settings) {
+    detail::CActionCodeSettings c_settings(settings);
+    return Adopt<void>(hearth_auth_send_password_reset_email(auth_, email, c_settings.get()));
   }
   Future<void> SendPasswordResetEmailLastResult() const {
     return Adopt<void>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_SEND_PASSWORD_RESET_EMAIL));
+  }
+
+  // Email actions (Hearth extras: Firebase's other SDKs have them, its C++ SDK does not). See "Email
+  // actions" in hearth.h for the desktop flow: the app keeps the email it sends a link to, offers the
+  // URL it is opened with to HandleUrl, then IsSignInWithEmailLink and SignInWithEmailLink.
+
+  /// Mails `email` a link that signs in to its account (created on first use). `settings` needs url
+  /// and handle_code_in_app (kAuthErrorInvalidArgument otherwise, as in Firebase).
+  Future<void> SendSignInLinkToEmail(const char* email, const ActionCodeSettings& settings) {
+    detail::CActionCodeSettings c_settings(settings);
+    return Adopt<void>(hearth_auth_send_sign_in_link_to_email(auth_, email, c_settings.get()));
+  }
+  Future<void> SendSignInLinkToEmailLastResult() const {
+    return Adopt<void>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_SEND_SIGN_IN_LINK_TO_EMAIL));
+  }
+
+  /// Whether `link` is an email sign-in link (also wrapped in a Dynamic Link or Hosting link, or pasted
+  /// with whitespace around it).
+  bool IsSignInWithEmailLink(const char* link) const {
+    return link && hearth_auth_is_sign_in_with_email_link(auth_, link) == 1;
+  }
+  bool IsSignInWithEmailLink(const std::string& link) const { return IsSignInWithEmailLink(link.c_str()); }
+
+  /// Signs in with the address the link was sent to and the link; the account is created on first
+  /// use. Errors: kAuthErrorInvalidArgument (not an email action link), kAuthErrorInvalidEmail (not
+  /// the link's address), kAuthErrorInvalidActionCode (used, unknown or not a sign-in code),
+  /// kAuthErrorExpiredActionCode, kAuthErrorUserDisabled, kAuthErrorSecondFactorRequired,
+  /// kAuthErrorTenantIdMismatch (the link names another tenant than tenant_id(); no request is sent).
+  Future<AuthResult> SignInWithEmailLink(const char* email, const char* link) {
+    return Adopt<AuthResult>(hearth_auth_sign_in_with_email_link(auth_, email, link));
+  }
+  Future<AuthResult> SignInWithEmailLinkLastResult() const {
+    return Adopt<AuthResult>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_SIGN_IN_WITH_EMAIL_LINK));
+  }
+
+  /// Uses a code that verifies an address, changes it (verify before update) or takes it back.
+  Future<void> ApplyActionCode(const char* code) { return Adopt<void>(hearth_auth_apply_action_code(auth_, code)); }
+  Future<void> ApplyActionCodeLastResult() const {
+    return Adopt<void>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_APPLY_ACTION_CODE));
+  }
+
+  /// What a code is for and which addresses it concerns, without using it.
+  Future<ActionCodeInfo> CheckActionCode(const char* code) {
+    return Adopt<ActionCodeInfo>(hearth_auth_check_action_code(auth_, code));
+  }
+  Future<ActionCodeInfo> CheckActionCodeLastResult() const {
+    return Adopt<ActionCodeInfo>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_CHECK_ACTION_CODE));
+  }
+
+  /// The address a password reset code was sent to, without using the code.
+  Future<std::string> VerifyPasswordResetCode(const char* code) {
+    return Adopt<std::string>(hearth_auth_verify_password_reset_code(auth_, code));
+  }
+  Future<std::string> VerifyPasswordResetCodeLastResult() const {
+    return Adopt<std::string>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_VERIFY_PASSWORD_RESET_CODE));
+  }
+
+  /// Sets a new password with a password reset code, which is used up.
+  Future<void> ConfirmPasswordReset(const char* code, const char* new_password) {
+    return Adopt<void>(hearth_auth_confirm_password_reset(auth_, code, new_password));
+  }
+  Future<void> ConfirmPasswordResetLastResult() const {
+    return Adopt<void>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_CONFIRM_PASSWORD_RESET));
   }
 
   /// The sign-in methods of an email (empty under email enumeration protection).
@@ -1946,7 +2106,8 @@ class Auth {
 
   /// Hearth extra, for hosts with a custom URL scheme: offers a URL the host was opened with. True when
   /// it was the redirect of the pending provider flow (Hearth took it); false when it is not Hearth's
-  /// (another scheme or path, another flow's state, no flow pending).
+  /// (another scheme or path, another flow's state, no flow pending), and always for an email sign-in
+  /// link (complete those with SignInWithEmailLink).
   bool HandleUrl(const char* url) { return url && hearth_auth_handle_url(auth_, url) == 1; }
   bool HandleUrl(const std::string& url) { return HandleUrl(url.c_str()); }
 
@@ -1978,6 +2139,30 @@ class Auth {
   /// Goes back to the default language: Firebase's own (no X-Firebase-Locale), as the C++ SDK's desktop
   /// build does (mobile SDKs take the device's locale).
   void UseAppLanguage() { set_language_code(nullptr); }
+
+  /// Hearth extra (Firebase's Auth.tenantId; the C++ SDK has no tenants): the Identity Platform tenant
+  /// users sign in to; "" for none, the project's own users (see "Tenants" in hearth.h).
+  std::string tenant_id() const {
+    char* tenant = hearth_auth_tenant_id(auth_);
+    std::string result = detail::CopyString(tenant);
+    hearth_free(tenant);
+    return result;
+  }
+  /// Sets the tenant users sign in to from now on; nullptr: none (the default). The signed-in user stays.
+  /// Returns kAuthErrorInvalidArgument for "" or invalid UTF-8 (the tenant stays as it was).
+  AuthError set_tenant_id(const char* tenant_id) { return Checked(hearth_auth_set_tenant_id(auth_, tenant_id)); }
+
+  /// Hearth extra (Firebase's updateCurrentUser): makes a user signed in to another Auth of the same
+  /// project (an App with the same API key) this Auth's current user too, taking over its session.
+  /// kAuthErrorTenantIdMismatch when its tenant is not this Auth's tenant_id(),
+  /// kAuthErrorInvalidUserToken for an App with another API key, kAuthErrorNoSignedInUser when the
+  /// user is no longer signed in to its own Auth. The current user stays on an error.
+  Future<void> UpdateCurrentUser(const User& user) {
+    return Adopt<void>(hearth_auth_update_current_user(auth_, user.c_user()));
+  }
+  Future<void> UpdateCurrentUserLastResult() const {
+    return Adopt<void>(hearth_auth_last_result(auth_, HEARTH_OP_AUTH_UPDATE_CURRENT_USER));
+  }
 
   /// Routes every endpoint (token refresh included) to the Auth emulator at http://host:port.
   /// Hearth extra: returns kAuthErrorInvalidArgument for a port above 65535 or an invalid host.
@@ -2266,6 +2451,20 @@ template <>
 struct FutureReader<auth::Credential> {
   static std::shared_ptr<const void> Read(const hearth_future* future, const AppCorePtr&) {
     return std::make_shared<const auth::Credential>(RetainCredential(hearth_future_credential(future)));
+  }
+};
+
+template <>
+struct FutureReader<auth::ActionCodeInfo> {
+  static std::shared_ptr<const void> Read(const hearth_future* future, const AppCorePtr&) {
+    auto result = std::make_shared<auth::ActionCodeInfo>();
+    const hearth_action_code_info* info = hearth_future_action_code_info(future);
+    if (info) {
+      result->operation = static_cast<auth::ActionCodeOperation>(hearth_action_code_info_operation(info));
+      result->email = CopyString(hearth_action_code_info_email(info));
+      result->previous_email = CopyString(hearth_action_code_info_previous_email(info));
+    }
+    return std::shared_ptr<const auth::ActionCodeInfo>(std::move(result));
   }
 };
 

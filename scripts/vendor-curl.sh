@@ -2,10 +2,12 @@
 # The libcurl the Python wheel carries (make wheel): built from Debian's own source of the libcurl that
 # Hearth is compiled against (same version, Debian's security patches applied, same OpenSSL flavour and
 # symbol versions, so libhearth binds to it unchanged), configured for HTTP and HTTPS only, with
-# OpenSSL for TLS and nghttp2 for HTTP/2 (as Debian's libcurl speaks it to Google) and nothing else.
-# Debian's libcurl4 needs 29 libraries besides glibc (GnuTLS through librtmp, Kerberos, LDAP, SASL,
-# libssh2, libidn2 and libunistring, libpsl, brotli, zstd, zlib), several of which can load plugins or
-# read configuration from the host; this one needs libssl, libcrypto and libnghttp2.
+# OpenSSL for TLS, nghttp2 for HTTP/2 (as Debian's libcurl speaks it to Google) and zlib for gzip answers
+# (Hearth asks for them; Google's servers compress when asked), and nothing else. Debian's libcurl4
+# needs 29 libraries besides glibc (GnuTLS through librtmp, Kerberos, LDAP, SASL, libssh2, libidn2 and
+# libunistring, libpsl, brotli, zstd, zlib), several of which can load plugins or read configuration from
+# the host; this one needs libssl, libcrypto and libnghttp2: zlib is linked in (Debian's libz.a, built
+# position-independent) and its symbols stay hidden behind curl's version script.
 #
 # Usage: scripts/vendor-curl.sh OUTDIR
 # Leaves OUTDIR/lib/libcurl.so.4 (stripped) and OUTDIR/BUILDINFO; does nothing when OUTDIR already
@@ -23,7 +25,7 @@ stamp="$source_package $version $(sha256sum "$0" | cut -c1-16)"
 if [ -f "$out/lib/libcurl.so.4" ] && [ "$(cat "$out/stamp" 2>/dev/null)" = "$stamp" ]; then
   exit 0
 fi
-echo "vendor-curl: building $source_package $version (HTTP/HTTPS, OpenSSL, nghttp2) in $out"
+echo "vendor-curl: building $source_package $version (HTTP/HTTPS, OpenSSL, nghttp2, zlib) in $out"
 rm -rf "$out/work" "$out/lib" "$out/stamp" "$out/BUILDINFO"
 work="$out/work"
 mkdir -p "$work/apt/sources" "$work/apt/lists/partial" "$work/apt/cache/archives/partial" "$work/src" "$out/lib"
@@ -79,6 +81,15 @@ done <<<"$series"
 # Some of those patches touch configure.ac and Makefile.am: regenerate, as Debian's build does.
 autoreconf -fi >"$work/autoreconf.log" 2>&1 || { tail -20 "$work/autoreconf.log" >&2; exit 1; }
 
+# zlib from Debian's zlib1g-dev, static: a directory holding only libz.a and the headers makes -lz
+# resolve to the archive (the linker takes the first directory with either, and this one comes first).
+zlib_archive=$(dpkg -L zlib1g-dev 2>/dev/null | grep '/libz\.a$' | head -n1) || true
+[ -n "$zlib_archive" ] && [ -f "$zlib_archive" ] || {
+  echo "vendor-curl: zlib1g-dev's libz.a is missing (make deps installs zlib1g-dev)" >&2; exit 1; }
+mkdir -p "$work/zlib/lib" "$work/zlib/include"
+cp "$zlib_archive" "$work/zlib/lib/libz.a"
+cp /usr/include/zlib.h /usr/include/zconf.h "$work/zlib/include/"
+
 # Debian's compiler and linker hardening flags.
 eval "$(DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --export=sh)"
 configure_args=(
@@ -86,8 +97,8 @@ configure_args=(
   # Debian's symbol versions (CURL_OPENSSL_4), which libhearth was linked against.
   --enable-versioned-symbols --enable-symbol-hiding
   --enable-threaded-resolver --enable-ipv6
-  --with-openssl --with-nghttp2
-  --without-zlib --without-brotli --without-zstd --without-libidn2 --without-libpsl --without-librtmp
+  --with-openssl --with-nghttp2 --with-zlib="$work/zlib"
+  --without-brotli --without-zstd --without-libidn2 --without-libpsl --without-librtmp
   --without-libssh2 --without-libssh --without-gssapi
   --disable-ldap --disable-ldaps --disable-rtsp --disable-dict --disable-telnet --disable-tftp
   --disable-pop3 --disable-imap --disable-smb --disable-smtp --disable-gopher --disable-mqtt
@@ -107,6 +118,11 @@ if [ "$needed" != "libc.so.6 libcrypto.so.3 libnghttp2.so.14 libssl.so.3 " ]; th
 fi
 objdump -T "$library" | grep -q ' CURL_OPENSSL_4 *curl_easy_setopt$' || {
   echo "vendor-curl: the built libcurl lacks Debian's CURL_OPENSSL_4 symbol version" >&2; exit 1; }
+grep -Eq '^[[:space:]]+Features:.*\blibz\b' "$work/configure.log" || {
+  echo "vendor-curl: the built libcurl has no zlib (gzip answers would not be decoded)" >&2; exit 1; }
+if objdump -T "$library" | grep -Eq '\s(inflate|deflate|zlibVersion)$'; then
+  echo "vendor-curl: the built libcurl exports zlib's symbols" >&2; exit 1
+fi
 install -m 0755 "$library" "$out/lib/libcurl.so.4"
 strip --strip-unneeded "$out/lib/libcurl.so.4"
 {

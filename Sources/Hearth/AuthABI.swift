@@ -140,9 +140,11 @@ public func abi_auth_sign_in_and_retrieve_data_with_credential(_ a: OpaquePointe
 }
 
 @_cdecl("hearth_auth_send_password_reset_email")
-public func abi_auth_send_password_reset_email(_ a: OpaquePointer?, _ email: UnsafePointer<CChar>?) -> OpaquePointer? {
+public func abi_auth_send_password_reset_email(_ a: OpaquePointer?, _ email: UnsafePointer<CChar>?,
+                                               _ settings: UnsafePointer<hearth_action_code_settings>?) -> OpaquePointer? {
     operation(a, .sendPasswordResetEmail, "hearth_auth_send_password_reset_email") { auth throws(HostString.Problem) in
-        auth.sendPasswordResetEmail(try HostString.required(email, "email"))
+        auth.sendPasswordResetEmail(try HostString.required(email, "email"),
+                                    settings: try actionCodeSettingsArgument(settings))
     }
 }
 
@@ -187,6 +189,13 @@ private func operation(_ value: hearth_operation) -> Operation? {
     case HEARTH_OP_MULTI_FACTOR_RESOLVER_RESOLVE_SIGN_IN: return .resolveSignIn
     case HEARTH_OP_AUTH_GET_CREDENTIAL_WITH_PROVIDER: return .getCredentialWithProvider
     case HEARTH_OP_USER_UPDATE_EMAIL: return .updateEmail
+    case HEARTH_OP_AUTH_SEND_SIGN_IN_LINK_TO_EMAIL: return .sendSignInLinkToEmail
+    case HEARTH_OP_AUTH_SIGN_IN_WITH_EMAIL_LINK: return .signInWithEmailLink
+    case HEARTH_OP_AUTH_APPLY_ACTION_CODE: return .applyActionCode
+    case HEARTH_OP_AUTH_CHECK_ACTION_CODE: return .checkActionCode
+    case HEARTH_OP_AUTH_VERIFY_PASSWORD_RESET_CODE: return .verifyPasswordResetCode
+    case HEARTH_OP_AUTH_CONFIRM_PASSWORD_RESET: return .confirmPasswordReset
+    case HEARTH_OP_AUTH_UPDATE_CURRENT_USER: return .updateCurrentUser
     default: return nil
     }
 }

@@ -108,7 +108,7 @@ final class UserInfoHandle: @unchecked Sendable {
 final class UserHandle: @unchecked Sendable {
     let snapshot: UserSnapshot
     let isBorrowed: Bool
-    private let strings = CStringSlots.make(count: 6)
+    private let strings = CStringSlots.make(count: 7)
     /// The borrowed user-info and second-factor handles, registered on first use, unregistered by `retire`.
     private let lent = Locked<(providerData: [UnsafeMutableRawPointer]?, multiFactor: [UnsafeMutableRawPointer]?,
                                retired: Bool)>((nil, nil, false))
@@ -124,6 +124,7 @@ final class UserHandle: @unchecked Sendable {
     var photoURL: CString { strings.string(3) { snapshot.profile.photoURL } }
     var phoneNumber: CString { strings.string(4) { snapshot.profile.phoneNumber } }
     var providerId: CString { strings.string(5) { snapshot.providerId } }
+    var tenantId: CString { strings.string(6) { snapshot.profile.tenantId ?? "" } }
 
     var providerData: [UnsafeMutableRawPointer] {
         lent.withLock { lent in
@@ -210,6 +211,7 @@ final class FutureHandle: @unchecked Sendable {
     private var session: UnsafeMutableRawPointer?
     private var totpSecret: UnsafeMutableRawPointer?
     private var credential: UnsafeMutableRawPointer?
+    private var actionCodeInfo: UnsafeMutableRawPointer?
 
     init(_ state: FutureState) {
         self.state = state
@@ -348,6 +350,17 @@ final class FutureHandle: @unchecked Sendable {
         }
     }
 
+    /// What a checked action code is for (borrowed from this handle).
+    func actionCodeInfoHandle() -> UnsafeMutableRawPointer? {
+        lock.withLock {
+            if let actionCodeInfo { return actionCodeInfo }
+            guard case .actionCodeInfo(let info)? = state.successValue else { return nil }
+            let handle = HandleRegistry.shared.register(ActionCodeInfoHandle(info))
+            actionCodeInfo = handle
+            return handle
+        }
+    }
+
     func stringValue() -> UnsafePointer<CChar>? {
         lock.withLock {
             if let string { return string.borrowed }
@@ -387,7 +400,9 @@ final class FutureHandle: @unchecked Sendable {
             HandleRegistry.shared.unregister(session, as: MultiFactorSessionHandle.self)
             HandleRegistry.shared.unregister(totpSecret, as: TOTPSecretHandle.self)
             HandleRegistry.shared.unregister(credential, as: CredentialHandle.self)
+            HandleRegistry.shared.unregister(actionCodeInfo, as: ActionCodeInfoHandle.self)
             credential = nil
+            actionCodeInfo = nil
             authResult = nil
             user = nil
             resolver = nil

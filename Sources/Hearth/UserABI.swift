@@ -1,3 +1,4 @@
+import CHearthHeader
 import HearthCore
 
 private func user(_ pointer: OpaquePointer?) -> UserHandle? {
@@ -142,17 +143,21 @@ public func abi_user_update_email(_ u: OpaquePointer?, _ email: UnsafePointer<CC
 }
 
 @_cdecl("hearth_user_send_email_verification")
-public func abi_user_send_email_verification(_ u: OpaquePointer?) -> OpaquePointer? {
-    userOperation(u, .sendEmailVerification,
-                  "hearth_user_send_email_verification") { auth, uid in auth.sendEmailVerification(uid: uid) }
+public func abi_user_send_email_verification(_ u: OpaquePointer?,
+                                             _ settings: UnsafePointer<hearth_action_code_settings>?) -> OpaquePointer? {
+    userOperation(u, .sendEmailVerification, "hearth_user_send_email_verification") { auth, uid throws(HostString.Problem) in
+        auth.sendEmailVerification(uid: uid, settings: try actionCodeSettingsArgument(settings))
+    }
 }
 
 @_cdecl("hearth_user_send_email_verification_before_updating_email")
-public func abi_user_send_email_verification_before_updating_email(_ u: OpaquePointer?,
-                                                                   _ email: UnsafePointer<CChar>?) -> OpaquePointer? {
+public func abi_user_send_email_verification_before_updating_email(
+    _ u: OpaquePointer?, _ email: UnsafePointer<CChar>?, _ settings: UnsafePointer<hearth_action_code_settings>?
+) -> OpaquePointer? {
     userOperation(u, .sendEmailVerificationBeforeUpdatingEmail,
                   "hearth_user_send_email_verification_before_updating_email") { auth, uid throws(HostString.Problem) in
-        auth.sendEmailVerificationBeforeUpdatingEmail(uid: uid, newEmail: try HostString.required(email, "new_email"))
+        auth.sendEmailVerificationBeforeUpdatingEmail(uid: uid, newEmail: try HostString.required(email, "new_email"),
+                                                      settings: try actionCodeSettingsArgument(settings))
     }
 }
 

@@ -52,7 +52,8 @@ final class FakeIdentityService: IdentityService, @unchecked Sendable {
     func deleteAccount(idToken: String, _ completion: @escaping (Result<Void, AuthError>) -> Void) {
         completion(.success(()))
     }
-    func sendOobCode(_ request: OobCodeRequest, _ completion: @escaping (Result<Void, AuthError>) -> Void) {
+    func sendOobCode(_ request: OobCodeRequest, settings: ActionCodeSettings?,
+                     _ completion: @escaping (Result<Void, AuthError>) -> Void) {
         completion(.success(()))
     }
     func signInMethods(forEmail email: String, _ completion: @escaping (Result<[String], AuthError>) -> Void) {

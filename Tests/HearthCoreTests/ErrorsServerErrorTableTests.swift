@@ -34,6 +34,7 @@ final class ErrorsServerErrorTableTests: XCTestCase {
         ("QUOTA_EXCEEDED", .quotaExceeded),
         ("TENANT_ID_MISMATCH", .tenantIdMismatch),
         ("UNSUPPORTED_TENANT_OPERATION", .unsupportedTenantOperation),
+        ("INVALID_TENANT_ID", .invalidTenantId),
         ("INVALID_PROVIDER_ID", .invalidProviderId),
         ("INVALID_CUSTOM_TOKEN", .invalidCustomToken),
         ("CREDENTIAL_MISMATCH", .customTokenMismatch),

@@ -67,9 +67,49 @@ final class PersistenceTests: XCTestCase {
         XCTAssertNil(PersistedSession.decode([], appName: "app", apiKey: "key"))
         XCTAssertNil(PersistedSession.decode(good, appName: "other-app", apiKey: "key"))
         XCTAssertNil(PersistedSession.decode(good, appName: "app", apiKey: "other-key"))
-        var future = sampleSession()
-        future.format = 99
-        XCTAssertNil(PersistedSession.decode(future.encoded(), appName: "app", apiKey: "key"))
+        let future = String(decoding: good, as: UTF8.self).replacingOccurrences(of: #""format":1"#, with: #""format":99"#)
+        XCTAssertTrue(future.contains(#""format":99"#))
+        XCTAssertNil(PersistedSession.decode(Array(future.utf8), appName: "app", apiKey: "key"))
+    }
+
+    /// A tenant's user is written in format 2 with its tenant, and loads back with it.
+    func testATenantsUserIsSavedInTheFormatWithTenantsAndLoadsBackWithItsTenant() throws {
+        var session = sampleSession()
+        session.user.tenantId = "tenant-\u{1F600}"
+        let encoded = session.encoded()
+        guard case .object(let document)? = try? JSONValue.parse(encoded) else { return XCTFail("not JSON") }
+        XCTAssertEqual(document["format"], .number(2))
+        XCTAssertEqual(document["user"]?.objectValue?["tenantId"], .string("tenant-\u{1F600}"))
+        let loaded = try XCTUnwrap(PersistedSession.decode(encoded, appName: "app", apiKey: "key"))
+        XCTAssertEqual(loaded.user.tenantId, "tenant-\u{1F600}")
+        XCTAssertEqual(loaded, session)
+    }
+
+    /// A project's own user stays in format 1, without the key, which builds from before tenants read.
+    func testAProjectUsersSessionKeepsTheFirstFormat() throws {
+        let encoded = sampleSession().encoded()
+        guard case .object(let document)? = try? JSONValue.parse(encoded) else { return XCTFail("not JSON") }
+        XCTAssertEqual(document["format"], .number(1))
+        XCTAssertNil(document["user"]?.objectValue?["tenantId"])
+        XCTAssertNil(try XCTUnwrap(PersistedSession.decode(encoded, appName: "app", apiKey: "key")).user.tenantId)
+    }
+
+    func testTenantsInTheWrongFormatOrEmptyMakeTheSessionUnreadable() {
+        let tokens = #","tokens":{"idToken":"id","refreshToken":"r","expiresAtMs":1}}"#
+        let cases: [(String, Bool)] = [
+            (#"{"format":2,"appName":"app","apiKey":"key","user":{"uid":"u","tenantId":"t-1"}"#, true),
+            // Format 2 without a tenant is a project user written by a newer writer: fine.
+            (#"{"format":2,"appName":"app","apiKey":"key","user":{"uid":"u"}"#, true),
+            // Format 1 has no tenants: a tenant in it is not what any build wrote.
+            (#"{"format":1,"appName":"app","apiKey":"key","user":{"uid":"u","tenantId":"t-1"}"#, false),
+            (#"{"format":2,"appName":"app","apiKey":"key","user":{"uid":"u","tenantId":""}"#, false),
+            (#"{"format":2,"appName":"app","apiKey":"key","user":{"uid":"u","tenantId":7}"#, false),
+            (#"{"format":3,"appName":"app","apiKey":"key","user":{"uid":"u","tenantId":"t-1"}"#, false),
+        ]
+        for (text, readable) in cases {
+            let decoded = PersistedSession.decode(Array((text + tokens).utf8), appName: "app", apiKey: "key")
+            XCTAssertEqual(decoded != nil, readable, text)
+        }
     }
 
     /// Byte for byte what builds that wrote sessions with Foundation's JSONEncoder left on disk

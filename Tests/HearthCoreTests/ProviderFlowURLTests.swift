@@ -19,6 +19,20 @@ final class ProviderFlowURLTests: XCTestCase {
             + "&customParameters=%7B%22tenant%22%3A%22contoso.onmicrosoft.com%22%7D&state=s%2Ft%3Da")
     }
 
+    /// The JS SDK names the Auth's tenant `tid`; the emulator's page then offers that tenant's identities.
+    func testATenantGoesToTheHandlerPageAsTid() {
+        let url = EmulatorHandlerURL.make(emulator: EmulatorAddress(host: "127.0.0.1", port: 9099), apiKey: "k",
+                                          appName: "a", authType: "signInViaRedirect", redirectURL: "http://127.0.0.1:1/",
+                                          eventId: "e", state: "s", provider: OAuthProvider(providerId: "github.com"),
+                                          tenantId: "tenant a&b")
+        XCTAssertTrue(url.hasSuffix("&providerId=github.com&tid=tenant%20a%26b&state=s"), url)
+        let projectURL = EmulatorHandlerURL.make(emulator: EmulatorAddress(host: "127.0.0.1", port: 9099), apiKey: "k",
+                                                 appName: "a", authType: "signInViaRedirect",
+                                                 redirectURL: "http://127.0.0.1:1/", eventId: "e", state: "s",
+                                                 provider: OAuthProvider(providerId: "github.com"))
+        XCTAssertFalse(projectURL.contains("tid="), projectURL)
+    }
+
     func testAnIPv6EmulatorHostIsBracketed() {
         let url = EmulatorHandlerURL.make(emulator: EmulatorAddress(host: "::1", port: 9099), apiKey: "k", appName: "a",
                                           authType: "signInViaRedirect", redirectURL: "http://127.0.0.1:1/",

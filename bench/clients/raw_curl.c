@@ -123,6 +123,8 @@ static slot *new_slot(void) {
   curl_easy_setopt(s->easy, CURLOPT_WRITEDATA, s);
   curl_easy_setopt(s->easy, CURLOPT_PRIVATE, s);
   curl_easy_setopt(s->easy, CURLOPT_TIMEOUT_MS, 30000L);
+  /* Hearth asks for gzip answers (Accept-Encoding: gzip); so does the limit, to send the same request. */
+  curl_easy_setopt(s->easy, CURLOPT_ACCEPT_ENCODING, "gzip");
   return s;
 }
 

@@ -378,6 +378,73 @@ static void phone_options_too_small_for_the_phone_number_are_refused(void) {
   hearth_app_destroy(app);
 }
 
+/* ------------------------------------------------------------------------------------------------
+ * hearth_action_code_settings
+ * ---------------------------------------------------------------------------------------------- */
+
+/* The first hearth_action_code_settings ended... at the end: every field is in every version so far. A
+ * host struct covering only `url` stands for one built against a header that may grow; what lies past
+ * its struct_size must not be read. */
+#define ACTION_CODE_SETTINGS_URL_ONLY (offsetof(hearth_action_code_settings, url) + sizeof(const char *))
+
+static hearth_action_code_settings settings_with_refused_tail(uint32_t struct_size) {
+  hearth_action_code_settings settings;
+  hearth_action_code_settings_init(&settings);
+  settings.url = "https://app.example.com/finish";
+  settings.link_domain = ""; /* refused: empty */
+  settings.struct_size = struct_size;
+  return settings;
+}
+
+static void action_code_settings_are_read_up_to_their_size(void) {
+  REQUIRE(getenv("FIREBASE_AUTH_EMULATOR_HOST") != NULL);
+  hearth_app *app = memory_app();
+  hearth_auth *auth = hearth_auth_get(app);
+  char email[96];
+  snprintf(email, sizeof email, "abi-settings-%ld-%d@example.com", (long)time(NULL), (int)getpid());
+  hearth_future *created = hearth_auth_create_user_with_email_and_password(auth, email, "abi-password-1");
+  REQUIRE(outcome(created) == 0);
+  hearth_future_release(created);
+  /* The control: the tail is refused when the struct covers it. */
+  hearth_action_code_settings settings = settings_with_refused_tail(sizeof(hearth_action_code_settings));
+  hearth_future *future = hearth_auth_send_password_reset_email(auth, email, &settings);
+  CHECK_INT(outcome(future), HEARTH_ERROR_INVALID_LINK_DOMAIN);
+  hearth_future_release(future);
+  settings = settings_with_refused_tail((uint32_t)ACTION_CODE_SETTINGS_URL_ONLY);
+  future = hearth_auth_send_password_reset_email(auth, email, &settings);
+  CHECK_INT(outcome(future), 0);
+  hearth_future_release(future);
+  /* handle_code_in_app past the struct reads as 0: a sign-in link is then refused, as Firebase refuses it. */
+  settings = settings_with_refused_tail((uint32_t)ACTION_CODE_SETTINGS_URL_ONLY);
+  settings.handle_code_in_app = 1;
+  future = hearth_auth_send_sign_in_link_to_email(auth, email, &settings);
+  CHECK_INT(outcome(future), HEARTH_ERROR_INVALID_ARGUMENT);
+  const char *message = hearth_future_error_message(future);
+  CHECK(message != NULL && strstr(message, "handle_code_in_app") != NULL);
+  hearth_future_release(future);
+  hearth_app_destroy(app);
+}
+
+static void action_code_settings_too_small_for_the_url_are_refused(void) {
+  hearth_app *app = memory_app();
+  hearth_auth *auth = hearth_auth_get(app);
+  const uint32_t too_small[] = {0, (uint32_t)sizeof(uint32_t), (uint32_t)offsetof(hearth_action_code_settings, url),
+                                (uint32_t)ACTION_CODE_SETTINGS_URL_ONLY - 1};
+  for (size_t i = 0; i < sizeof too_small / sizeof too_small[0]; i++) {
+    hearth_action_code_settings settings = settings_with_refused_tail(too_small[i]);
+    settings.handle_code_in_app = 1;
+    hearth_future *future = hearth_auth_send_sign_in_link_to_email(auth, "abi@example.com", &settings);
+    CHECK_INT(outcome(future), HEARTH_ERROR_INVALID_ARGUMENT);
+    const char *message = hearth_future_error_message(future);
+    CHECK(message != NULL && strstr(message, "struct_size") != NULL);
+    hearth_future_release(future);
+    future = hearth_auth_send_password_reset_email(auth, "abi@example.com", &settings);
+    CHECK_INT(outcome(future), HEARTH_ERROR_INVALID_ARGUMENT);
+    hearth_future_release(future);
+  }
+  hearth_app_destroy(app);
+}
+
 int main(int argc, char **argv) {
   static const check_test tests[] = {
       TEST_ENTRY(the_refused_tail_is_refused_when_struct_size_covers_it),
@@ -389,6 +456,8 @@ int main(int argc, char **argv) {
       TEST_ENTRY(phone_options_from_an_older_header_are_read_up_to_their_size),
       TEST_ENTRY(phone_options_too_small_for_the_phone_number_are_refused),
       TEST_ENTRY(a_phone_listener_from_before_release_works_and_is_never_released),
+      TEST_ENTRY(action_code_settings_are_read_up_to_their_size),
+      TEST_ENTRY(action_code_settings_too_small_for_the_url_are_refused),
   };
   return check_main(tests, sizeof tests / sizeof tests[0], argc, argv);
 }

@@ -154,6 +154,8 @@ TYPES.update({
     "const hearth_multi_factor_info *": handle("const hearth_multi_factor_info *", "fx_mf_info()"),
     "const hearth_multi_factor_session *": handle("const hearth_multi_factor_session *", "fx_mf_session()"),
     "const hearth_totp_secret *": handle("const hearth_totp_secret *", "fx_totp_secret()"),
+    "const hearth_action_code_info *": handle("const hearth_action_code_info *", "fx_action_code_info()",
+                                              "fx_released_action_code_info()"),
     "hearth_storage_reply *": handle("hearth_storage_reply *", "fx_reply()", "fx_stale_reply()"),
     "const char *": Kind('"badin"', string=True, local="const char *"),
     "char *": Kind("fx_out_buffer()", local="char *"),
@@ -170,6 +172,10 @@ TYPES.update({
     "const hearth_phone_auth_options *": Kind("fx_phone_options()", uninitialized="fx_zero_phone_options()",
                                               other_app="fx_other_app_phone_options()",
                                               local="const hearth_phone_auth_options *"),
+    "hearth_action_code_settings *": Kind("fx_action_code_settings()", local="hearth_action_code_settings *"),
+    "const hearth_action_code_settings *": Kind("fx_action_code_settings()",
+                                                uninitialized="fx_zero_action_code_settings()",
+                                                local="const hearth_action_code_settings *"),
     "const hearth_phone_listener *": Kind("fx_phone_listener()", uninitialized="fx_zero_phone_listener()",
                                           local="const hearth_phone_listener *"),
     "int": Kind("0", nullable=False, ints=("-1", "INT_MIN", "INT_MAX"), local="int"),
@@ -197,12 +203,14 @@ TYPES.update({
 VALID_BY_NAME: Dict[str, str] = {
     "email": '"badin-user@example.com"', "new_email": '"badin-new@example.com"', "password": '"badin-pass-1"',
     "provider_id": '"github.com"', "host": '"127.0.0.1"', "url": '"com.example.badin:/oauth"',
-    "language_code": '"en"', "code": '"123456"', "verification_id": '"badin-verification"',
+    "language_code": '"en"', "tenant_id": '"badin-tenant"', "code": '"123456"', "verification_id": '"badin-verification"',
     "base32_secret": '"JBSWY3DPEHPK3PXP"', "algorithm": '"SHA1"', "enrollment_id": '"badin-factor"',
     "key": '"prompt"', "value": '"login"', "scope": '"email"', "token": '"{\\"uid\\":\\"badin\\"}"',
     "input": '"abc"', "account_name": '"badin"', "issuer": '"Hearth"', "display_name": '"Badin"',
     "photo_url": '"https://example.com/badin.png"', "data": '"{}"', "digits": "6", "period_seconds": "30",
     "unix_time": "59", "out_size": "128", "timeout_ms": "1000", "disabled": "1", "level": "HEARTH_LOG_WARNING",
+    "link": '"com.example.badin:/finish?mode=signIn&oobCode=badin-code&apiKey=fake-api-key"',
+    "new_password": '"badin-pass-2"',
 }
 
 
@@ -225,6 +233,7 @@ NULL_OK: Set[Tuple[str, str]] = {
     ("hearth_auth_add_id_token_listener", "release"),
     ("hearth_log_set_callback", "callback"),                    # "a NULL callback turns it off"
     ("hearth_auth_set_language_code", "language_code"),         # "NULL or "" clears it"
+    ("hearth_auth_set_tenant_id", "tenant_id"),                 # "NULL: none, the project's own users"
     ("hearth_credential_create_google", "id_token"), ("hearth_credential_create_google", "access_token"),  # "and/or"
     ("hearth_credential_create_oauth", "id_token"), ("hearth_credential_create_oauth", "access_token"),
     ("hearth_credential_create_oauth_with_nonce", "access_token"),     # "or NULL"
@@ -234,6 +243,9 @@ NULL_OK: Set[Tuple[str, str]] = {
     ("hearth_user_multi_factor_enroll", "display_name"),        # "(NULL: none)"
     ("hearth_totp_code_generate", "algorithm"),                 # "(NULL: "SHA1")"
     ("hearth_storage_reply_set", "data"),                       # with length 0: nothing stored
+    ("hearth_auth_send_password_reset_email", "settings"),      # "(NULL: none)"
+    ("hearth_user_send_email_verification", "settings"),
+    ("hearth_user_send_email_verification_before_updating_email", "settings"),
 }
 # The string is bytes, not text: invalid UTF-8 is data.
 BYTES_OK: Set[Tuple[str, str]] = {
@@ -262,10 +274,12 @@ NO_FAILURE_VALUE: Set[str] = {"hearth_error_name", "hearth_error_message", "hear
 FAIL_VALUE: Dict[str, str] = {
     "hearth_future_status": "HEARTH_FUTURE_INVALID",
     "hearth_future_error": "HEARTH_ERROR_INVALID_HANDLE",
+    "hearth_action_code_info_operation": "HEARTH_ACTION_CODE_OPERATION_UNKNOWN",
 }
 # int functions that return error codes although their comment does not say "returns 0".
 STATUS_INT: Set[str] = {"hearth_auth_remove_auth_state_listener", "hearth_auth_remove_id_token_listener"}
-RETURNS = {"hearth_future *", "int", "hearth_error", "hearth_future_state", "size_t", "uint64_t", "void", "void *"}
+RETURNS = {"hearth_future *", "int", "hearth_error", "hearth_future_state", "hearth_action_code_operation", "size_t",
+           "uint64_t", "void", "void *"}
 # Accessors that return a hearth_error: they answer, they do not fail (header, "Errors").
 ERROR_ACCESSORS: Set[str] = {"hearth_future_error", "hearth_last_error_code"}
 # Functions returning something other than a hearth_error or a future that report a synchronous failure
@@ -292,7 +306,7 @@ def failure_check(function: Function, call: str, must_fail: str) -> str:
         return f"bi_pointer({call}, 0, 1);"
     if ret == "void":
         return f"{call}; bi_void();"
-    if ret in ("int", "hearth_error", "hearth_future_state"):
+    if ret in ("int", "hearth_error", "hearth_future_state", "hearth_action_code_operation"):
         if function.name in FAIL_VALUE:
             return f"bi_int({call}, {must_fail}, {FAIL_VALUE[function.name]}, 0);"
         status = ret == "hearth_error" or function.name in STATUS_INT or re.search(r"\breturns 0\b", function.prose, re.I)
@@ -468,6 +482,11 @@ def prepare_accounts() -> Dict[str, str]:
                                               "displayName": "Badin phone"}]}
         post(f"/identitytoolkit.googleapis.com/v1/projects/{project}/accounts:update", fields, admin=True)
         env[variable] = email
+    # An email sign-in code for the action code info fixture (checking a code does not use it up).
+    minted = post(f"/identitytoolkit.googleapis.com/v1/projects/{project}/accounts:sendOobCode",
+                  {"requestType": "EMAIL_SIGNIN", "email": "badin-link@example.com", "returnOobLink": True},
+                  admin=True)
+    env["BADIN_OOB_CODE"] = minted["oobCode"]
     return env
 
 

@@ -236,6 +236,13 @@ const hearth_totp_secret *fx_totp_secret(void) {
   return hearth_future_totp_secret(f);
 }
 
+const hearth_action_code_info *fx_action_code_info(void) {
+  static hearth_future *f;
+  if (!f) f = await(hearth_auth_check_action_code(fx_auth(), env("BADIN_OOB_CODE")), "action code check");
+  if (!hearth_future_action_code_info(f)) die("action code check failed");
+  return hearth_future_action_code_info(f);
+}
+
 /* App 4: the password user with an enrolled SMS factor (BADIN_MFA_EMAIL): a resolver and its hint. */
 const hearth_multi_factor_resolver *fx_resolver(void) {
   static hearth_future *f;
@@ -329,6 +336,17 @@ const hearth_auth_result *fx_released_auth_result(void) {
   return result;
 }
 
+const hearth_action_code_info *fx_released_action_code_info(void) {
+  /* The same check on an app of its own, destroyed afterwards, its only reference released. */
+  hearth_app *app = make_app("badin-released-info", HEARTH_PERSISTENCE_NONE);
+  hearth_future *f = await(hearth_auth_check_action_code(hearth_auth_get(app), env("BADIN_OOB_CODE")), "check");
+  const hearth_action_code_info *info = hearth_future_action_code_info(f);
+  if (!info) die("action code check failed");
+  hearth_app_destroy(app);
+  hearth_future_release(f);
+  return info;
+}
+
 void *fx_foreign(void) { return fx_provider(); }
 void *fx_foreign_app(void) { return fx_credential(); }
 
@@ -363,6 +381,20 @@ hearth_provider_flow_options *fx_zero_flow_options(void) {
   static hearth_provider_flow_options options;
   memset(&options, 0, sizeof options);
   return &options;
+}
+hearth_action_code_settings *fx_action_code_settings(void) {
+  static hearth_action_code_settings settings;
+  hearth_action_code_settings_init(&settings);
+  settings.url = "com.example.badin:/finish";
+  settings.handle_code_in_app = 1;
+  return &settings;
+}
+hearth_action_code_settings *fx_zero_action_code_settings(void) {
+  static hearth_action_code_settings settings;
+  memset(&settings, 0, sizeof settings);
+  settings.url = "com.example.badin:/finish";
+  settings.handle_code_in_app = 1;
+  return &settings;
 }
 hearth_phone_auth_options *fx_phone_options(void) {
   static hearth_phone_auth_options options;

@@ -70,6 +70,7 @@ const hearth_multi_factor_info *fx_mf_info(void);
 const hearth_multi_factor_session *fx_mf_session(void);
 hearth_multi_factor_assertion *fx_assertion(void);
 const hearth_totp_secret *fx_totp_secret(void);
+const hearth_action_code_info *fx_action_code_info(void); /* a checked email sign-in code (BADIN_OOB_CODE) */
 hearth_storage_reply *fx_reply(void);     /* live only inside the load callback */
 void *fx_hearth_memory(void);             /* memory Hearth allocated (for hearth_free) */
 void *fx_user_data(void);
@@ -84,6 +85,7 @@ hearth_oauth_provider *fx_released_provider(void);
 hearth_multi_factor_assertion *fx_released_assertion(void);
 const hearth_user_info *fx_released_user_info(void);   /* from a user snapshot released since */
 const hearth_auth_result *fx_released_auth_result(void); /* from a future whose every reference is gone */
+const hearth_action_code_info *fx_released_action_code_info(void); /* likewise */
 hearth_storage_reply *fx_stale_reply(void); /* kept after its load callback returned */
 
 /* A live handle of another kind, cast: a foreign handle. */
@@ -99,6 +101,8 @@ hearth_provider_flow_options *fx_zero_flow_options(void);
 hearth_phone_auth_options *fx_phone_options(void);
 hearth_phone_auth_options *fx_zero_phone_options(void);
 hearth_phone_auth_options *fx_other_app_phone_options(void); /* app 1's second-factor session + hint */
+hearth_action_code_settings *fx_action_code_settings(void);      /* a sign-in link's: url, handled in the app */
+hearth_action_code_settings *fx_zero_action_code_settings(void); /* url set, struct_size 0 */
 hearth_phone_listener *fx_phone_listener(void);
 hearth_phone_listener *fx_zero_phone_listener(void);
 hearth_app **fx_app_out(void);

@@ -1,5 +1,5 @@
-"""Fixtures for the browser suite: the C app (provider_client), headless Chromium driven through
-Debian's chromedriver, and the emulator started by scripts/with-emulator.
+"""Fixtures for the browser suite: the C apps (provider_client, email_link_client), headless Chromium
+driven through Debian's chromedriver, and the emulator started by scripts/with-emulator.
 
 Nothing here skips: a machine without Chromium, its driver or selenium fails the suite (make deps
 installs them)."""
@@ -46,6 +46,21 @@ def provider_client_binary():
     if build.returncode != 0:
         pytest.fail(f"building out/provider_client failed:\n{build.stdout}{build.stderr}")
     return str(ROOT / "out" / "provider_client")
+
+
+@pytest.fixture(scope="session")
+def email_link_client_binary():
+    """The C app that mails itself a sign-in link, from `make test-browser` (HEARTH_EMAIL_LINK_CLIENT) or
+    built here through make."""
+    given = os.environ.get("HEARTH_EMAIL_LINK_CLIENT")
+    if given:
+        if not os.access(given, os.X_OK):
+            pytest.fail(f"HEARTH_EMAIL_LINK_CLIENT={given} is not an executable")
+        return given
+    build = subprocess.run(["make", "-s", "out/email_link_client"], cwd=ROOT, capture_output=True, text=True)
+    if build.returncode != 0:
+        pytest.fail(f"building out/email_link_client failed:\n{build.stdout}{build.stderr}")
+    return str(ROOT / "out" / "email_link_client")
 
 
 def _required_program(*names):

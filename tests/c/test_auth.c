@@ -320,7 +320,7 @@ TEST(a_password_reset_email_goes_to_the_account, BOTH_LOOPS) {
   const char *email = t_email("reset");
   t_create_user(auth, email, T_PASSWORD);
   CHECK_CODE(hearth_auth_sign_out(auth), 0);
-  hearth_future *f = t_keep_future(hearth_auth_send_password_reset_email(auth, email));
+  hearth_future *f = t_keep_future(hearth_auth_send_password_reset_email(auth, email, NULL));
   t_await_ok(f);
   CHECK(hearth_future_auth_result(f) == NULL);
   const json *code = emu_oob_code(email, "PASSWORD_RESET");
@@ -334,7 +334,7 @@ TEST(a_password_reset_email_goes_to_the_account, BOTH_LOOPS) {
 
 TEST(a_password_reset_for_an_unknown_email_fails_with_user_not_found, BOTH_LOOPS) {
   hearth_auth *auth = hearth_auth_get(t_app());
-  CHECK_FAILS_WITH(t_keep_future(hearth_auth_send_password_reset_email(auth, t_email("nobody"))),
+  CHECK_FAILS_WITH(t_keep_future(hearth_auth_send_password_reset_email(auth, t_email("nobody"), NULL)),
                    HEARTH_ERROR_USER_NOT_FOUND);
 }
 
@@ -387,8 +387,8 @@ TEST(emails_are_still_sent_with_a_language_code, BOTH_LOOPS) {
   CHECK_CODE(hearth_auth_set_language_code(auth, "fr"), 0);
   const char *email = t_email("langue");
   hearth_user *user = t_create_user(auth, email, T_PASSWORD);
-  t_await_ok(t_keep_future(hearth_user_send_email_verification(user)));
-  t_await_ok(t_keep_future(hearth_auth_send_password_reset_email(auth, email)));
+  t_await_ok(t_keep_future(hearth_user_send_email_verification(user, NULL)));
+  t_await_ok(t_keep_future(hearth_auth_send_password_reset_email(auth, email, NULL)));
   CHECK(emu_oob_code(email, "VERIFY_EMAIL") != NULL);
   CHECK(emu_oob_code(email, "PASSWORD_RESET") != NULL);
 }

@@ -52,7 +52,7 @@ TEST(null_app_and_auth_handles_are_rejected, MODE_NONE) {
   CHECK(hearth_auth_sign_in_with_credential(NULL, credential) == NULL);
   CHECK(hearth_auth_sign_in_and_retrieve_data_with_credential(NULL, credential) == NULL);
   hearth_credential_release(credential);
-  CHECK(hearth_auth_send_password_reset_email(NULL, "a@example.com") == NULL);
+  CHECK(hearth_auth_send_password_reset_email(NULL, "a@example.com", NULL) == NULL);
   CHECK(hearth_auth_fetch_providers_for_email(NULL, "a@example.com") == NULL);
   CHECK(hearth_auth_last_result(NULL, HEARTH_OP_AUTH_SIGN_IN_ANONYMOUSLY) == NULL);
   CHECK(hearth_auth_last_result(NULL, HEARTH_OP_AUTH_CREATE_USER_WITH_EMAIL_AND_PASSWORD) == NULL);
@@ -124,8 +124,8 @@ TEST(null_user_result_info_and_credential_handles_are_rejected, MODE_NONE) {
   CHECK(hearth_user_update_user_profile(NULL, "x", "y") == NULL);
   CHECK(hearth_user_update_password(NULL, T_PASSWORD) == NULL);
   CHECK(hearth_user_update_email(NULL, "a@example.com") == NULL);
-  CHECK(hearth_user_send_email_verification(NULL) == NULL);
-  CHECK(hearth_user_send_email_verification_before_updating_email(NULL, "a@example.com") == NULL);
+  CHECK(hearth_user_send_email_verification(NULL, NULL) == NULL);
+  CHECK(hearth_user_send_email_verification_before_updating_email(NULL, "a@example.com", NULL) == NULL);
   CHECK(hearth_user_delete(NULL) == NULL);
 
   CHECK(hearth_credential_provider(NULL) == NULL);
@@ -155,14 +155,14 @@ TEST(null_required_arguments_fail_with_invalid_argument, BOTH_LOOPS) {
   CHECK_FAILS_WITH(t_keep_future(hearth_auth_sign_in_with_credential(auth, NULL)), HEARTH_ERROR_INVALID_ARGUMENT);
   CHECK_FAILS_WITH(t_keep_future(hearth_auth_sign_in_and_retrieve_data_with_credential(auth, NULL)),
                    HEARTH_ERROR_INVALID_ARGUMENT);
-  CHECK_FAILS_WITH(t_keep_future(hearth_auth_send_password_reset_email(auth, NULL)), HEARTH_ERROR_INVALID_ARGUMENT);
+  CHECK_FAILS_WITH(t_keep_future(hearth_auth_send_password_reset_email(auth, NULL, NULL)), HEARTH_ERROR_INVALID_ARGUMENT);
   CHECK_FAILS_WITH(t_keep_future(hearth_auth_fetch_providers_for_email(auth, NULL)), HEARTH_ERROR_INVALID_ARGUMENT);
   CHECK(hearth_auth_current_user(auth) == NULL);
 
   hearth_user *user = t_sign_in_anonymously(auth);
   CHECK_FAILS_WITH(t_keep_future(hearth_user_update_password(user, NULL)), HEARTH_ERROR_INVALID_ARGUMENT);
   CHECK_FAILS_WITH(t_keep_future(hearth_user_update_email(user, NULL)), HEARTH_ERROR_INVALID_ARGUMENT);
-  CHECK_FAILS_WITH(t_keep_future(hearth_user_send_email_verification_before_updating_email(user, NULL)),
+  CHECK_FAILS_WITH(t_keep_future(hearth_user_send_email_verification_before_updating_email(user, NULL, NULL)),
                    HEARTH_ERROR_INVALID_ARGUMENT);
   /* NULL is not an error where it means "keep": both profile fields kept. */
   t_await_ok(t_keep_future(hearth_user_update_user_profile(user, NULL, NULL)));
@@ -225,7 +225,7 @@ TEST(invalid_utf8_arguments_fail_with_invalid_argument, BOTH_LOOPS) {
     CHECK_FAILS_WITH(t_keep_future(hearth_auth_sign_in_with_email_and_password(auth, email, bad)),
                      HEARTH_ERROR_INVALID_ARGUMENT);
     CHECK_FAILS_WITH(t_keep_future(hearth_auth_sign_in_with_custom_token(auth, bad)), HEARTH_ERROR_INVALID_ARGUMENT);
-    CHECK_FAILS_WITH(t_keep_future(hearth_auth_send_password_reset_email(auth, bad)), HEARTH_ERROR_INVALID_ARGUMENT);
+    CHECK_FAILS_WITH(t_keep_future(hearth_auth_send_password_reset_email(auth, bad, NULL)), HEARTH_ERROR_INVALID_ARGUMENT);
     CHECK_FAILS_WITH(t_keep_future(hearth_auth_fetch_providers_for_email(auth, bad)), HEARTH_ERROR_INVALID_ARGUMENT);
     CHECK(hearth_credential_create_email(bad, T_PASSWORD) == NULL);
     CHECK(hearth_credential_create_email(email, bad) == NULL);
@@ -242,7 +242,7 @@ TEST(invalid_utf8_arguments_fail_with_invalid_argument, BOTH_LOOPS) {
     CHECK_FAILS_WITH(t_keep_future(hearth_user_update_user_profile(user, NULL, bad)), HEARTH_ERROR_INVALID_ARGUMENT);
     CHECK_FAILS_WITH(t_keep_future(hearth_user_update_password(user, bad)), HEARTH_ERROR_INVALID_ARGUMENT);
     CHECK_FAILS_WITH(t_keep_future(hearth_user_update_email(user, bad)), HEARTH_ERROR_INVALID_ARGUMENT);
-    CHECK_FAILS_WITH(t_keep_future(hearth_user_send_email_verification_before_updating_email(user, bad)),
+    CHECK_FAILS_WITH(t_keep_future(hearth_user_send_email_verification_before_updating_email(user, bad, NULL)),
                      HEARTH_ERROR_INVALID_ARGUMENT);
   }
   /* The account is untouched and the password still works. */
@@ -275,8 +275,8 @@ TEST(a_released_user_is_an_invalid_handle, BOTH_LOOPS) {
   CHECK(hearth_user_update_user_profile(copy, "x", NULL) == NULL);
   CHECK(hearth_user_update_password(copy, T_PASSWORD) == NULL);
   CHECK(hearth_user_update_email(copy, "a@example.com") == NULL);
-  CHECK(hearth_user_send_email_verification(copy) == NULL);
-  CHECK(hearth_user_send_email_verification_before_updating_email(copy, "a@example.com") == NULL);
+  CHECK(hearth_user_send_email_verification(copy, NULL) == NULL);
+  CHECK(hearth_user_send_email_verification_before_updating_email(copy, "a@example.com", NULL) == NULL);
   CHECK(hearth_user_delete(copy) == NULL);
   CHECK(hearth_user_uid(user) == NULL);
   hearth_user_release(copy); /* releasing again is harmless */

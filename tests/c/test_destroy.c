@@ -93,7 +93,7 @@ static ledger *start_unanswered_operations(hearth_future **ops) {
   ops[0] = t_keep_future(hearth_auth_sign_in_anonymously(auth));
   ops[1] = t_keep_future(hearth_auth_create_user_with_email_and_password(auth, email, T_PASSWORD));
   ops[2] = t_keep_future(hearth_auth_fetch_providers_for_email(auth, email));
-  ops[3] = t_keep_future(hearth_auth_send_password_reset_email(auth, email));
+  ops[3] = t_keep_future(hearth_auth_send_password_reset_email(auth, email, NULL));
   for (int i = 0; i < OPS; i++) {
     REQUIRE(ops[i] != NULL);
     CHECK_CODE(hearth_future_add_callback(ops[i], on_op_done, ticket_new(l, t_printf("op%d", i))), 0);

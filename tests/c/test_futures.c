@@ -103,7 +103,7 @@ TEST(each_kind_of_future_has_only_its_own_result, BOTH_LOOPS) {
   CHECK(hearth_future_auth_result(reload) == NULL);
   CHECK(hearth_future_string(reload) == NULL);
 
-  hearth_future *verification = t_keep_future(hearth_user_send_email_verification(current));
+  hearth_future *verification = t_keep_future(hearth_user_send_email_verification(current, NULL));
   t_await_ok(verification);
   CHECK(hearth_future_user(verification) == NULL);
   CHECK(hearth_future_auth_result(verification) == NULL);
@@ -584,7 +584,7 @@ TEST(every_operation_records_its_last_result, BOTH_LOOPS) {
   ops[5] = hearth_auth_sign_in_and_retrieve_data_with_credential(auth, credential);
   t_await(ops[5]);
   hearth_credential_release(credential);
-  ops[6] = hearth_auth_send_password_reset_email(auth, email);
+  ops[6] = hearth_auth_send_password_reset_email(auth, email, NULL);
   t_await(ops[6]);
   ops[7] = hearth_auth_fetch_providers_for_email(auth, email);
   t_await(ops[7]);
@@ -600,9 +600,9 @@ TEST(every_operation_records_its_last_result, BOTH_LOOPS) {
   ops[12] = hearth_user_update_email(user, t_email("last-changed"));
   t_await(ops[12]);
   user = t_current_user(auth);
-  ops[13] = hearth_user_send_email_verification(user);
+  ops[13] = hearth_user_send_email_verification(user, NULL);
   t_await(ops[13]);
-  ops[14] = hearth_user_send_email_verification_before_updating_email(user, t_email("last-new"));
+  ops[14] = hearth_user_send_email_verification_before_updating_email(user, t_email("last-new"), NULL);
   t_await(ops[14]);
   ops[15] = hearth_user_delete(user);
   t_await(ops[15]);

@@ -223,7 +223,7 @@ TEST(log_messages_never_contain_passwords_tokens_codes_or_the_api_key, MODE_OWNE
   const char *id_token = t_token(user, 1); /* a refresh: the refresh token travels too */
   CHECK_CODE(t_await(t_keep_future(hearth_auth_sign_in_with_email_and_password(auth, email, wrong_password))),
              HEARTH_ERROR_WRONG_PASSWORD);
-  t_await_ok(t_keep_future(hearth_auth_send_password_reset_email(auth, email)));
+  t_await_ok(t_keep_future(hearth_auth_send_password_reset_email(auth, email, NULL)));
   const json *oob = emu_oob_code(email, "PASSWORD_RESET");
   REQUIRE(oob != NULL);
   const char *oob_code = json_get_string(oob, "oobCode");
@@ -370,7 +370,7 @@ TEST(a_whole_session_at_debug_logs_no_token_password_code_secret_or_key, MODE_OW
   const char *new_password = "Updated-Secret-Password-43";
   keep_secret(s, "new password", new_password);
   t_await_ok(t_keep_future(hearth_user_update_password(t_current_user(auth), new_password)));
-  t_await_ok(t_keep_future(hearth_user_send_email_verification(t_current_user(auth))));
+  t_await_ok(t_keep_future(hearth_user_send_email_verification(t_current_user(auth), NULL)));
   const json *oob = emu_oob_code(email, "VERIFY_EMAIL");
   REQUIRE(oob != NULL);
   keep_secret(s, "email verification code", json_get_string(oob, "oobCode"));
@@ -415,6 +415,36 @@ TEST(a_whole_session_at_debug_logs_no_token_password_code_secret_or_key, MODE_OW
       hearth_auth_sign_in_with_credential(auth, t_keep_credential(hearth_credential_create_phone(verification_id, codes[code_count - 1])))));
   id_token_now(s, auth, 0);
   CHECK_CODE(hearth_auth_sign_out(auth), 0);
+
+  /* An email sign-in link (used, then refused as used), and a password reset code that is checked,
+   * verified and confirmed. */
+  const char *link_email = t_email("link-secret");
+  hearth_action_code_settings settings;
+  hearth_action_code_settings_init(&settings);
+  settings.url = "com.example.secrets:/finish";
+  settings.handle_code_in_app = 1;
+  t_await_ok(t_keep_future(hearth_auth_send_sign_in_link_to_email(auth, link_email, &settings)));
+  const json *sign_in_oob = emu_oob_code(link_email, "EMAIL_SIGNIN");
+  REQUIRE(sign_in_oob != NULL);
+  keep_secret(s, "email sign-in code", json_get_string(sign_in_oob, "oobCode"));
+  const char *sign_in_link = t_strdup(json_get_string(sign_in_oob, "oobLink"));
+  t_await_ok(t_keep_future(hearth_auth_sign_in_with_email_link(auth, link_email, sign_in_link)));
+  id_token_now(s, auth, 0);
+  CHECK_CODE(hearth_auth_sign_out(auth), 0);
+  CHECK_CODE(t_await(t_keep_future(hearth_auth_sign_in_with_email_link(auth, link_email, sign_in_link))),
+             HEARTH_ERROR_INVALID_ACTION_CODE);
+  t_await_ok(t_keep_future(hearth_auth_send_password_reset_email(auth, link_email, &settings)));
+  const json *reset_oob = emu_oob_code(link_email, "PASSWORD_RESET");
+  REQUIRE(reset_oob != NULL);
+  const char *reset_code = t_strdup(json_get_string(reset_oob, "oobCode"));
+  keep_secret(s, "password reset code", reset_code);
+  const char *reset_password = "Reset-Secret-Password-46";
+  keep_secret(s, "password set by a reset code", reset_password);
+  t_await_ok(t_keep_future(hearth_auth_check_action_code(auth, reset_code)));
+  t_await_ok(t_keep_future(hearth_auth_verify_password_reset_code(auth, reset_code)));
+  t_await_ok(t_keep_future(hearth_auth_confirm_password_reset(auth, reset_code, reset_password)));
+  CHECK_CODE(t_await(t_keep_future(hearth_auth_confirm_password_reset(auth, reset_code, reset_password))),
+             HEARTH_ERROR_INVALID_ACTION_CODE);
 
   /* A custom token, then an anonymous user linked to a password and to a Google ID token. */
   const char *custom_token = t_printf("{\"uid\":\"%s\"}", t_subject("custom-secret"));
@@ -471,6 +501,8 @@ TEST(a_whole_session_at_debug_logs_no_token_password_code_secret_or_key, MODE_OW
   CHECK_LOGGED(r, HEARTH_LOG_DEBUG, "/securetoken.googleapis.com/v1/token?key=<redacted>: HTTP 200");
   CHECK_LOGGED(r, HEARTH_LOG_DEBUG, "accounts/mfaSignIn:finalize?key=<redacted>: HTTP 200");
   CHECK_LOGGED(r, HEARTH_LOG_DEBUG, "accounts:signInWithIdp?key=<redacted>: HTTP 200");
+  CHECK_LOGGED(r, HEARTH_LOG_DEBUG, "accounts:signInWithEmailLink?key=<redacted>: HTTP 200");
+  CHECK_LOGGED(r, HEARTH_LOG_DEBUG, "accounts:resetPassword?key=<redacted>: HTTP 200");
 }
 
 /* ------------------------------------------------------------------------------------------------

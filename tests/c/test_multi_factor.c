@@ -411,6 +411,33 @@ TEST(a_google_sign_in_needing_a_totp_code_finishes_through_the_resolver, BOTH_LO
   CHECK_STR(json_get_string(firebase_claims(auth), "sign_in_second_factor"), "totp");
 }
 
+TEST(an_email_link_sign_in_needing_a_totp_code_finishes_through_the_resolver, BOTH_LOOPS) {
+  hearth_auth *auth = hearth_auth_get(t_app());
+  const char *email = t_email("mfa-link");
+  hearth_user *user = verified_user(auth, email);
+  const char *key = enroll_totp(user, "Authenticator");
+  CHECK_CODE(hearth_auth_sign_out(auth), 0);
+  hearth_action_code_settings settings;
+  hearth_action_code_settings_init(&settings);
+  settings.url = "com.example.mfa:/finish";
+  settings.handle_code_in_app = 1;
+  t_await_ok(t_keep_future(hearth_auth_send_sign_in_link_to_email(auth, email, &settings)));
+  const json *mail = emu_oob_code(email, "EMAIL_SIGNIN");
+  REQUIRE(mail != NULL);
+  hearth_future *f = stops_at_second_factor(
+      hearth_auth_sign_in_with_email_link(auth, email, json_get_string(mail, "oobLink")));
+  CHECK(hearth_auth_current_user(auth) == NULL);
+  const hearth_multi_factor_resolver *resolver = hearth_future_multi_factor_resolver(f);
+  REQUIRE_INT(hearth_multi_factor_resolver_hint_count(resolver), 1);
+  const hearth_multi_factor_info *hint = hearth_multi_factor_resolver_hint_at(resolver, 0);
+  CHECK_STR(hearth_multi_factor_info_factor_id(hint), "totp");
+  const hearth_user *signed_in = resolved_user(resolve(
+      resolver, t_keep_assertion(hearth_multi_factor_assertion_create_totp_sign_in(
+                    hearth_multi_factor_info_uid(hint), totp_now(key)))));
+  CHECK_STR(hearth_user_uid(signed_in), hearth_user_uid(user));
+  CHECK_STR(t_current_uid(auth), hearth_user_uid(user));
+}
+
 TEST(a_sign_in_through_a_providers_page_needing_a_second_factor_finishes_through_the_resolver, BOTH_LOOPS) {
   hearth_app *app = t_app();
   hearth_auth *auth = hearth_auth_get(app);

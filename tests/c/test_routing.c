@@ -81,7 +81,7 @@ TEST(every_operation_reports_a_refused_connection_as_network_request_failed, BOT
       hearth_auth_sign_in_with_custom_token(auth, "{\"uid\":\"offline\"}"),
       hearth_auth_sign_in_with_credential(auth, credential),
       hearth_auth_sign_in_and_retrieve_data_with_credential(auth, credential),
-      hearth_auth_send_password_reset_email(auth, email),
+      hearth_auth_send_password_reset_email(auth, email, NULL),
       hearth_auth_fetch_providers_for_email(auth, email),
   };
   hearth_credential_release(credential);

@@ -56,9 +56,9 @@ TEST_ORDERED(a_host_loop_app_creates_no_threads, MODE_HOST, 0) {
   CHECK_CODE(hearth_auth_sign_out(auth), 0);
   await_watching(hearth_auth_sign_in_with_email_and_password(auth, email, T_PASSWORD), &watch);
   await_watching(hearth_auth_fetch_providers_for_email(auth, email), &watch);
-  await_watching(hearth_auth_send_password_reset_email(auth, email), &watch);
+  await_watching(hearth_auth_send_password_reset_email(auth, email, NULL), &watch);
   hearth_user *email_user = t_current_user(auth);
-  await_watching(hearth_user_send_email_verification(email_user), &watch);
+  await_watching(hearth_user_send_email_verification(email_user, NULL), &watch);
   await_watching(hearth_user_delete(email_user), &watch);
   t_settle(50);
   CHECK(atomic_load(listener_calls) > 0);

@@ -299,7 +299,7 @@ TEST(applying_the_verification_code_verifies_the_address, BOTH_LOOPS) {
   hearth_auth *auth = hearth_auth_get(t_app());
   const char *email = t_email("verify");
   hearth_user *user = t_create_user(auth, email, T_PASSWORD);
-  t_await_ok(t_keep_future(hearth_user_send_email_verification(user)));
+  t_await_ok(t_keep_future(hearth_user_send_email_verification(user, NULL)));
   const json *code = emu_oob_code(email, "VERIFY_EMAIL");
   REQUIRE(code != NULL);
   CHECK_INT(emu_apply_oob_code(json_get_string(code, "oobCode")), 200);
@@ -314,7 +314,7 @@ TEST(verify_before_update_sends_a_change_code_that_moves_the_account, BOTH_LOOPS
   const char *email = t_email("before");
   const char *new_email = t_email("after");
   hearth_user *user = t_create_user(auth, email, T_PASSWORD);
-  t_await_ok(t_keep_future(hearth_user_send_email_verification_before_updating_email(user, new_email)));
+  t_await_ok(t_keep_future(hearth_user_send_email_verification_before_updating_email(user, new_email, NULL)));
   CHECK_STR(hearth_user_email(t_current_user(auth)), email); /* nothing changes before the code is used */
   const json *code = emu_oob_code(email, "VERIFY_AND_CHANGE_EMAIL");
   REQUIRE(code != NULL);
@@ -353,8 +353,8 @@ static void check_every_operation_fails_with_no_signed_in_user(hearth_user *user
   CHECK_FAILS_WITH(t_keep_future(hearth_user_update_user_profile(user, "x", NULL)), HEARTH_ERROR_NO_SIGNED_IN_USER);
   CHECK_FAILS_WITH(t_keep_future(hearth_user_update_password(user, "another-pw")), HEARTH_ERROR_NO_SIGNED_IN_USER);
   CHECK_FAILS_WITH(t_keep_future(hearth_user_update_email(user, t_email("y"))), HEARTH_ERROR_NO_SIGNED_IN_USER);
-  CHECK_FAILS_WITH(t_keep_future(hearth_user_send_email_verification(user)), HEARTH_ERROR_NO_SIGNED_IN_USER);
-  CHECK_FAILS_WITH(t_keep_future(hearth_user_send_email_verification_before_updating_email(user, t_email("x"))),
+  CHECK_FAILS_WITH(t_keep_future(hearth_user_send_email_verification(user, NULL)), HEARTH_ERROR_NO_SIGNED_IN_USER);
+  CHECK_FAILS_WITH(t_keep_future(hearth_user_send_email_verification_before_updating_email(user, t_email("x"), NULL)),
                    HEARTH_ERROR_NO_SIGNED_IN_USER);
   CHECK_FAILS_WITH(t_keep_future(hearth_user_delete(user)), HEARTH_ERROR_NO_SIGNED_IN_USER);
 }

@@ -25,6 +25,8 @@ class Running:
     def __init__(self, binary, *args):
         self.process = subprocess.Popen([binary, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.line = self.process.stdout.readline()
+        # The console's address follows the readiness line once the emulator is listening.
+        self.console_line = self.process.stdout.readline() if self.line.startswith("hearth-emulator listening") else ""
 
     @property
     def url(self) -> str:
@@ -34,8 +36,11 @@ class Running:
 
     def stop(self, sig) -> tuple[int, str, str]:
         self.process.send_signal(sig)
-        out, err = self.process.communicate(timeout=15)
-        return self.process.returncode, out, err
+        # Through the same buffered stream readline used: communicate() reads the pipe underneath it and
+        # would miss what readline had already buffered.
+        out = self.process.stdout.read()
+        out_rest, err = self.process.communicate(timeout=15)
+        return self.process.returncode, out + (out_rest or ""), err
 
 
 @pytest.fixture()
@@ -68,7 +73,8 @@ def test_port_zero_prints_one_line_with_the_bound_port_and_stops_cleanly(launch,
     assert signed["idToken"]
     code, out, err = running.stop(sig)
     assert code == 0, err
-    assert out == "", "the readiness line must be the only output on stdout"
+    assert running.console_line == f"hearth-emulator console at {url}/emulator/ui/\n"
+    assert out == "", "the readiness and console lines must be the only output on stdout"
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", port), timeout=1).close()
 

@@ -18,10 +18,12 @@ BASE = f"hearth-{VERSION}"
 
 
 @pytest.fixture(scope="session")
-def sdist() -> Path:
-    result = make("sdist")
+def sdist(tmp_path_factory) -> Path:
+    # A folder of its own: make test builds the sdist in two lanes at once (test-install, test-lane).
+    directory = tmp_path_factory.mktemp("sdist-archive")
+    result = make("sdist", f"WHEEL_DIR={directory}")
     assert result.returncode == 0, result.stdout + result.stderr
-    archives = sorted((ROOT / "out" / "wheel").glob("hearth-*.tar.gz"))
+    archives = sorted(directory.glob("hearth-*.tar.gz"))
     assert [archive.name for archive in archives] == [f"{BASE}.tar.gz"]
     return archives[0]
 

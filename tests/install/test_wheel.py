@@ -4,10 +4,14 @@ and no Swift toolchain, from outside the source tree. (test_bare_root.py runs it
 no libuv and no libcurl at all.)"""
 import base64
 import hashlib
+import http.server
 import json
 import os
 import re
 import sys
+import threading
+import urllib.error
+import urllib.request
 import zipfile
 from pathlib import Path
 
@@ -148,7 +152,7 @@ def test_every_shared_object_is_stripped_and_the_library_exports_only_hearth_fun
     assert [name for name in names if not name.startswith("hearth_")] == []
 
 
-def test_the_vendored_libcurl_speaks_only_http_and_https_through_openssl_and_nghttp2(unpacked):
+def test_the_vendored_libcurl_speaks_only_http_and_https_through_openssl_and_nghttp2_and_inflates_gzip(unpacked):
     [curl] = (unpacked / "hearth.libs").glob("libcurl-*.so.4")
     probe = ("import ctypes, json, sys\n"
              "curl = ctypes.CDLL(sys.argv[1])\n"
@@ -164,13 +168,17 @@ def test_the_vendored_libcurl_speaks_only_http_and_https_through_openssl_and_ngh
              "while info.protocols[len(protocols)]:\n"
              "    protocols.append(info.protocols[len(protocols)].decode())\n"
              "print(json.dumps({'version': curl.curl_version().decode(), 'protocols': protocols,\n"
+             "                  'features': info.features,\n"
              "                  'zlib': info.libz_version and info.libz_version.decode()}))\n")
     result = run([sys.executable, "-c", probe, curl])
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
-    assert re.fullmatch(r"libcurl/7\.88\.1 OpenSSL/3\.\S+ nghttp2/\S+", report["version"]), report
+    assert re.fullmatch(r"libcurl/7\.88\.1 OpenSSL/3\.\S+ zlib/1\.\S+ nghttp2/\S+", report["version"]), report
     assert sorted(report["protocols"]) == ["http", "https"]
-    assert report["zlib"] is None
+    # zlib is inside (Hearth asks for gzip answers only from a libcurl that inflates them:
+    # CURL_VERSION_LIBZ), linked in statically: the library needs nothing more than before.
+    assert re.fullmatch(r"1\.\d+(\.\d+)*", report["zlib"] or ""), report
+    assert report["features"] & (1 << 3), report
 
 
 # ------------------------------------------------------------------------------------------------
@@ -222,6 +230,67 @@ def test_in_a_fresh_virtualenv_the_wheel_signs_up_signs_in_and_gets_a_token(venv
     claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
     assert claims["user_id"] == report["created_uid"]
     assert claims["firebase"]["sign_in_provider"] == "password"
+
+
+class EncodingRecorder:
+    """Forwards requests to the emulator as they come (Accept-Encoding included) and passes the answers
+    back as they were sent (Content-Encoding included), noting both for each request."""
+
+    def __init__(self, target: str) -> None:
+        self.seen: list[tuple[str, str, str]] = []  # (path, Accept-Encoding sent, Content-Encoding answered)
+        recorder = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *_) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                forwarded = urllib.request.Request(target + self.path, data=body, method="POST")
+                for name in ("Content-Type", "Accept-Encoding"):
+                    if self.headers.get(name):
+                        forwarded.add_header(name, self.headers[name])
+                try:
+                    with urllib.request.urlopen(forwarded, timeout=30) as answer:
+                        status, headers, payload = answer.status, answer.headers, answer.read()
+                except urllib.error.HTTPError as error:
+                    status, headers, payload = error.code, error.headers, error.read()
+                encoding = headers.get("Content-Encoding", "")
+                recorder.seen.append((self.path, self.headers.get("Accept-Encoding", ""), encoding))
+                self.send_response(status)
+                self.send_header("Content-Type", headers.get("Content-Type", "application/json"))
+                if encoding:
+                    self.send_header("Content-Encoding", encoding)
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_in_the_virtualenv_the_wheel_asks_for_gzip_and_inflates_the_emulators_compressed_answers(
+        venv_python, tmp_path):
+    recorder = EncodingRecorder(emulator_environment()["HEARTH_EMULATOR_URL"])
+    try:
+        result = run([venv_python, "-c", SIGN_IN],
+                     env=without_the_source_tree(FIREBASE_AUTH_EMULATOR_HOST=f"127.0.0.1:{recorder.port}"),
+                     cwd=tmp_path, timeout=120)
+    finally:
+        recorder.close()
+    assert result.returncode == 0, result.stdout + result.stderr
+    report = json.loads(result.stdout)
+    assert report["signed_in_uid"] == report["created_uid"] != ""
+    assert recorder.seen and all(accepted == "gzip" for _, accepted, _ in recorder.seen), recorder.seen
+    compressed = {path.split("?")[0].rsplit("/", 1)[-1] for path, _, encoding in recorder.seen if encoding == "gzip"}
+    assert {"accounts:signUp", "accounts:signInWithPassword", "accounts:lookup"} <= compressed, recorder.seen
 
 
 def test_the_readmes_quick_start_runs_from_the_wheel_alone(venv_python, tmp_path):

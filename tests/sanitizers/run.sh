@@ -8,6 +8,8 @@
 #                                       that exit right after destroy, -fsanitize=thread
 #   tests/sanitizers/run.sh tsan-swift  the Swift unit tests that run a loop thread, under --sanitize=thread
 #   tests/sanitizers/run.sh valgrind SUITE   memcheck on an already built, uninstrumented suite (make's out/c_suite)
+#   tests/sanitizers/run.sh build SANITIZER  only the instrumented build (address or thread): make test makes it
+#                                       early, in the background, so the suites above find it done
 # Each sanitizer is built once, in debug, into .build-<sanitizer>-tests: the unit tests and the libhearth the
 # C programs link share one instrumented HearthCore. Passes only when the programs pass AND the tool reported
 # nothing: zero errors, zero leaks, zero races. Time limits scale under the tools (tests/common/time_scale.h).
@@ -16,7 +18,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$here"
-mode="${1:?usage: run.sh asan|asan-swift|tsan|tsan-swift|valgrind SUITE}"
+mode="${1:?usage: run.sh asan|asan-swift|tsan|tsan-swift|valgrind SUITE|build SANITIZER}"
 SWIFT="${SWIFT:-swift}"
 out="$here/out/sanitizers"
 mkdir -p "$out"
@@ -173,6 +175,10 @@ case "$mode" in
     # memcheck's own verdict is the exit status (99: errors, definite or indirect leaks); the pattern catches
     # anything that slipped past it.
     check "$log" "(Invalid (read|write|free)|uninitialised|Mismatched free|(definitely|indirectly) lost: [1-9])" "$rc"
+    ;;
+  build)
+    sanitizer="${2:?usage: run.sh build address|thread}"
+    case "$sanitizer" in address|thread) build "$sanitizer" ;; *) echo "run.sh: no build for $sanitizer" >&2; exit 2 ;; esac
     ;;
   *)
     echo "run.sh: unknown mode $mode" >&2

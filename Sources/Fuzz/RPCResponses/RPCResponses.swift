@@ -38,6 +38,10 @@ private func useTokens(of response: Any) {
     case let updated as SetAccountInfo.Response:
         guard let idToken = updated.idToken else { return }
         issued = (idToken, updated.expiresIn)
+    case let checked as ResetPassword.Response:
+        // What checkActionCode and verifyPasswordResetCode make of the answer: never a trap.
+        _ = try? checked.actionCodeInfo()
+        return
     default: return
     }
     let claims = try? JWTClaims(token: issued.idToken)
@@ -74,6 +78,13 @@ private let rpcs: [@Sendable (Int, [UInt8]) -> Void] = [
     { handle(StartMfaEnrollment(idToken: "t", factor: .totp), status: $0, body: $1) },
     { handle(StartMfaSignIn(mfaPendingCredential: "p", mfaEnrollmentId: "e"), status: $0, body: $1) },
     { handle(WithdrawMfa(idToken: "t", mfaEnrollmentId: "e"), status: $0, body: $1) },
+    { handle(SignInWithEmailLink(email: "a@example.com", oobCode: "c"), status: $0, body: $1) },
+    { handle(SignInWithEmailLink(email: "a@example.com", oobCode: "c", idToken: "t"), status: $0, body: $1) },
+    { handle(ResetPassword(oobCode: "c"), status: $0, body: $1) },
+    { handle(ResetPassword(oobCode: "c", newPassword: "p"), status: $0, body: $1) },
+    { handle(ApplyActionCode(oobCode: "c"), status: $0, body: $1) },
+    { handle(SendOobCode(.emailSignIn(email: "a@example.com"), settings: ActionCodeSettings(url: "https://a.example")),
+             status: $0, body: $1) },
 ]
 
 /// What the first two bytes select: mostly successes, else the error statuses the backend answers.

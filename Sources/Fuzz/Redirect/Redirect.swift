@@ -2,7 +2,7 @@ import FuzzSupport
 @testable import HearthCore
 
 // What a browser or another local process can hand the provider flow: a URL (and form body) for
-// `RedirectURLMatcher`, or raw bytes on the loopback receiver's socket for its HTTP request parser.
+// `RedirectURLMatcher` (and the same URL read as an email action link), or raw bytes on the loopback receiver's socket for its HTTP request parser.
 // Selector byte: 0 → URL (NUL, then form body) against an http loopback target; 1 → the same
 // against a custom-scheme target; otherwise → request bytes, fed whole and in chunks of
 // (selector % 16 + 1) bytes, then matched as the receiver does.
@@ -36,6 +36,14 @@ private func isRejected(_ match: RedirectMatch) -> Bool {
     }
 }
 
+/// The same text read as an email action link, as hearth_auth_handle_url and
+/// hearth_auth_is_sign_in_with_email_link read it: whitespace around a paste never changes the reading.
+private func readAsActionLink(_ text: String) {
+    let parsed = ActionCodeURL(link: text)
+    fuzzCheck(ActionCodeURL(link: " \(text)\r\n") == parsed, "whitespace around a link changed its reading")
+    fuzzCheck(Auth.isSignInWithEmailLink(text) == (parsed?.operation == .emailSignIn), "two readings of one link")
+}
+
 func fuzzOne(_ data: [UInt8]) {
     var input = FuzzInput(data)
     let selector = input.byte()
@@ -44,6 +52,7 @@ func fuzzOne(_ data: [UInt8]) {
         let url = String(decoding: input.field(separatedBy: 0), as: UTF8.self)
         let body = input.isEmpty ? nil : String(decoding: input.rest(), as: UTF8.self)
         match(target: selector == 0 ? loopbackTarget : customTarget, url: url, postBody: body)
+        readAsActionLink(url)
     default:
         let bytes = input.rest()
         var whole = LoopbackHTTPRequestParser(maximumHeadBytes: 1024, maximumBodyBytes: 512)

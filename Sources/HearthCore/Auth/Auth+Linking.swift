@@ -31,6 +31,10 @@ extension Auth {
                     completeLink(future, result.map { Self.issued($0.tokens) }, idp: nil, generation: generation,
                                  service: service, provider: ProviderID.phone)
                 })
+            case .emailLink(let link):
+                service.call(link.signInWithEmailLink(idToken: idToken)) { [self] result in
+                    completeLink(future, result.map(Self.issued), idp: nil, generation: generation, service: service)
+                }
             }
         }
     }
@@ -127,6 +131,8 @@ extension Auth {
                 service.call(phone.signInWithPhoneNumber(.reauthenticate), spending(phone) { result in
                     done(result.map { Self.issued($0.tokens) }, nil)
                 })
+            case .emailLink(let link):
+                service.call(link.signInWithEmailLink()) { result in done(result.map(Self.issued), nil) }
             }
         }
     }

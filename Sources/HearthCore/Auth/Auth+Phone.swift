@@ -170,6 +170,7 @@ extension Auth {
                                          ("v", BackendConfig.defaultClientVersion),
                                          ("eventId", String(flowState.prefix(10))), ("state", flowState)]
         if let language = current.languageCode { query.append(("hl", language)) }
+        if let tenantId = current.tenantId { query.append(("tid", tenantId)) }
         if let emulator = current.emulator {
             return "http://\(emulator.authority)/emulator/auth/handler?" + FormEncoding.encode(query)
         }

@@ -46,8 +46,12 @@ extension Auth {
         return perform(operation) { [self] future in runProviderFlow(future, provider, purpose, settings) }
     }
 
-    /// Offers a URL the host was opened with to the pending flow; true when Hearth consumed it.
+    /// Offers a URL the host was opened with to the pending flow; true when Hearth consumed it. An
+    /// email sign-in link is never a provider's redirect, even on the flow's scheme and path: a flow
+    /// must not end (as failed or cancelled) because the app was handed the link the user clicked in
+    /// a mail; the app completes it with signInWithEmailLink.
     public func handleURL(_ url: String) -> Bool {
+        if Self.isSignInWithEmailLink(url) { return false }
         guard let matcher = pendingRedirectMatcher.current else { return false }
         switch matcher.match(url: url) {
         case .consumed, .failed:
@@ -117,7 +121,7 @@ extension Auth {
                 let url = EmulatorHandlerURL.make(emulator: emulator, apiKey: configuration.apiKey,
                                                   appName: configuration.appName, authType: purpose.authType,
                                                   redirectURL: flow.redirectTarget, eventId: eventId, state: flowState,
-                                                  provider: provider)
+                                                  provider: provider, tenantId: state.current.tenantId)
                 presentFlowPage(url, flow: flow, settings: settings)
                 return
             }

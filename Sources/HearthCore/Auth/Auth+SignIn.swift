@@ -86,6 +86,11 @@ extension Auth {
                 service.call(phone.signInWithPhoneNumber(.signIn), spending(phone) { [self] result in
                     completeSignIn(future, result.map { Self.issued($0.tokens) }, kind: kind, provider: "phone")
                 })
+            case .emailLink(let link):
+                // Firebase writes "password" as the sign-in provider of an email link, too.
+                service.call(link.signInWithEmailLink()) { [self] result in
+                    completeSignIn(future, result.map(Self.issued), kind: kind, provider: ProviderID.password)
+                }
             }
         }
     }
@@ -107,13 +112,15 @@ extension Auth {
         }
     }
 
-    public func sendPasswordResetEmail(_ email: String) -> FutureState {
+    /// `settings`: where the link leads (nil: Firebase's own page, and back nowhere).
+    public func sendPasswordResetEmail(_ email: String, settings: ActionCodeSettings? = nil) -> FutureState {
         if email.isEmpty {
             return rejected(.sendPasswordResetEmail, AuthError(code: .missingEmail, message: "An email address is required."))
         }
+        if let error = settings?.validationError { return rejected(.sendPasswordResetEmail, error) }
         return perform(.sendPasswordResetEmail) { [self] future in
             withService(future) { service in
-                service.sendOobCode(.passwordReset(email: email)) { [self] result in
+                service.sendOobCode(.passwordReset(email: email), settings: settings) { [self] result in
                     finish(future, result.map { .none })
                 }
             }
@@ -159,6 +166,9 @@ extension Auth {
                 case .success(let record):
                     let signInProvider = provider ?? JWTClaims.signInProvider(of: issued.idToken) ?? ""
                     let profile = Self.profile(from: record, signInProvider: signInProvider)
+                    // A user belongs to one tenant: one of another never becomes this Auth's current user
+                    // (Firebase's SDKs check the same before they install a user).
+                    if let mismatch = tenantMismatch(profile) { return finish(future, .failure(mismatch)) }
                     let session = Session(profile: profile,
                                           tokens: TokenSet(idToken: issued.idToken, refreshToken: issued.refreshToken,
                                                            expiresAtMs: expiry(of: issued)))
@@ -176,6 +186,21 @@ extension Auth {
         }
     }
 
+    /// TENANT_ID_MISMATCH when `profile` belongs to another tenant than the Auth's (either may be the
+    /// project's own users, nil); nil when they agree.
+    func tenantMismatch(_ profile: UserProfile) -> AuthError? {
+        let authTenant = tenantId
+        guard profile.tenantId != authTenant else { return nil }
+        return AuthError(code: .tenantIdMismatch,
+                         message: "The user's tenant is \(Self.describeTenant(profile.tenantId)); the Auth's tenant is "
+                             + "\(Self.describeTenant(authTenant)).")
+    }
+
+    /// "\"t-1\"", or "none (the project's own users)", for messages (tenant ids are not secrets).
+    static func describeTenant(_ tenantId: String?) -> String {
+        tenantId.map { "\"\($0)\"" } ?? "none (the project's own users)"
+    }
+
     static func profile(from record: AccountRecord, signInProvider: String) -> UserProfile {
         var profile = UserProfile(uid: record.localId)
         profile.email = record.email
@@ -187,6 +212,7 @@ extension Auth {
         profile.lastSignInTimestamp = record.lastLoginAtMs
         profile.providerData = record.providers
         profile.multiFactor = record.multiFactor
+        profile.tenantId = record.tenantId
         // Anonymous until the account gains any way to sign in again.
         profile.isAnonymous = signInProvider == "anonymous" && record.email.isEmpty && !record.hasPassword
             && record.providers.isEmpty

@@ -111,21 +111,25 @@ extension Auth {
         }
     }
 
-    public func sendEmailVerification(uid: String) -> FutureState {
-        userOperation(.sendEmailVerification, uid: uid) { [self] future, idToken, generation, service in
-            service.sendOobCode(.verifyEmail(idToken: idToken)) { [self] result in
+    /// `settings`: where the link leads (nil: Firebase's own page, and back nowhere).
+    public func sendEmailVerification(uid: String, settings: ActionCodeSettings? = nil) -> FutureState {
+        if let error = settings?.validationError { return rejected(.sendEmailVerification, error) }
+        return userOperation(.sendEmailVerification, uid: uid) { [self] future, idToken, generation, service in
+            service.sendOobCode(.verifyEmail(idToken: idToken), settings: settings) { [self] result in
                 completeVoid(future, result, generation: generation)
             }
         }
     }
 
-    public func sendEmailVerificationBeforeUpdatingEmail(uid: String, newEmail: String) -> FutureState {
+    public func sendEmailVerificationBeforeUpdatingEmail(uid: String, newEmail: String,
+                                                         settings: ActionCodeSettings? = nil) -> FutureState {
         if newEmail.isEmpty {
             return rejected(.sendEmailVerificationBeforeUpdatingEmail,
                             AuthError(code: .missingEmail, message: "An email address is required."))
         }
+        if let error = settings?.validationError { return rejected(.sendEmailVerificationBeforeUpdatingEmail, error) }
         return userOperation(.sendEmailVerificationBeforeUpdatingEmail, uid: uid) { [self] future, idToken, generation, service in
-            service.sendOobCode(.verifyAndChangeEmail(idToken: idToken, newEmail: newEmail)) { [self] result in
+            service.sendOobCode(.verifyAndChangeEmail(idToken: idToken, newEmail: newEmail), settings: settings) { [self] result in
                 completeVoid(future, result, generation: generation)
             }
         }

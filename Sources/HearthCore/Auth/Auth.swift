@@ -24,6 +24,10 @@ public final class Auth: @unchecked Sendable {
             get { backend.emulator }
             set { backend.emulator = newValue }
         }
+        var tenantId: String? {
+            get { backend.tenantId }
+            set { backend.tenantId = newValue }
+        }
         /// What listeners were last told, to call them only on real changes.
         var notifiedUid: String?
         var notifiedToken: String?
@@ -77,6 +81,10 @@ public final class Auth: @unchecked Sendable {
             initial.session = Session(profile: saved.user, tokens: saved.tokens)
             initial.notifiedUid = saved.user.uid
             initial.notifiedToken = saved.tokens.idToken
+            // The restored user's tenant becomes the Auth's, as the Apple SDK does when it loads a saved
+            // user: its requests then name the tenant the user belongs to, and a host that sets the same
+            // tenant again after the start changes nothing.
+            initial.tenantId = saved.user.tenantId
         } else if stored != nil {
             Log.warning("[\(configuration.appName)] the saved session could not be read (another app or API key, "
                         + "or damaged): starting signed out")
@@ -103,6 +111,23 @@ public final class Auth: @unchecked Sendable {
     public var languageCode: String? {
         get { state.current.languageCode }
         set { state.withLock { $0.languageCode = (newValue?.isEmpty ?? true) ? nil : newValue } }
+    }
+
+    /// The Identity Platform tenant users sign in to (Firebase's `Auth.tenantId`); nil for the project's
+    /// own users.
+    public var tenantId: String? { state.current.tenantId }
+
+    /// Sets `tenantId`. Requests sent afterwards name it; the signed-in user stays signed in, as in
+    /// Firebase's SDKs (a user of another tenant then fails the requests that name the tenant with
+    /// TENANT_ID_MISMATCH). A sign-in checks its user against the tenant when it completes, as they do,
+    /// so one still running across a change fails with TENANT_ID_MISMATCH. An empty id is refused:
+    /// Firebase has no tenant without a name, and "" is easily meant as "none", which is nil.
+    public func setTenantId(_ tenantId: String?) throws(AuthError) {
+        if let tenantId, tenantId.isEmpty {
+            throw AuthError(code: .invalidArgument,
+                            message: "The tenant id is empty (no tenant, the project's own users, is NULL).")
+        }
+        state.withLock { $0.tenantId = tenantId }
     }
 
     // MARK: - Current user

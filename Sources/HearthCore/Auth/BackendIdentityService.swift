@@ -69,14 +69,18 @@ final class BackendIdentityService: IdentityService {
         backend.perform(DeleteAccount(idToken: idToken), config: config()) { result in completion(result) }
     }
 
-    func sendOobCode(_ request: OobCodeRequest, _ completion: @escaping (Result<Void, AuthError>) -> Void) {
+    func sendOobCode(_ request: OobCodeRequest, settings: ActionCodeSettings?,
+                     _ completion: @escaping (Result<Void, AuthError>) -> Void) {
         let wire: SendOobCode.Request
         switch request {
         case .passwordReset(let email): wire = .passwordReset(email: email)
         case .verifyEmail(let idToken): wire = .verifyEmail(idToken: idToken)
         case .verifyAndChangeEmail(let idToken, let newEmail): wire = .verifyAndChangeEmail(idToken: idToken, newEmail: newEmail)
+        case .emailSignIn(let email): wire = .emailSignIn(email: email)
         }
-        backend.perform(SendOobCode(wire), config: config()) { result in completion(result.map { _ in () }) }
+        backend.perform(SendOobCode(wire, settings: settings), config: config()) { result in
+            completion(result.map { _ in () })
+        }
     }
 
     func signInMethods(forEmail email: String, _ completion: @escaping (Result<[String], AuthError>) -> Void) {
@@ -138,6 +142,7 @@ final class BackendIdentityService: IdentityService {
         account.createdAtMs = record.createdAt ?? 0
         account.lastLoginAtMs = record.lastLoginAt ?? 0
         account.multiFactor = MultiFactorHint.list(record.mfaInfo).map(MultiFactorInfoSnapshot.init)
+        account.tenantId = record.tenantId
         return account
     }
 }

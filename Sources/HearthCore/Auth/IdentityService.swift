@@ -10,7 +10,8 @@ protocol IdentityService: AnyObject {
     func update(idToken: String, _ changes: AccountChanges,
                 _ completion: @escaping (Result<AccountUpdateResult, AuthError>) -> Void)
     func deleteAccount(idToken: String, _ completion: @escaping (Result<Void, AuthError>) -> Void)
-    func sendOobCode(_ request: OobCodeRequest, _ completion: @escaping (Result<Void, AuthError>) -> Void)
+    func sendOobCode(_ request: OobCodeRequest, settings: ActionCodeSettings?,
+                     _ completion: @escaping (Result<Void, AuthError>) -> Void)
     func signInMethods(forEmail email: String, _ completion: @escaping (Result<[String], AuthError>) -> Void)
     func refresh(refreshToken: String, _ completion: @escaping (Result<IssuedTokens, AuthError>) -> Void)
     /// accounts:signInWithIdp: sign in, link or reauthenticate with an identity provider's credential.
@@ -61,6 +62,8 @@ struct AccountRecord: Equatable {
     var createdAtMs: UInt64 = 0
     var lastLoginAtMs: UInt64 = 0
     var multiFactor: [MultiFactorInfoSnapshot] = []
+    /// The Identity Platform tenant the account belongs to; nil for the project's own users.
+    var tenantId: String?
 }
 
 /// accounts:update changes. nil fields are left alone.
@@ -88,4 +91,5 @@ enum OobCodeRequest: Equatable {
     case passwordReset(email: String)
     case verifyEmail(idToken: String)
     case verifyAndChangeEmail(idToken: String, newEmail: String)
+    case emailSignIn(email: String)
 }

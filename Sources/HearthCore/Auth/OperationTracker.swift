@@ -31,23 +31,31 @@ public enum Operation: Int, CaseIterable, Sendable {
     case resolveSignIn
     case getCredentialWithProvider
     case updateEmail
+    case sendSignInLinkToEmail
+    case signInWithEmailLink
+    case applyActionCode
+    case checkActionCode
+    case verifyPasswordResetCode
+    case confirmPasswordReset
+    case updateCurrentUser
 }
 
 extension Operation {
     /// Whether the request carries a credential: an identity provider's tokens, a custom token, a
-    /// refresh token, or a phone or second-factor code or session.
+    /// refresh token, a phone or second-factor code or session, or an email action code.
     var carriesCredential: Bool {
         switch self {
         case .signInWithCustomToken, .signInWithCredential, .signInAndRetrieveDataWithCredential,
              .linkWithCredential, .reauthenticate, .reauthenticateAndRetrieveData, .signInWithProvider,
              .linkWithProvider, .reauthenticateWithProvider, .getCredentialWithProvider, .verifyPhoneNumber,
              .updatePhoneNumberCredential, .multiFactorSession, .multiFactorEnroll, .totpGenerateSecret,
-             .resolveSignIn, .getToken:
+             .resolveSignIn, .getToken, .signInWithEmailLink, .applyActionCode, .checkActionCode,
+             .verifyPasswordResetCode, .confirmPasswordReset:
             return true
         case .signInAnonymously, .createUserWithEmailAndPassword, .signInWithEmailAndPassword,
              .sendPasswordResetEmail, .fetchProvidersForEmail, .reload, .updateUserProfile, .updatePassword,
              .updateEmail, .sendEmailVerification, .sendEmailVerificationBeforeUpdatingEmail, .deleteUser,
-             .unlink, .multiFactorUnenroll:
+             .unlink, .multiFactorUnenroll, .sendSignInLinkToEmail, .updateCurrentUser:
             return false
         }
     }

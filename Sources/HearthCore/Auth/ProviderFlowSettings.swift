@@ -16,10 +16,12 @@ public struct ProviderFlowSettings: Sendable {
 }
 
 /// The URL of the emulator's fake identity provider page (the Firebase Auth Emulator's
-/// `/emulator/auth/handler`, as the JS SDK builds it), sending the identity back to `redirectURL`.
+/// `/emulator/auth/handler`, as the JS SDK builds it), sending the identity back to `redirectURL`. A
+/// tenant goes as `tid`, so the page offers (and makes) that tenant's identities.
 enum EmulatorHandlerURL {
     static func make(emulator: EmulatorAddress, apiKey: String, appName: String, authType: String,
-                     redirectURL: String, eventId: String, state: String, provider: OAuthProvider) -> String {
+                     redirectURL: String, eventId: String, state: String, provider: OAuthProvider,
+                     tenantId: String? = nil) -> String {
         var query: [(String, String)] = [("apiKey", apiKey), ("appName", appName), ("authType", authType),
                                          ("redirectUrl", redirectURL), ("v", BackendConfig.defaultClientVersion),
                                          ("eventId", eventId), ("providerId", provider.providerId)]
@@ -28,6 +30,7 @@ enum EmulatorHandlerURL {
             let object = JSONValue.object(provider.customParameters.mapValues { JSONValue.string($0) })
             query.append(("customParameters", object.jsonText))
         }
+        if let tenantId { query.append(("tid", tenantId)) }
         query.append(("state", state))
         return "http://\(emulator.authority)/emulator/auth/handler?" + FormEncoding.encode(query)
     }

@@ -32,12 +32,15 @@ public struct UserProfile: Sendable, Equatable, Codable {
     public var lastSignInTimestamp: UInt64 = 0
     public var providerData: [UserInfoSnapshot] = []
     public var multiFactor: [MultiFactorInfoSnapshot] = []
+    /// The Identity Platform tenant the user belongs to (Firebase's `User.tenantId`); nil for the
+    /// project's own users.
+    public var tenantId: String?
 
     public init(uid: String) { self.uid = uid }
 
     private enum CodingKeys: String, CodingKey {
         case uid, email, displayName, photoURL, phoneNumber, isAnonymous, isEmailVerified, creationTimestamp,
-             lastSignInTimestamp, providerData, multiFactor
+             lastSignInTimestamp, providerData, multiFactor, tenantId
     }
 
     /// Sessions written before a field existed still load (the field takes its default).
@@ -54,6 +57,7 @@ public struct UserProfile: Sendable, Equatable, Codable {
         lastSignInTimestamp = try c.decodeIfPresent(UInt64.self, forKey: .lastSignInTimestamp) ?? 0
         providerData = try c.decodeIfPresent([UserInfoSnapshot].self, forKey: .providerData) ?? []
         multiFactor = try c.decodeIfPresent([MultiFactorInfoSnapshot].self, forKey: .multiFactor) ?? []
+        tenantId = try c.decodeIfPresent(String.self, forKey: .tenantId)
     }
 }
 

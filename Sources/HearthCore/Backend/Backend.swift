@@ -14,6 +14,7 @@ public final class Backend {
     @discardableResult
     public func perform<R: BackendRPC>(_ rpc: R, config: BackendConfig,
                                        completion: @escaping (Result<R.Response, AuthError>) -> Void) -> RequestID {
+        let rpc = Self.scoped(rpc, config: config)
         let request = parts.request(for: rpc, config: config)
         let checks = rpc.successShapedErrors
         let startedMs = Log.isEnabled(.debug) ? Log.monotonicMs() : 0
@@ -38,8 +39,17 @@ public final class Backend {
         transport.cancel(id)
     }
 
+    /// `rpc` as it is sent under `config`: naming the Auth's tenant when it is one of the requests that do.
+    static func scoped<R: BackendRPC>(_ rpc: R, config: BackendConfig) -> R {
+        guard let tenantId = config.tenantId else { return rpc }
+        var scoped = rpc
+        scoped.scope(toTenant: tenantId)
+        return scoped
+    }
+
     /// The HTTP request for `rpc` under `config`.
     public static func request<R: BackendRPC>(for rpc: R, config: BackendConfig) -> HTTPRequest {
+        let rpc = scoped(rpc, config: config)
         let endpoint = rpc.endpoint
         let contentType = endpoint.method == "GET" ? nil : rpc.contentType
         return HTTPRequest(method: endpoint.method, url: endpoint.url(for: config),

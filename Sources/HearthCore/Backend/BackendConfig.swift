@@ -60,6 +60,9 @@ public struct BackendConfig: Sendable, Equatable {
     public var clientVersion: String
     /// Per-request timeout; nil leaves the transport's default.
     public var timeoutMs: Int?
+    /// The Identity Platform tenant the Auth signs users in to (`Auth.tenantId`); nil for the project's
+    /// own users. Sent as `tenantId` by the requests that carry it (`TenantScopedRPC`).
+    public var tenantId: String?
 
     // Derived once, not per request: every request's URL carries them.
     /// `apiKey`, percent-encoded for the query.
@@ -69,13 +72,14 @@ public struct BackendConfig: Sendable, Equatable {
 
     public init(apiKey: String, appId: String? = nil, languageCode: String? = nil,
                 emulator: EmulatorAddress? = nil, clientVersion: String = BackendConfig.defaultClientVersion,
-                timeoutMs: Int? = nil) {
+                timeoutMs: Int? = nil, tenantId: String? = nil) {
         self.apiKey = apiKey
         self.appId = appId
         self.languageCode = languageCode
         self.emulator = emulator
         self.clientVersion = clientVersion
         self.timeoutMs = timeoutMs
+        self.tenantId = tenantId
         self.encodedAPIKey = PercentEncoding.encode(apiKey)
         self.emulatorAuthority = emulator?.authority
     }

@@ -41,12 +41,26 @@ public protocol BackendRPC: Sendable, CustomStringConvertible, CustomDebugString
     /// (then `Backend` parses the body and calls `decode(_:)`), or when the body needs a closer look
     /// (see `PlainSuccess`). Only the answers every sign-in and token refresh get are read this way.
     func decode(plainSuccess body: [UInt8]) -> Result<Response, AuthError>?
+    /// Names the Auth's tenant (`Auth.tenantId`) in the request, for the requests Firebase's clients send
+    /// it with (`TenantScopedRPC`); the others leave themselves as they are (the server reads a
+    /// signed-in user's tenant from the ID token or refresh token those requests carry).
+    mutating func scope(toTenant tenantId: String)
+}
+
+/// A request Firebase's clients send with the Auth's tenant as `tenantId`: sign-up, every sign-in, the
+/// email actions, createAuthUri, the phone codes and the second-factor steps (the JS SDK adds it to
+/// exactly these with `_addTidIfNecessary`; accounts:lookup, accounts:update, accounts:delete, linking an
+/// email with signUp and the token refresh go without it). `Backend` fills it in from
+/// `BackendConfig.tenantId` unless the request names a tenant of its own.
+public protocol TenantScopedRPC: BackendRPC {
+    var tenantId: String? { get set }
 }
 
 extension BackendRPC {
     public var contentType: String { "application/json" }
     public var successShapedErrors: SuccessShapedErrors { .standard }
     public func decode(plainSuccess body: [UInt8]) -> Result<Response, AuthError>? { nil }
+    public mutating func scope(toTenant tenantId: String) {}
 
     public var description: String { "\(Self.self)(\(endpoint.path))" }
     public var debugDescription: String { description }
@@ -62,6 +76,13 @@ extension Dictionary where Key == String, Value == JSONValue {
     /// Sets `key` to an array of strings when the list is not empty.
     mutating func setIfNotEmpty(_ key: String, _ values: [String]) {
         if !values.isEmpty { self[key] = .array(values.map(JSONValue.string)) }
+    }
+}
+
+extension TenantScopedRPC {
+    /// A tenant the request already names (one the caller chose on purpose) wins, as in the JS SDK.
+    public mutating func scope(toTenant tenantId: String) {
+        if self.tenantId == nil { self.tenantId = tenantId }
     }
 }
 

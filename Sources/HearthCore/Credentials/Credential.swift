@@ -8,12 +8,15 @@ public enum Credential: Sendable, Equatable {
     case federated(FederatedCredential)
     /// A phone number proven by an SMS code (or a temporary proof from a conflict).
     case phone(PhoneCredentialValue)
+    /// An email address proven by a sign-in link (provider "password", sign-in method "emailLink").
+    case emailLink(EmailLinkCredential)
 
     public var providerId: String {
         switch self {
         case .emailPassword: return ProviderID.password
         case .federated(let credential): return credential.providerId
         case .phone: return ProviderID.phone
+        case .emailLink: return ProviderID.password
         }
     }
 
@@ -28,6 +31,8 @@ public enum Credential: Sendable, Equatable {
             return credential.validationError
         case .phone(let value):
             return value.validate()
+        case .emailLink(let link):
+            return link.validationError
         }
     }
 }
@@ -37,7 +42,7 @@ extension Credential {
     /// call the provider's API with the access token the server returned).
     public var tokens: (idToken: String?, accessToken: String?, secret: String?) {
         switch self {
-        case .emailPassword, .phone:
+        case .emailPassword, .phone, .emailLink:
             return (nil, nil, nil)
         case .federated(let credential):
             switch credential {

@@ -46,6 +46,9 @@ public enum ServerErrorTable {
         "QUOTA_EXCEEDED": .quotaExceeded,
         "TENANT_ID_MISMATCH": .tenantIdMismatch,
         "UNSUPPORTED_TENANT_OPERATION": .unsupportedTenantOperation,
+        // A tenant the project does not have. Neither SDK lists it; JS turns an unlisted code into its
+        // own name (auth/invalid-tenant-id), which is this code.
+        "INVALID_TENANT_ID": .invalidTenantId,
         // C++ desktop maps the bare code to 59 (its exact-message exception is in `exactMessages`).
         "INVALID_PROVIDER_ID": .invalidProviderId,
 

@@ -11,6 +11,8 @@ public enum FutureValue: Sendable {
     case totpSecret(TOTPSecret)
     /// A provider's credential, not used yet (the credential-only provider flow).
     case credential(Credential)
+    /// What an out-of-band code is for (checkActionCode).
+    case actionCodeInfo(ActionCodeInfo)
 }
 
 public enum FutureWaitResult: Sendable, Equatable {

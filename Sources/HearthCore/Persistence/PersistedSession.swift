@@ -4,14 +4,24 @@
 /// Read and written with Hearth's own JSON reader and writer rather than Foundation's coders, so the
 /// library does not load FoundationEssentials (and the runtime libraries it pulls in) at all. The keys
 /// are the ones the synthesized `Codable` conformances wrote, so sessions saved by earlier builds load.
+///
+/// Formats: 1 is a user of the project's own; 2 adds the user's tenant (`user.tenantId`). A session is
+/// written in the lowest format that holds it, so a build from before tenants still restores a project
+/// user, and reads a tenant's user as signed out (it would send that user's requests to the project)
+/// instead of restoring it wrongly. Both load here.
 struct PersistedSession: Equatable {
-    static let currentFormat = 1
+    /// The newest format this build reads and writes.
+    static let currentFormat = 2
+    /// What a session without a tenant is written as (and all that builds before tenants read).
+    static let projectUserFormat = 1
 
-    var format: Int = PersistedSession.currentFormat
     var appName: String
     var apiKey: String
     var user: UserProfile
     var tokens: TokenSet
+
+    /// The format this session is written in: 2 only when the user belongs to a tenant.
+    var format: Int { user.tenantId == nil ? Self.projectUserFormat : Self.currentFormat }
 
     func encoded() -> [UInt8] {
         let document: JSONValue = [
@@ -40,11 +50,13 @@ struct PersistedSession: Equatable {
               let refreshToken = Field.string(tokenFields["refreshToken"]),
               let expiresAtMs = Field.integer(tokenFields["expiresAtMs"])
         else { return nil }
-        let session = PersistedSession(format: format, appName: storedAppName, apiKey: storedAPIKey, user: user,
+        let session = PersistedSession(appName: storedAppName, apiKey: storedAPIKey, user: user,
                                        tokens: TokenSet(idToken: idToken, refreshToken: refreshToken,
                                                         expiresAtMs: expiresAtMs))
-        guard session.format == currentFormat, session.appName == appName, session.apiKey == apiKey,
-              !session.user.uid.isEmpty, !session.tokens.refreshToken.isEmpty
+        guard (projectUserFormat...currentFormat).contains(format), session.appName == appName,
+              session.apiKey == apiKey, !session.user.uid.isEmpty, !session.tokens.refreshToken.isEmpty,
+              // Format 1 has no tenants: a tenant in it is a damaged or forged file. A tenant is never "".
+              format >= currentFormat || session.user.tenantId == nil, session.user.tenantId != ""
         else { return nil }
         return session
     }
@@ -52,7 +64,7 @@ struct PersistedSession: Equatable {
     // MARK: - Profile
 
     private static func json(_ user: UserProfile) -> JSONValue {
-        [
+        var fields: JSONObject = [
             "uid": .string(user.uid),
             "email": .string(user.email),
             "displayName": .string(user.displayName),
@@ -82,6 +94,8 @@ struct PersistedSession: Equatable {
                 ]
             }),
         ]
+        fields.setIfPresent("tenantId", user.tenantId)
+        return .object(fields)
     }
 
     /// Fields added after the first format may be missing (they take their defaults); a field that is
@@ -98,7 +112,8 @@ struct PersistedSession: Equatable {
               Field.optional(fields["creationTimestamp"], Field.unsigned, into: &user.creationTimestamp),
               Field.optional(fields["lastSignInTimestamp"], Field.unsigned, into: &user.lastSignInTimestamp),
               Field.optional(fields["providerData"], { Field.list($0, userInfo) }, into: &user.providerData),
-              Field.optional(fields["multiFactor"], { Field.list($0, multiFactorInfo) }, into: &user.multiFactor)
+              Field.optional(fields["multiFactor"], { Field.list($0, multiFactorInfo) }, into: &user.multiFactor),
+              Field.optional(fields["tenantId"], { Field.string($0).map(Optional.some) }, into: &user.tenantId)
         else { return nil }
         return user
     }

@@ -23,6 +23,14 @@ private let curlGlobalInitResult: CURLcode = {
 }()
 
 enum CurlGlobal {
+    /// Whether the libcurl loaded decodes gzip (it was built with zlib): only then does a transfer ask
+    /// for compressed answers. A libcurl without zlib would pass the compressed bytes on undecoded.
+    static let decodesGzip: Bool = {
+        // Any age returns the library's own struct; `features` is in every version of it.
+        guard let info = curl_version_info(CURLVERSION_FIRST) else { return false }
+        return info.pointee.features & CURL_VERSION_LIBZ != 0
+    }()
+
     /// Initialises libcurl on first call; later calls return the first call's outcome.
     static func ensureInitialised() throws {
         let rc = curlGlobalInitResult

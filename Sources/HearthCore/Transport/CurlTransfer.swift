@@ -148,6 +148,11 @@ final class CurlTransfer {
         if let userAgent = options.userAgent {
             try apply(easy.set(CURLOPT_USERAGENT, userAgent), "user agent")
         }
+        // curl adds the header and inflates the body before the writer below sees it; an answer that
+        // says gzip but is not fails the transfer (CURLE_BAD_CONTENT_ENCODING: a network error).
+        if options.acceptsGzip && CurlGlobal.decodesGzip {
+            try apply(easy.set(CURLOPT_ACCEPT_ENCODING, "gzip"), "accepted encodings")
+        }
         try apply(easy.set(CURLOPT_WRITEFUNCTION, writer: { data, size, count, context in
             guard let context else { return 0 }
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()

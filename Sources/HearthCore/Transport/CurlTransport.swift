@@ -40,8 +40,13 @@ public final class CurlTransport: HTTPTransport {
         public var caBundlePath: String? = nil
         /// The User-Agent header; nil sends none.
         public var userAgent: String? = nil
-        /// Larger response bodies fail with `.network` instead of filling memory.
+        /// Larger response bodies fail with `.network` instead of filling memory. It counts the body as
+        /// it arrives decoded, so a small compressed answer that inflates past it fails too.
         public var maxResponseBytes: Int = 64 << 20
+        /// Ask for gzip answers (`Accept-Encoding: gzip`) and decode them, as Google's servers compress
+        /// what they send when asked (JSON with tokens shrinks to about half). Needs a libcurl with zlib
+        /// (`CurlGlobal.decodesGzip`); without one, requests ask for nothing.
+        public var acceptsGzip: Bool = true
         /// How many idle easy handles to keep for reuse once no request is in flight.
         public var idleHandlePoolSize: Int = 8
         /// How many idle easy handles to keep while requests are in flight (at least

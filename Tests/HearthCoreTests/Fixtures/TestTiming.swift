@@ -17,17 +17,35 @@ enum TestTiming {
         return nil
     }()
 
-    static let scale: Double = {
+    /// Read at each call: on the plain build it follows the machine's load (see `loadScale`).
+    static var scale: Double {
         if let given = getenv("HEARTH_TEST_TIME_SCALE").flatMap({ Double(String(cString: $0)) }), given > 0 {
             return given
         }
         switch instrumentation {
         case "tsan": return 10
         case "asan": return 5
-        default: return 1
+        default: return loadScale
         }
-    }()
+    }
 
-    /// `seconds` on the plain build, scaled under a sanitizer.
+    /// The 1-minute load average over the online cores, at least 1: with more runnable threads than cores
+    /// the process gets a share of a core, and the wall time it spends waiting for one is not Hearth's.
+    static var loadScale: Double {
+        guard let file = fopen("/proc/loadavg", "r") else { return 1 }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 128)
+        guard fgets(&line, Int32(line.count), file) != nil else { return 1 }
+        let load = strtod(line, nil)
+        let cores = Double(max(sysconf(Int32(_SC_NPROCESSORS_ONLN)), 1))
+        return max(load / cores, 1)
+    }
+
+    /// `seconds` on the plain build (times the load scale), scaled under a sanitizer.
     static func limit(_ seconds: Double) -> Double { seconds * scale }
+
+    /// A limit on CPU time, which a loaded machine does not stretch: scaled under a sanitizer only.
+    static func cpuLimit(_ milliseconds: Double) -> Double {
+        instrumentation == nil && getenv("HEARTH_TEST_TIME_SCALE") == nil ? milliseconds : milliseconds * scale
+    }
 }

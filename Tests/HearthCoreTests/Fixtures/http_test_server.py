@@ -13,6 +13,12 @@ Routes (any method):
   /bytes?n=N       200 application/octet-stream with N bytes
   /redirect?to=U   307 to U (a client must hand the answer back, not follow it)
   /requests        200 application/json: [[method, Host header, path], ...] of every earlier request
+  /gzip?n=N        200 application/json {"acceptEncoding": the request's header, "sentCompressed": bool,
+                   "padding": N x "a"}: gzip-compressed (Content-Encoding: gzip) when the request
+                   accepts gzip, as Google's servers answer, else plain
+  /gzip-corrupt    200 with Content-Encoding: gzip and a body that is not gzip
+  /gzip-truncated  200 with Content-Encoding: gzip and the first half of a gzip body
+  /gzip-bomb?n=N   200 with Content-Encoding: gzip: a few KiB that inflate to N zero bytes
 
 Canned Firebase answers, only for the production Host header each belongs to (anything else: 404),
 so a client routed here by CONNECT_TO must have addressed the real production name:
@@ -24,6 +30,7 @@ so a client routed here by CONNECT_TO must have addressed the real production na
 """
 import argparse
 import base64
+import gzip
 import itertools
 import json
 import os
@@ -133,15 +140,34 @@ class Handler(BaseHTTPRequestHandler):
         elif url.path == "/stall":
             time.sleep(int(query.get("ms", ["0"])[0]) / 1000)
             self.close_connection = True
+        elif url.path == "/gzip":
+            accepted = self.headers.get("Accept-Encoding") or ""
+            compress = "gzip" in [part.split(";")[0].strip() for part in accepted.split(",")]
+            payload = json.dumps({"acceptEncoding": accepted, "sentCompressed": compress,
+                                  "padding": "a" * int(query.get("n", ["0"])[0])}).encode()
+            if compress:
+                self.respond(200, "application/json", gzip.compress(payload), encoding="gzip")
+            else:
+                self.respond(200, "application/json", payload)
+        elif url.path == "/gzip-corrupt":
+            self.respond(200, "application/json", b"this is not a gzip stream at all", encoding="gzip")
+        elif url.path == "/gzip-truncated":
+            whole = gzip.compress(json.dumps({"padding": "x" * 4096}).encode())
+            self.respond(200, "application/json", whole[: len(whole) // 2], encoding="gzip")
+        elif url.path == "/gzip-bomb":
+            self.respond(200, "application/octet-stream", gzip.compress(bytes(int(query.get("n", ["0"])[0]))),
+                         encoding="gzip")
         elif url.path == "/bytes":
             self.respond(200, "application/octet-stream", b"x" * int(query.get("n", ["0"])[0]))
         else:
             self.respond(404, "text/plain", b"no such route")
 
-    def respond(self, code, content_type, body):
+    def respond(self, code, content_type, body, encoding=None):
         try:
             self.send_response(code)
             self.send_header("Content-Type", content_type)
+            if encoding:
+                self.send_header("Content-Encoding", encoding)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             if self.command != "HEAD":

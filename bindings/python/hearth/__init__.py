@@ -109,6 +109,7 @@ from .credential import (
     TwitterAuthProvider,
 )
 from .errors import *  # noqa: F401,F403 - the exception hierarchy is part of the top-level API
+from .email_actions import ActionCodeInfo, ActionCodeOperation, ActionCodeSettings
 from .errors import __all__ as _error_names
 from .future import Future
 from .multi_factor import (
@@ -162,6 +163,9 @@ __all__ = [
     "AppleAuthProvider",
     "OAuthProvider",
     "PhoneAuthProvider",
+    "ActionCodeSettings",
+    "ActionCodeOperation",
+    "ActionCodeInfo",
     "PhoneVerification",
     "MultiFactorInfo",
     "MultiFactorSession",

@@ -45,6 +45,8 @@ __all__ = [
     "FLOW_OPTIONS_BUFFER_SIZE",
     "PhoneAuthOptions",
     "PHONE_OPTIONS_BUFFER_SIZE",
+    "ActionCodeSettingsStruct",
+    "ACTION_CODE_SETTINGS_BUFFER_SIZE",
     "PhoneListener",
     "PHONE_CODE_SENT_CB",
     "PHONE_FAILED_CB",
@@ -170,6 +172,13 @@ class Op(IntEnum):
     MULTI_FACTOR_RESOLVER_RESOLVE_SIGN_IN = 28
     AUTH_GET_CREDENTIAL_WITH_PROVIDER = 29
     USER_UPDATE_EMAIL = 30
+    AUTH_SEND_SIGN_IN_LINK_TO_EMAIL = 31
+    AUTH_SIGN_IN_WITH_EMAIL_LINK = 32
+    AUTH_APPLY_ACTION_CODE = 33
+    AUTH_CHECK_ACTION_CODE = 34
+    AUTH_VERIFY_PASSWORD_RESET_CODE = 35
+    AUTH_CONFIRM_PASSWORD_RESET = 36
+    AUTH_UPDATE_CURRENT_USER = 37
 
 
 #: HEARTH_NONCE_SIZE and HEARTH_SHA256_HEX_SIZE: the buffers hearth_nonce_generate / hearth_nonce_hash fill.
@@ -240,6 +249,22 @@ class PhoneListener(Structure):
     ]
 
 
+class ActionCodeSettingsStruct(Structure):
+    """``hearth_action_code_settings``, field for field."""
+
+    _fields_ = [
+        ("struct_size", c_uint32),
+        ("url", c_char_p),
+        ("handle_code_in_app", c_int),
+        ("ios_bundle_id", c_char_p),
+        ("android_package_name", c_char_p),
+        ("android_install_app", c_int),
+        ("android_minimum_version", c_char_p),
+        ("link_domain", c_char_p),
+        ("dynamic_link_domain", c_char_p),
+    ]
+
+
 # hearth_app_options_init writes the library's sizeof(hearth_app_options): a newer library may know
 # more fields than AppOptions, so the options live in a larger buffer and keep its defaults for them.
 OPTIONS_BUFFER_SIZE = max(ctypes.sizeof(AppOptions), 1024)
@@ -247,6 +272,8 @@ OPTIONS_BUFFER_SIZE = max(ctypes.sizeof(AppOptions), 1024)
 FLOW_OPTIONS_BUFFER_SIZE = max(ctypes.sizeof(ProviderFlowOptions), 256)
 # The same for hearth_phone_auth_options_init.
 PHONE_OPTIONS_BUFFER_SIZE = max(ctypes.sizeof(PhoneAuthOptions), 256)
+# The same for hearth_action_code_settings_init.
+ACTION_CODE_SETTINGS_BUFFER_SIZE = max(ctypes.sizeof(ActionCodeSettingsStruct), 256)
 #: The buffer hearth_totp_code_generate writes to: up to 10 digits (RFC 4226's 31-bit value) and a NUL.
 TOTP_CODE_BUFFER_SIZE = 11
 
@@ -309,6 +336,20 @@ DECLARATIONS: Dict[str, Tuple[Any, Sequence[Any]]] = {
     "hearth_credential_is_valid": (c_int, [_P]),
     "hearth_credential_retain": (_P, [_P]),
     "hearth_credential_release": (None, [_P]),
+    # Email actions (the settings struct travels as a raw pointer to its buffer)
+    "hearth_action_code_settings_init": (None, [c_void_p]),
+    "hearth_auth_send_sign_in_link_to_email": (_P, [_P, c_char_p, c_void_p]),
+    "hearth_auth_is_sign_in_with_email_link": (c_int, [_P, c_char_p]),
+    "hearth_auth_sign_in_with_email_link": (_P, [_P, c_char_p, c_char_p]),
+    "hearth_credential_create_email_link": (_P, [c_char_p, c_char_p]),
+    "hearth_auth_apply_action_code": (_P, [_P, c_char_p]),
+    "hearth_auth_check_action_code": (_P, [_P, c_char_p]),
+    "hearth_future_action_code_info": (_P, [_P]),
+    "hearth_action_code_info_operation": (c_int, [_P]),
+    "hearth_action_code_info_email": (c_char_p, [_P]),
+    "hearth_action_code_info_previous_email": (c_char_p, [_P]),
+    "hearth_auth_verify_password_reset_code": (_P, [_P, c_char_p]),
+    "hearth_auth_confirm_password_reset": (_P, [_P, c_char_p, c_char_p]),
     # Auth
     "hearth_auth_get": (_P, [_P]),
     "hearth_auth_app": (_P, [_P]),
@@ -316,6 +357,10 @@ DECLARATIONS: Dict[str, Tuple[Any, Sequence[Any]]] = {
     "hearth_auth_set_language_code": (c_int, [_P, c_char_p]),
     # Returns memory the caller frees with hearth_free: must stay a raw pointer.
     "hearth_auth_language_code": (c_void_p, [_P]),
+    "hearth_auth_set_tenant_id": (c_int, [_P, c_char_p]),
+    # Freed with hearth_free, as the language code.
+    "hearth_auth_tenant_id": (c_void_p, [_P]),
+    "hearth_auth_update_current_user": (_P, [_P, _P]),
     "hearth_auth_current_user": (_P, [_P]),
     "hearth_auth_sign_out": (c_int, [_P]),
     "hearth_auth_sign_in_anonymously": (_P, [_P]),
@@ -324,7 +369,7 @@ DECLARATIONS: Dict[str, Tuple[Any, Sequence[Any]]] = {
     "hearth_auth_sign_in_with_custom_token": (_P, [_P, c_char_p]),
     "hearth_auth_sign_in_with_credential": (_P, [_P, _P]),
     "hearth_auth_sign_in_and_retrieve_data_with_credential": (_P, [_P, _P]),
-    "hearth_auth_send_password_reset_email": (_P, [_P, c_char_p]),
+    "hearth_auth_send_password_reset_email": (_P, [_P, c_char_p, c_void_p]),
     "hearth_auth_fetch_providers_for_email": (_P, [_P, c_char_p]),
     # The operation is a hearth_operation value (Op below).
     "hearth_auth_last_result": (_P, [_P, c_int]),
@@ -369,6 +414,7 @@ DECLARATIONS: Dict[str, Tuple[Any, Sequence[Any]]] = {
     "hearth_user_is_email_verified": (c_int, [_P]),
     "hearth_user_creation_timestamp": (c_uint64, [_P]),
     "hearth_user_last_sign_in_timestamp": (c_uint64, [_P]),
+    "hearth_user_tenant_id": (c_char_p, [_P]),
     "hearth_user_provider_data_count": (c_size_t, [_P]),
     "hearth_user_provider_data_at": (_P, [_P, c_size_t]),
     "hearth_user_info_uid": (c_char_p, [_P]),
@@ -382,8 +428,8 @@ DECLARATIONS: Dict[str, Tuple[Any, Sequence[Any]]] = {
     "hearth_user_update_user_profile": (_P, [_P, c_char_p, c_char_p]),
     "hearth_user_update_password": (_P, [_P, c_char_p]),
     "hearth_user_update_email": (_P, [_P, c_char_p]),
-    "hearth_user_send_email_verification": (_P, [_P]),
-    "hearth_user_send_email_verification_before_updating_email": (_P, [_P, c_char_p]),
+    "hearth_user_send_email_verification": (_P, [_P, c_void_p]),
+    "hearth_user_send_email_verification_before_updating_email": (_P, [_P, c_char_p, c_void_p]),
     "hearth_user_delete": (_P, [_P]),
     "hearth_user_link_with_credential": (_P, [_P, _P]),
     "hearth_user_unlink": (_P, [_P, c_char_p]),
@@ -484,6 +530,15 @@ def _load() -> Tuple[ctypes.CDLL, str]:
             f"hearth: {path} has a {phone_size}-byte hearth_phone_auth_options; this binding needs at least "
             f"{ctypes.sizeof(PhoneAuthOptions)} (and room for at most {PHONE_OPTIONS_BUFFER_SIZE}): rebuild "
             f"the library."
+        )
+    settings_probe = ctypes.create_string_buffer(ACTION_CODE_SETTINGS_BUFFER_SIZE)
+    library.hearth_action_code_settings_init(settings_probe)
+    settings_size = ActionCodeSettingsStruct.from_buffer(settings_probe).struct_size
+    if not ctypes.sizeof(ActionCodeSettingsStruct) <= settings_size <= ACTION_CODE_SETTINGS_BUFFER_SIZE:
+        raise ImportError(
+            f"hearth: {path} has a {settings_size}-byte hearth_action_code_settings; this binding needs at "
+            f"least {ctypes.sizeof(ActionCodeSettingsStruct)} (and room for at most "
+            f"{ACTION_CODE_SETTINGS_BUFFER_SIZE}): rebuild the library."
         )
     return library, path
 

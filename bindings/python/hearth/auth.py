@@ -20,6 +20,7 @@ from ._support import (
     logger,
 )
 from .credential import Credential, OAuthProvider, credential_ptr, provider_ptr
+from .email_actions import ActionCodeInfo, ActionCodeSettings, settings_buffer, settings_pointer, to_action_code_info
 from .errors import AppDestroyedError, AuthError, ErrorCode, InvalidHandleError, raise_for_code
 from .future import Future
 from .multi_factor import MultiFactorSession
@@ -32,7 +33,16 @@ from .phone import (
     start_with_listener,
     to_phone_verification,
 )
-from .user import AuthResult, MultiFactorInfo, User, auth_result_converter, to_none, to_strings, user_converter
+from .user import (
+    AuthResult,
+    MultiFactorInfo,
+    User,
+    auth_result_converter,
+    to_none,
+    to_string,
+    to_strings,
+    user_converter,
+)
 
 if TYPE_CHECKING:
     from .app import App
@@ -244,6 +254,30 @@ class Auth:
         raise_for_code(lib.hearth_auth_set_language_code(self._ptr(), encoded))
 
     @property
+    def tenant_id(self) -> Optional[str]:
+        """The Identity Platform tenant users sign in to (Firebase's ``Auth.tenantId``); ``None`` for
+        the project's own users (the default).
+
+        Assigning it applies to operations started afterwards: sign-up and every sign-in then create
+        or find users of that tenant, and a sign-in whose user belongs to another tenant fails with
+        :class:`~hearth.TenantIdMismatchError`. The signed-in user stays signed in. A restored session
+        sets it to its user's tenant. ``""`` raises :class:`~hearth.InvalidArgumentError` (no tenant
+        is ``None``); whether a tenant exists is the server's answer
+        (:class:`~hearth.InvalidTenantIdError`).
+        """
+        raw = lib.hearth_auth_tenant_id(self._ptr())
+        if not raw:
+            return None
+        try:
+            return ctypes.string_at(raw).decode("utf-8", "replace")
+        finally:
+            lib.hearth_free(raw)
+
+    @tenant_id.setter
+    def tenant_id(self, value: Optional[str]) -> None:
+        raise_for_code(lib.hearth_auth_set_tenant_id(self._ptr(), encode_optional(value, "tenant_id")))
+
+    @property
     def app_verification_disabled_for_testing(self) -> Optional[bool]:
         """Whether phone verification skips app verification (reCAPTCHA), as Firebase's SDKs allow
         for tests: Firebase then accepts only the project's fictional test numbers.
@@ -276,6 +310,24 @@ class Auth:
     def sign_out(self) -> None:
         """Signs the current user out and erases the persisted session (synchronously)."""
         raise_for_code(lib.hearth_auth_sign_out(self._ptr()))
+
+    def update_current_user(self, user: User) -> Future[None]:
+        """Makes ``user``, signed in to another app of the same project (same API key), this app's
+        current user too (Firebase's ``updateCurrentUser``): its session is taken over and persisted
+        here; the other app keeps it. The result is ``None``.
+
+        Fails with :class:`~hearth.TenantIdMismatchError` when the user's tenant is not
+        :attr:`tenant_id`, :class:`~hearth.InvalidUserTokenError` for an app with another API key, and
+        :class:`~hearth.NoSignedInUserError` when the user is no longer signed in to its own app; the
+        current user stays then. Raises :class:`TypeError` at once for anything but a
+        :class:`~hearth.User`."""
+        if not isinstance(user, User):
+            raise TypeError(f"user must be a hearth.User, not {type(user).__name__}")
+        return self._start(lib.hearth_auth_update_current_user, to_none, user._handle.ptr)
+
+    def update_current_user_last_result(self) -> Optional[Future[None]]:
+        """The most recent future of :meth:`update_current_user`, or ``None``."""
+        return self._last_result(Op.AUTH_UPDATE_CURRENT_USER, to_none)
 
     # ------------------------------------------------------------------------------------------------
     # Operations
@@ -340,15 +392,102 @@ class Auth:
             credential_ptr(credential),
         )
 
-    def send_password_reset_email(self, email: str) -> Future[None]:
+    def send_password_reset_email(self, email: str, settings: Optional[ActionCodeSettings] = None) -> Future[None]:
         """Sends a password-reset e-mail to ``email`` (localized by :attr:`language_code`); the result
-        is ``None``. Fails with :class:`~hearth.UserNotFoundError` or :class:`~hearth.InvalidEmailError`."""
-        return self._start(lib.hearth_auth_send_password_reset_email, to_none, encode(email, "email"))
+        is ``None``. ``settings`` (:class:`~hearth.ActionCodeSettings`) makes the action page continue
+        to your app, or hands your app the code (then :meth:`verify_password_reset_code` and
+        :meth:`confirm_password_reset`). Fails with :class:`~hearth.UserNotFoundError` or
+        :class:`~hearth.InvalidEmailError`."""
+        address = encode(email, "email")
+        c_settings = settings_buffer(settings)
+        return self._start(lib.hearth_auth_send_password_reset_email, to_none, address, settings_pointer(c_settings))
 
     def fetch_providers_for_email(self, email: str) -> Future[List[str]]:
         """The sign-in methods of the account with ``email`` (e.g. ``["password"]``); empty when
         there is none, or when the project hides it (e-mail enumeration protection)."""
         return self._start(lib.hearth_auth_fetch_providers_for_email, to_strings, encode(email, "email"))
+
+    # ------------------------------------------------------------------------------------------------
+    # E-mail actions: sign-in links and the other out-of-band codes (see hearth.email_actions)
+    # ------------------------------------------------------------------------------------------------
+    def send_sign_in_link_to_email(self, email: str, settings: ActionCodeSettings) -> Future[None]:
+        """Mails ``email`` a link that signs in to its account (created on first use); the result is
+        ``None``. ``settings`` needs ``url`` and ``handle_code_in_app=True``
+        (:class:`~hearth.InvalidArgumentError` otherwise, as in Firebase). Keep ``email`` until the
+        link comes back: :meth:`sign_in_with_email_link` needs it."""
+        address = encode(email, "email")
+        c_settings = settings_buffer(settings, required=True)
+        return self._start(lib.hearth_auth_send_sign_in_link_to_email, to_none, address, settings_pointer(c_settings))
+
+    def is_sign_in_with_email_link(self, link: str) -> bool:
+        """Whether ``link`` is an e-mail sign-in link (also wrapped in a Firebase Dynamic Link or
+        Hosting link, or pasted with whitespace around it)."""
+        return bool(lib.hearth_auth_is_sign_in_with_email_link(self._ptr(), encode(link, "link")))
+
+    def sign_in_with_email_link(self, email: str, link: str) -> Future[AuthResult]:
+        """Signs in with ``email``, the address the link was sent to, and ``link``, as received or
+        pasted; the account is created on first use (``additional_user_info.is_new_user``). Fails with
+        :class:`~hearth.InvalidArgumentError` (not an e-mail action link),
+        :class:`~hearth.InvalidEmailError` (not the link's address),
+        :class:`~hearth.InvalidActionCodeError` (used, unknown or not a sign-in code),
+        :class:`~hearth.ExpiredActionCodeError`, :class:`~hearth.UserDisabledError`,
+        :class:`~hearth.SecondFactorRequiredError`, or :class:`~hearth.TenantIdMismatchError` (the
+        link names another tenant than :attr:`tenant_id`; nothing is sent)."""
+        return self._start(lib.hearth_auth_sign_in_with_email_link, auth_result_converter(self._app),
+                           encode(email, "email"), encode(link, "link"))
+
+    def apply_action_code(self, code: str) -> Future[None]:
+        """Uses ``code``, a code that verifies an address, changes it (verify before update) or takes a
+        changed address back; no user need be signed in. Fails with :class:`~hearth.InvalidActionCodeError` or
+        :class:`~hearth.ExpiredActionCodeError`."""
+        return self._start(lib.hearth_auth_apply_action_code, to_none, encode(code, "code"))
+
+    def check_action_code(self, code: str) -> Future[ActionCodeInfo]:
+        """What ``code`` is for and which addresses it concerns, without using it (an
+        :class:`~hearth.ActionCodeInfo`)."""
+        return self._start(lib.hearth_auth_check_action_code, to_action_code_info, encode(code, "code"))
+
+    def verify_password_reset_code(self, code: str) -> Future[str]:
+        """The address the password reset ``code`` was sent to, without using the code."""
+        return self._start(lib.hearth_auth_verify_password_reset_code, to_string, encode(code, "code"))
+
+    def confirm_password_reset(self, code: str, new_password: str) -> Future[None]:
+        """Sets ``new_password`` as the password, with the password reset ``code``, which is used up.
+        Fails with
+        :class:`~hearth.InvalidActionCodeError`, :class:`~hearth.ExpiredActionCodeError`,
+        :class:`~hearth.WeakPasswordError` or :class:`~hearth.MissingPasswordError`."""
+        return self._start(lib.hearth_auth_confirm_password_reset, to_none, encode(code, "code"),
+                           encode(new_password, "new_password"))
+
+    def send_sign_in_link_to_email_last_result(self) -> Optional[Future[None]]:
+        """The most recent :meth:`Auth.send_sign_in_link_to_email` future
+        (a new reference to that operation), or ``None`` if it never ran."""
+        return self._last_result(Op.AUTH_SEND_SIGN_IN_LINK_TO_EMAIL, to_none)
+
+    def sign_in_with_email_link_last_result(self) -> Optional[Future[AuthResult]]:
+        """The most recent :meth:`Auth.sign_in_with_email_link` future
+        (a new reference to that operation), or ``None`` if it never ran."""
+        return self._last_result(Op.AUTH_SIGN_IN_WITH_EMAIL_LINK, auth_result_converter(self._app))
+
+    def apply_action_code_last_result(self) -> Optional[Future[None]]:
+        """The most recent :meth:`Auth.apply_action_code` future
+        (a new reference to that operation), or ``None`` if it never ran."""
+        return self._last_result(Op.AUTH_APPLY_ACTION_CODE, to_none)
+
+    def check_action_code_last_result(self) -> Optional[Future[ActionCodeInfo]]:
+        """The most recent :meth:`Auth.check_action_code` future
+        (a new reference to that operation), or ``None`` if it never ran."""
+        return self._last_result(Op.AUTH_CHECK_ACTION_CODE, to_action_code_info)
+
+    def verify_password_reset_code_last_result(self) -> Optional[Future[str]]:
+        """The most recent :meth:`Auth.verify_password_reset_code` future
+        (a new reference to that operation), or ``None`` if it never ran."""
+        return self._last_result(Op.AUTH_VERIFY_PASSWORD_RESET_CODE, to_string)
+
+    def confirm_password_reset_last_result(self) -> Optional[Future[None]]:
+        """The most recent :meth:`Auth.confirm_password_reset` future
+        (a new reference to that operation), or ``None`` if it never ran."""
+        return self._last_result(Op.AUTH_CONFIRM_PASSWORD_RESET, to_none)
 
     # ------------------------------------------------------------------------------------------------
     # Phone numbers
@@ -516,7 +655,8 @@ class Auth:
         """For apps with a custom URL scheme (``set_provider_flow(redirect_uri=...)``): offers ``url``,
         a URL the app was opened with. ``True`` when it was the pending flow's redirect (Hearth consumed
         it); ``False`` when it is not (another scheme or path, a wrong state, no flow pending):
-        handle it yourself."""
+        handle it yourself. An e-mail sign-in link is always ``False``: complete it with
+        :meth:`sign_in_with_email_link`."""
         return bool(lib.hearth_auth_handle_url(self._ptr(), encode(url, "url")))
 
     def cancel_provider_flow(self) -> None:

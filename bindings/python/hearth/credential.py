@@ -122,6 +122,16 @@ class EmailAuthProvider(_CredentialFactory):
         """A credential for ``email`` and ``password`` (checked by the server at sign-in)."""
         return _made(lib.hearth_credential_create_email(encode(email, "email"), encode(password, "password")), "e-mail")
 
+    @staticmethod
+    def credential_with_link(email: str, link: str) -> Credential:
+        """A credential for ``email``, the address a sign-in link was sent to, and ``link`` (Firebase's
+        ``credentialWithLink``), for :meth:`hearth.Auth.sign_in_with_credential`,
+        :meth:`hearth.User.link_with_credential` and :meth:`hearth.User.reauthenticate`. Its provider
+        is ``"password"``. :class:`~hearth.InvalidArgumentError` when ``link`` is not an e-mail action
+        link."""
+        return _made(lib.hearth_credential_create_email_link(encode(email, "email"), encode(link, "link")),
+                     "e-mail link")
+
 
 class GoogleAuthProvider(_CredentialFactory):
     """Google (``"google.com"``)."""

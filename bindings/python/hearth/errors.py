@@ -71,6 +71,9 @@ __all__ = [
     "UnsupportedFirstFactorError",
     "InvalidContinueUriError",
     "MissingContinueUriError",
+    "MissingIosBundleIdError",
+    "UnauthorizedDomainError",
+    "InvalidLinkDomainError",
     "WebContextAlreadyPresentedError",
     "WebContextCancelledError",
     "CancelledError",
@@ -78,6 +81,9 @@ __all__ = [
     "AdminRestrictedOperationError",
     "UnverifiedEmailError",
     "EmailChangeNeedsVerificationError",
+    "TenantIdMismatchError",
+    "UnsupportedTenantOperationError",
+    "InvalidTenantIdError",
     "InvalidArgumentError",
     "InvalidHandleError",
     "SecondFactorRequiredError",
@@ -444,6 +450,18 @@ class MissingContinueUriError(AuthError):
     """A continue URL is required (49)."""
 
 
+class MissingIosBundleIdError(AuthError):
+    """Action code settings name an empty iOS bundle id (52)."""
+
+
+class UnauthorizedDomainError(AuthError):
+    """The continue URL's domain is not authorized in the project (54)."""
+
+
+class InvalidLinkDomainError(AuthError):
+    """The link domain of action code settings is empty or not one of the project's (64)."""
+
+
 class WebContextAlreadyPresentedError(AuthError):
     """A provider flow is already waiting for the user: one at a time per app (55)."""
 
@@ -475,6 +493,21 @@ class UnverifiedEmailError(AuthError):
 
 class EmailChangeNeedsVerificationError(AuthError):
     """Changing the e-mail address needs verification first (78)."""
+
+
+class TenantIdMismatchError(AuthError):
+    """The user belongs to another tenant than the one the request names (62): a user of another
+    tenant than :attr:`hearth.Auth.tenant_id` signed in or handed to
+    :meth:`hearth.Auth.update_current_user`, or an operation of the signed-in user after the tenant
+    id changed."""
+
+
+class UnsupportedTenantOperationError(AuthError):
+    """Tenants do not offer this operation (63), e.g. phone-number sign-in."""
+
+
+class InvalidTenantIdError(AuthError):
+    """The project has no tenant with this id (67)."""
 
 
 class InvalidArgumentError(AuthError, ValueError):
@@ -562,6 +595,9 @@ _CLASSES: Dict[int, Type[AuthError]] = {
     ErrorCode.UNSUPPORTED_FIRST_FACTOR: UnsupportedFirstFactorError,
     ErrorCode.INVALID_CONTINUE_URI: InvalidContinueUriError,
     ErrorCode.MISSING_CONTINUE_URI: MissingContinueUriError,
+    ErrorCode.MISSING_IOS_BUNDLE_ID: MissingIosBundleIdError,
+    ErrorCode.UNAUTHORIZED_DOMAIN: UnauthorizedDomainError,
+    ErrorCode.INVALID_LINK_DOMAIN: InvalidLinkDomainError,
     ErrorCode.WEB_CONTEXT_ALREADY_PRESENTED: WebContextAlreadyPresentedError,
     ErrorCode.WEB_CONTEXT_CANCELLED: WebContextCancelledError,
     ErrorCode.CANCELLED: CancelledError,
@@ -569,6 +605,9 @@ _CLASSES: Dict[int, Type[AuthError]] = {
     ErrorCode.ADMIN_RESTRICTED_OPERATION: AdminRestrictedOperationError,
     ErrorCode.UNVERIFIED_EMAIL: UnverifiedEmailError,
     ErrorCode.EMAIL_CHANGE_NEEDS_VERIFICATION: EmailChangeNeedsVerificationError,
+    ErrorCode.TENANT_ID_MISMATCH: TenantIdMismatchError,
+    ErrorCode.UNSUPPORTED_TENANT_OPERATION: UnsupportedTenantOperationError,
+    ErrorCode.INVALID_TENANT_ID: InvalidTenantIdError,
     ErrorCode.INVALID_ARGUMENT: InvalidArgumentError,
     ErrorCode.INVALID_HANDLE: InvalidHandleError,
     ErrorCode.SECOND_FACTOR_REQUIRED: SecondFactorRequiredError,

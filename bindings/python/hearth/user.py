@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable, List, Mapping, Optional, Tuple,
 from ._lib import Op, lib
 from ._support import KEEP, _Keep, decode, decode_optional, encode, logger
 from .credential import Credential, OAuthProvider, credential_ptr, provider_ptr
+from .email_actions import ActionCodeSettings, settings_buffer, settings_pointer
 from .errors import AuthError, ErrorCode, InvalidHandleError
 from .future import Future
 
@@ -165,6 +166,9 @@ class User:
     is_email_verified: bool
     metadata: UserMetadata
     provider_data: Tuple[UserInfo, ...]
+    #: The Identity Platform tenant the user belongs to (Firebase's ``User.tenantId``); ``None`` for
+    #: the project's own users.
+    tenant_id: Optional[str]
     _handle: _OwnedUser = field(repr=False, compare=False)
     _app: "App" = field(repr=False, compare=False)
 
@@ -192,6 +196,7 @@ class User:
                 last_sign_in_timestamp=int(lib.hearth_user_last_sign_in_timestamp(ptr)),
             ),
             provider_data=tuple(infos),
+            tenant_id=decode_optional(lib.hearth_user_tenant_id(ptr)),
             _handle=handle,
             _app=app,
         )
@@ -249,16 +254,25 @@ class User:
         (:class:`~hearth.OperationNotAllowedError`)."""
         return self._start(lib.hearth_user_update_email, to_none, encode(email, "email"))
 
-    def send_email_verification(self) -> Future[None]:
-        """Sends the address-verification e-mail to the user's e-mail address."""
-        return self._start(lib.hearth_user_send_email_verification, to_none)
+    def send_email_verification(self, settings: Optional[ActionCodeSettings] = None) -> Future[None]:
+        """Sends the address-verification e-mail to the user's e-mail address. ``settings``
+        (:class:`~hearth.ActionCodeSettings`) makes the action page continue to your app, or hands
+        your app the code (then :meth:`hearth.Auth.apply_action_code`)."""
+        c_settings = settings_buffer(settings)
+        return self._start(lib.hearth_user_send_email_verification, to_none, settings_pointer(c_settings))
 
-    def send_email_verification_before_updating_email(self, new_email: str) -> Future[None]:
-        """Sends a verification e-mail to ``new_email``; the address changes once it is verified."""
+    def send_email_verification_before_updating_email(
+        self, new_email: str, settings: Optional[ActionCodeSettings] = None
+    ) -> Future[None]:
+        """Sends a verification e-mail to ``new_email``; the address changes once it is verified.
+        ``settings`` as for :meth:`send_email_verification`."""
+        address = encode(new_email, "new_email")
+        c_settings = settings_buffer(settings)
         return self._start(
             lib.hearth_user_send_email_verification_before_updating_email,
             to_none,
-            encode(new_email, "new_email"),
+            address,
+            settings_pointer(c_settings),
         )
 
     def delete(self) -> Future[None]:

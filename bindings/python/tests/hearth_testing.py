@@ -116,6 +116,39 @@ class Emulator:
     def codes_sent_to(self, phone_number: str) -> List[Dict[str, Any]]:
         return [entry for entry in self.verification_codes() if entry["phoneNumber"] == phone_number]
 
+    # --- tenants (Identity Platform multi-tenancy) ---------------------------------------------
+
+    def create_tenant(self, **settings: Any) -> str:
+        """A new tenant of the project with these settings (allowPasswordSignup=True, ...); its id."""
+        status, body = self.request("POST", f"/identitytoolkit.googleapis.com/v2/projects/{PROJECT}/tenants",
+                                    settings, admin=True)
+        assert status == 200, body
+        return str(body["tenantId"])
+
+    def tenant_lookup(self, tenant_id: Optional[str], uid: str) -> Optional[Dict[str, Any]]:
+        """The account as the emulator keeps it in the tenant's scope (None: the project's own)."""
+        scope = f"/tenants/{tenant_id}" if tenant_id else ""
+        status, body = self.request(
+            "POST", f"/identitytoolkit.googleapis.com/v1/projects/{PROJECT}{scope}/accounts:lookup",
+            {"localId": [uid]}, admin=True)
+        assert status == 200, body
+        users = (body or {}).get("users") or []
+        return users[0] if users else None
+
+    def tenant_admin_create(self, tenant_id: str, **fields: Any) -> str:
+        """Creates an account in the tenant as the admin (any fields: email, password, mfaInfo, ...)."""
+        status, body = self.request(
+            "POST", f"/identitytoolkit.googleapis.com/v1/projects/{PROJECT}/tenants/{tenant_id}/accounts",
+            fields, admin=True)
+        assert status == 200, body
+        return str(body["localId"])
+
+    def tenant_listing(self, tenant_id: str, what: str) -> List[Dict[str, Any]]:
+        """One tenant's oobCodes or verificationCodes."""
+        status, body = self.request("GET", f"/emulator/v1/projects/{PROJECT}/tenants/{tenant_id}/{what}")
+        assert status == 200, body
+        return list((body or {}).get(what, []))
+
     def provider_ids(self, uid: str) -> List[str]:
         """The providers the server lists for an account, sorted."""
         record = self.lookup(uid)
@@ -196,13 +229,19 @@ class RecordedRequest:
         self.path = path
         self.headers = headers
         self.body = body
+        #: The Content-Encoding of the answer passed back ("gzip", or "" for a plain one).
+        self.response_encoding = ""
+
+    def json(self) -> Dict[str, Any]:
+        return dict(json.loads(self.body)) if self.body else {}
 
     def header(self, name: str) -> Optional[str]:
         return self.headers.get(name.lower())
 
 
 class RecordingProxy:
-    """Forwards every request to the emulator and remembers what the client sent."""
+    """Forwards every request to the emulator and remembers what the client sent. Answers pass back as
+    the emulator gave them: compressed when the client asked for it (Accept-Encoding goes through)."""
 
     def __init__(self, target: str) -> None:
         self.requests: List[RecordedRequest] = []
@@ -218,22 +257,28 @@ class RecordingProxy:
             def _forward(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length) if length else b""
+                recorded = RecordedRequest(self.command, self.path,
+                                           {k.lower(): v for k, v in self.headers.items()}, body)
                 with proxy._lock:
-                    proxy.requests.append(RecordedRequest(
-                        self.command, self.path, {k.lower(): v for k, v in self.headers.items()}, body))
+                    proxy.requests.append(recorded)
                 forwarded = urllib.request.Request(target + self.path, data=body or None, method=self.command)
-                for name in ("Content-Type", "Authorization"):
+                for name in ("Content-Type", "Authorization", "Accept-Encoding"):
                     if self.headers.get(name):
                         forwarded.add_header(name, self.headers[name])
                 try:
                     with urllib.request.urlopen(forwarded, timeout=TIMEOUT) as response:
                         status, payload = response.status, response.read()
                         content_type = response.headers.get("Content-Type", "application/json")
+                        encoding = response.headers.get("Content-Encoding", "")
                 except urllib.error.HTTPError as error:
                     status, payload = error.code, error.read()
                     content_type = error.headers.get("Content-Type", "application/json")
+                    encoding = error.headers.get("Content-Encoding", "")
+                recorded.response_encoding = encoding
                 self.send_response(status)
                 self.send_header("Content-Type", content_type)
+                if encoding:
+                    self.send_header("Content-Encoding", encoding)
                 self.send_header("Content-Length", str(len(payload)))
                 self.end_headers()
                 self.wfile.write(payload)

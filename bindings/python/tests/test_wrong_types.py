@@ -56,6 +56,9 @@ BAD: Dict[str, Tuple[Tuple[Any, ...], Tuple[Any, ...]]] = {
     "OAuthProvider": ((None, "github.com", 42, _Thing()), ()),
     "AuthStateListener": ((None, 42, "fn"), ()),
     "ListenerHandle": ((None, 42, "handle", _Thing()), ()),
+    "ActionCodeSettings": ((None, 42, "com.example:/x", {"url": "com.example:/x"}, _Thing()), ()),
+    "Optional[ActionCodeSettings]": ((42, "com.example:/x", {"url": "com.example:/x"}, _Thing()), ()),
+    "User": ((None, "user", 42, _Thing()), ()),
 }
 
 # Valid values by parameter name (annotation defaults below); receivers come from `receivers`.
@@ -92,10 +95,12 @@ def valid_for(annotation: str, name: str, pool: Dict[str, Any]) -> Any:
         "CodeSent": lambda *args: None, "Optional[VerificationFailed]": None,
         "Optional[CodeAutoRetrievalTimeout]": None, "OpenUrl": lambda url: True,
         "OAuthProvider": pool["OAuthProvider"], "AuthStateListener": lambda auth: None,
-        "ListenerHandle": pool["listener"],
+        "ListenerHandle": pool["listener"], "User": pool["User"],
         "MultiFactorAssertion": hearth.TotpMultiFactorGenerator.assertion_for_sign_in("factor", "123456"),
         # Only TotpMultiFactorGenerator.generate_secret takes one, as its one parameter (always replaced).
         "MultiFactorSession": _Thing(), "'TotpSecret'": _Thing(),
+        "ActionCodeSettings": hearth.ActionCodeSettings(url="com.example:/x", handle_code_in_app=True),
+        "Optional[ActionCodeSettings]": None,
     }
     if annotation in by_annotation:
         return by_annotation[annotation]
@@ -109,7 +114,8 @@ NOT_CALLED = {
     "AuthStateListener": "a Protocol", "OpenUrl": "a Protocol",
     "UserInfo": "a record", "UserMetadata": "a record", "AuthResult": "a record",
     "AdditionalUserInfo": "a record", "MultiFactorInfo": "a record", "PhoneVerification": "a record",
-    "Nonce": "a record", "ErrorCode": "an IntEnum",
+    "Nonce": "a record", "ErrorCode": "an IntEnum", "ActionCodeInfo": "a record (made by check_action_code)",
+    "ActionCodeOperation": "an IntEnum",
     "MultiFactorResolver": "needs an account with a second factor: its one method is covered by "
                            "test_multi_factor.py; its argument check is the same as enroll's",
     "TotpSecret": "needs a verified account: its methods are covered in test_multi_factor.py",
@@ -225,7 +231,8 @@ def test_every_public_class_is_covered_or_listed():
     classes = {name for name in hearth.__all__ if inspect.isclass(getattr(hearth, name))
                and not issubclass(getattr(hearth, name), BaseException)}
     covered = {"App", "Auth", "User", "MultiFactorUser", "Future", "OAuthProvider", "ListenerHandle",
-               "Credential", "MultiFactorSession", "MultiFactorAssertion"}
+               "Credential", "MultiFactorSession", "MultiFactorAssertion",
+               "ActionCodeSettings"}  # a value: its constructor is its one callable
     static_only = {name for name in classes if all(
         isinstance(value, (staticmethod, classmethod)) or not inspect.isfunction(value) or
         (attribute.startswith("_") and attribute != "__init__")

@@ -1,19 +1,22 @@
 /// `accounts:createAuthUri` used to probe an email address (fetch providers). With email-enumeration
 /// protection on, the lists come back empty.
-public struct CreateAuthUri: BackendRPC {
+public struct CreateAuthUri: TenantScopedRPC {
     public var identifier: String
     public var continueUri: String
+    public var tenantId: String?
 
-    public init(identifier: String, continueUri: String = "http://localhost") {
+    public init(identifier: String, continueUri: String = "http://localhost", tenantId: String? = nil) {
         self.identifier = identifier
         self.continueUri = continueUri
+        self.tenantId = tenantId
     }
 
     public var endpoint: Endpoint { .identityToolkitV1("accounts:createAuthUri") }
 
     public func encodeBody() -> [UInt8] {
-        let body: JSONValue = ["identifier": .string(identifier), "continueUri": .string(continueUri)]
-        return body.serialized()
+        var body: JSONObject = ["identifier": .string(identifier), "continueUri": .string(continueUri)]
+        body.setIfPresent("tenantId", tenantId)
+        return JSONValue.object(body).serialized()
     }
 
     public func decode(_ object: JSONObject) throws(AuthError) -> Response {

@@ -4,7 +4,7 @@
 /// redirect in signInWithIdp. (`CreateAuthUri` is the email-probing use of the same endpoint.)
 ///
 /// Reserved custom parameters are the caller's to refuse first (`OAuthCustomParameters.validate`).
-public struct CreateAuthUriForProvider: BackendRPC {
+public struct CreateAuthUriForProvider: TenantScopedRPC {
     public var providerId: String
     /// Where the IdP sends the browser back: the loopback receiver's URL or the app's custom scheme.
     public var continueUri: String
@@ -16,14 +16,16 @@ public struct CreateAuthUriForProvider: BackendRPC {
     public var customParameters: [String: String]
     /// A session id of the caller's choosing; the server makes one up when absent.
     public var sessionId: String?
+    public var tenantId: String?
 
     public init(providerId: String, continueUri: String, scopes: [String] = [],
-                customParameters: [String: String] = [:], sessionId: String? = nil) {
+                customParameters: [String: String] = [:], sessionId: String? = nil, tenantId: String? = nil) {
         self.providerId = providerId
         self.continueUri = continueUri
         self.scopes = scopes
         self.customParameters = customParameters
         self.sessionId = sessionId
+        self.tenantId = tenantId
     }
 
     public var endpoint: Endpoint { .identityToolkitV1("accounts:createAuthUri") }
@@ -42,6 +44,7 @@ public struct CreateAuthUriForProvider: BackendRPC {
             body["customParameter"] = .object(customParameters.mapValues(JSONValue.string))
         }
         body.setIfPresent("sessionId", sessionId)
+        body.setIfPresent("tenantId", tenantId)
         return JSONValue.object(body).serialized()
     }
 

@@ -1,7 +1,7 @@
 /// v2 `accounts/mfaEnrollment:finalize`: completes an enrollment with the first code of the new factor
 /// (client-wire-reference §1.14). The answer replaces the user's tokens; it has no `expiresIn`, so the
 /// lifetime comes from the new ID token (`TokenResponse` reads `exp - iat`).
-public struct FinalizeMfaEnrollment: BackendRPC {
+public struct FinalizeMfaEnrollment: TenantScopedRPC {
     public enum Verification: Sendable, Equatable {
         /// The enrollment session (mfaEnrollment:start's `phoneSessionInfo.sessionInfo`) and the SMS code.
         case phone(sessionInfo: String, code: String)
@@ -13,11 +13,13 @@ public struct FinalizeMfaEnrollment: BackendRPC {
     /// The factor's name shown to the user later (e.g. "Work phone"); left out when nil.
     public var displayName: String?
     public var verification: Verification
+    public var tenantId: String?
 
-    public init(idToken: String, displayName: String? = nil, verification: Verification) {
+    public init(idToken: String, displayName: String? = nil, verification: Verification, tenantId: String? = nil) {
         self.idToken = idToken
         self.displayName = displayName
         self.verification = verification
+        self.tenantId = tenantId
     }
 
     public var endpoint: Endpoint { .identityToolkitV2("accounts/mfaEnrollment:finalize") }
@@ -32,6 +34,7 @@ public struct FinalizeMfaEnrollment: BackendRPC {
             body["totpVerificationInfo"] = ["sessionInfo": .string(sessionInfo),
                                             "verificationCode": .string(verificationCode)]
         }
+        body.setIfPresent("tenantId", tenantId)
         return JSONValue.object(body).serialized()
     }
 

@@ -1,7 +1,7 @@
 /// v2 `accounts/mfaSignIn:finalize`: completes a sign-in with the second factor's code
 /// (client-wire-reference §1.14, §5 example 4). The answer has tokens only (no `expiresIn`: the lifetime
 /// comes from the ID token); the caller looks the user up afterwards.
-public struct FinalizeMfaSignIn: BackendRPC {
+public struct FinalizeMfaSignIn: TenantScopedRPC {
     public enum Verification: Sendable, Equatable {
         /// mfaSignIn:start's session (`phoneResponseInfo.sessionInfo`) and the SMS code.
         case phone(sessionInfo: String, code: String)
@@ -12,10 +12,12 @@ public struct FinalizeMfaSignIn: BackendRPC {
     /// The first step's proof (`MultiFactorPending.pendingCredential`).
     public var mfaPendingCredential: String
     public var verification: Verification
+    public var tenantId: String?
 
-    public init(mfaPendingCredential: String, verification: Verification) {
+    public init(mfaPendingCredential: String, verification: Verification, tenantId: String? = nil) {
         self.mfaPendingCredential = mfaPendingCredential
         self.verification = verification
+        self.tenantId = tenantId
     }
 
     public var endpoint: Endpoint { .identityToolkitV2("accounts/mfaSignIn:finalize") }
@@ -29,6 +31,7 @@ public struct FinalizeMfaSignIn: BackendRPC {
             body["mfaEnrollmentId"] = .string(mfaEnrollmentId)
             body["totpVerificationInfo"] = ["verificationCode": .string(verificationCode)]
         }
+        body.setIfPresent("tenantId", tenantId)
         return JSONValue.object(body).serialized()
     }
 

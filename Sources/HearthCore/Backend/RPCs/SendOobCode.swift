@@ -1,5 +1,5 @@
 /// `accounts:sendOobCode`: asks the server to email an action link.
-public struct SendOobCode: BackendRPC {
+public struct SendOobCode: TenantScopedRPC {
     public enum Request: Sendable, Equatable {
         /// PASSWORD_RESET to `email`.
         case passwordReset(email: String)
@@ -7,18 +7,25 @@ public struct SendOobCode: BackendRPC {
         case verifyEmail(idToken: String)
         /// VERIFY_AND_CHANGE_EMAIL: the email changes to `newEmail` once the link is followed.
         case verifyAndChangeEmail(idToken: String, newEmail: String)
+        /// EMAIL_SIGNIN: a link that signs in to `email`'s account (creating it if needed).
+        case emailSignIn(email: String)
     }
 
     public var request: Request
+    /// Where the link leads and which apps may open it; nil: Firebase's defaults.
+    public var settings: ActionCodeSettings?
+    public var tenantId: String?
 
-    public init(_ request: Request) {
+    public init(_ request: Request, settings: ActionCodeSettings? = nil, tenantId: String? = nil) {
         self.request = request
+        self.settings = settings
+        self.tenantId = tenantId
     }
 
     public var endpoint: Endpoint { .identityToolkitV1("accounts:sendOobCode") }
 
     public func encodeBody() -> [UInt8] {
-        let body: JSONValue
+        var body: JSONObject
         switch request {
         case .passwordReset(let email):
             body = ["requestType": "PASSWORD_RESET", "email": .string(email)]
@@ -26,8 +33,12 @@ public struct SendOobCode: BackendRPC {
             body = ["requestType": "VERIFY_EMAIL", "idToken": .string(idToken)]
         case .verifyAndChangeEmail(let idToken, let newEmail):
             body = ["requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": .string(idToken), "newEmail": .string(newEmail)]
+        case .emailSignIn(let email):
+            body = ["requestType": "EMAIL_SIGNIN", "email": .string(email)]
         }
-        return body.serialized()
+        settings?.write(to: &body)
+        body.setIfPresent("tenantId", tenantId)
+        return JSONValue.object(body).serialized()
     }
 
     /// The address the email went to, when the server says.

@@ -4,14 +4,16 @@
 ///
 /// App verification on a desktop is a reCAPTCHA token (`recaptchaToken`); without one only the emulator
 /// and projects' fictional test numbers answer (what `appVerificationDisabledForTesting` means).
-public struct SendVerificationCode: BackendRPC {
+public struct SendVerificationCode: TenantScopedRPC {
     /// E.164, e.g. "+16505554567" (`PhoneNumber.validateE164` checks it first).
     public var phoneNumber: String
     public var recaptchaToken: String?
+    public var tenantId: String?
 
-    public init(phoneNumber: String, recaptchaToken: String? = nil) {
+    public init(phoneNumber: String, recaptchaToken: String? = nil, tenantId: String? = nil) {
         self.phoneNumber = phoneNumber
         self.recaptchaToken = recaptchaToken
+        self.tenantId = tenantId
     }
 
     public var endpoint: Endpoint { .identityToolkitV1("accounts:sendVerificationCode") }
@@ -19,6 +21,7 @@ public struct SendVerificationCode: BackendRPC {
     public func encodeBody() -> [UInt8] {
         var body: JSONObject = ["phoneNumber": .string(phoneNumber)]
         body.setIfPresent("recaptchaToken", recaptchaToken)
+        body.setIfPresent("tenantId", tenantId)
         return JSONValue.object(body).serialized()
     }
 

@@ -6,7 +6,7 @@
 /// answer FEDERATED_USER_ID_ALREADY_LINKED and EMAIL_EXISTS as 200 bodies that still carry the IdP's
 /// tokens, from which the app gets an updated credential (§4.3); without it those come as plain 400s and
 /// the tokens are lost. iOS always sends it; the reference recommends it.
-public struct SignInWithIdp: BackendRPC {
+public struct SignInWithIdp: TenantScopedRPC {
     public enum Purpose: Sendable, Equatable {
         /// Sign in (or sign up) with the credential.
         case signIn
@@ -25,16 +25,20 @@ public struct SignInWithIdp: BackendRPC {
     public var sessionId: String?
     public var pendingToken: String?
     public var purpose: Purpose
+    /// Sent for sign-in, link and reauthentication alike (the JS SDK adds it to every signInWithIdp).
+    public var tenantId: String?
 
     public static let manualCredentialRequestUri = "http://localhost"
 
     public init(requestUri: String = SignInWithIdp.manualCredentialRequestUri, postBody: String,
-                sessionId: String? = nil, pendingToken: String? = nil, purpose: Purpose = .signIn) {
+                sessionId: String? = nil, pendingToken: String? = nil, purpose: Purpose = .signIn,
+                tenantId: String? = nil) {
         self.requestUri = requestUri
         self.postBody = postBody
         self.sessionId = sessionId
         self.pendingToken = pendingToken
         self.purpose = purpose
+        self.tenantId = tenantId
     }
 
     public var endpoint: Endpoint { .identityToolkitV1("accounts:signInWithIdp") }
@@ -52,6 +56,7 @@ public struct SignInWithIdp: BackendRPC {
         ]
         body.setIfPresent("sessionId", sessionId)
         body.setIfPresent("pendingToken", pendingToken)
+        body.setIfPresent("tenantId", tenantId)
         switch purpose {
         case .signIn:
             // Omitted: the server's default creates the account, which is what sign-in wants (iOS sends

@@ -1,11 +1,13 @@
 /// `accounts:signInWithPassword`.
-public struct SignInWithPassword: BackendRPC {
+public struct SignInWithPassword: TenantScopedRPC {
     public var email: String
     public var password: String
+    public var tenantId: String?
 
-    public init(email: String, password: String) {
+    public init(email: String, password: String, tenantId: String? = nil) {
         self.email = email
         self.password = password
+        self.tenantId = tenantId
     }
 
     public var endpoint: Endpoint { Self.signInWithPassword }
@@ -13,10 +15,11 @@ public struct SignInWithPassword: BackendRPC {
     public var successShapedErrors: SuccessShapedErrors { .signIn }
 
     public func encodeBody() -> [UInt8] {
-        var body = JSONObjectWriter(capacity: 64 + email.utf8.count + password.utf8.count)
+        var body = JSONObjectWriter(capacity: 64 + email.utf8.count + password.utf8.count + (tenantId?.utf8.count ?? 0))
         body.add("email", email)
         body.add("password", password)
         body.add("returnSecureToken", true)
+        body.addIfPresent("tenantId", tenantId)
         return body.finish()
     }
 

@@ -10,7 +10,7 @@
 /// in `AuthError.body`, from which `PhoneCredentialValue(updatedCredentialFrom:)` builds the credential
 /// that signs in to the other account. The check applies to every purpose, as in iOS: no answer with a
 /// temporary proof and no tokens can be used as a success.
-public struct SignInWithPhoneNumber: BackendRPC {
+public struct SignInWithPhoneNumber: TenantScopedRPC {
     /// What proves the phone number.
     public enum Proof: Sendable, Equatable {
         /// The verification id (sendVerificationCode's `sessionInfo`) and the SMS code.
@@ -43,10 +43,13 @@ public struct SignInWithPhoneNumber: BackendRPC {
 
     public var proof: Proof
     public var purpose: Purpose
+    /// Sent for every purpose (the JS SDK's sign-in, link and reauthentication calls all add it).
+    public var tenantId: String?
 
-    public init(proof: Proof, purpose: Purpose = .signIn) {
+    public init(proof: Proof, purpose: Purpose = .signIn, tenantId: String? = nil) {
         self.proof = proof
         self.purpose = purpose
+        self.tenantId = tenantId
     }
 
     public var endpoint: Endpoint { .identityToolkitV1("accounts:signInWithPhoneNumber") }
@@ -69,6 +72,7 @@ public struct SignInWithPhoneNumber: BackendRPC {
         case .signIn, .reauthenticate:
             break
         }
+        body.setIfPresent("tenantId", tenantId)
         return JSONValue.object(body).serialized()
     }
 

@@ -1,17 +1,26 @@
 /// `accounts:signUp`: an anonymous user (no fields), an email/password user, or — with `idToken` —
 /// email/password linked to the signed-in user (e.g. upgrading an anonymous account).
-public struct SignUp: BackendRPC {
+public struct SignUp: TenantScopedRPC {
     public var email: String?
     public var password: String?
     public var displayName: String?
     /// The current user's ID token when linking.
     public var idToken: String?
+    public var tenantId: String?
 
-    public init(email: String? = nil, password: String? = nil, displayName: String? = nil, idToken: String? = nil) {
+    public init(email: String? = nil, password: String? = nil, displayName: String? = nil, idToken: String? = nil,
+                tenantId: String? = nil) {
         self.email = email
         self.password = password
         self.displayName = displayName
         self.idToken = idToken
+        self.tenantId = tenantId
+    }
+
+    /// A new account is made in the Auth's tenant; linking goes without one (the JS SDK's
+    /// linkEmailPassword), the ID token says whose account it is.
+    public mutating func scope(toTenant tenantId: String) {
+        if idToken == nil, self.tenantId == nil { self.tenantId = tenantId }
     }
 
     /// Body `{"returnSecureToken":true}`.
@@ -35,6 +44,7 @@ public struct SignUp: BackendRPC {
         body.addIfPresent("idToken", idToken)
         body.addIfPresent("password", password)
         body.add("returnSecureToken", true)
+        body.addIfPresent("tenantId", tenantId)
         return body.finish()
     }
 

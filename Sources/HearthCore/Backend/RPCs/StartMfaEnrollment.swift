@@ -1,7 +1,7 @@
 /// v2 `accounts/mfaEnrollment:start`: begins enrolling a second factor for the signed-in user
 /// (client-wire-reference §1.14). For a phone, the server texts a code and answers with its session; for
 /// TOTP, it answers with a new shared secret.
-public struct StartMfaEnrollment: BackendRPC {
+public struct StartMfaEnrollment: TenantScopedRPC {
     public enum Factor: Sendable, Equatable {
         /// An SMS factor on `phoneNumber` (E.164), with the reCAPTCHA token that verifies the app when
         /// there is one.
@@ -12,10 +12,12 @@ public struct StartMfaEnrollment: BackendRPC {
 
     public var idToken: String
     public var factor: Factor
+    public var tenantId: String?
 
-    public init(idToken: String, factor: Factor) {
+    public init(idToken: String, factor: Factor, tenantId: String? = nil) {
         self.idToken = idToken
         self.factor = factor
+        self.tenantId = tenantId
     }
 
     public var endpoint: Endpoint { .identityToolkitV2("accounts/mfaEnrollment:start") }
@@ -30,6 +32,7 @@ public struct StartMfaEnrollment: BackendRPC {
         case .totp:
             body["totpEnrollmentInfo"] = .object([:])
         }
+        body.setIfPresent("tenantId", tenantId)
         return JSONValue.object(body).serialized()
     }
 

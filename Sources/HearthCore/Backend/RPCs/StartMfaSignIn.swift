@@ -3,7 +3,7 @@
 ///
 /// `phoneSignInInfo` is always sent, empty when there is neither number nor token: JS always sends it;
 /// the emulator does not require it.
-public struct StartMfaSignIn: BackendRPC {
+public struct StartMfaSignIn: TenantScopedRPC {
     /// The first step's proof (`MultiFactorPending.pendingCredential`).
     public var mfaPendingCredential: String
     /// The chosen factor (`MultiFactorHint.enrollmentId`).
@@ -11,13 +11,15 @@ public struct StartMfaSignIn: BackendRPC {
     /// The hint's (masked) number, as iOS sends it; the server goes by the enrollment id.
     public var phoneNumber: String?
     public var recaptchaToken: String?
+    public var tenantId: String?
 
     public init(mfaPendingCredential: String, mfaEnrollmentId: String, phoneNumber: String? = nil,
-                recaptchaToken: String? = nil) {
+                recaptchaToken: String? = nil, tenantId: String? = nil) {
         self.mfaPendingCredential = mfaPendingCredential
         self.mfaEnrollmentId = mfaEnrollmentId
         self.phoneNumber = phoneNumber
         self.recaptchaToken = recaptchaToken
+        self.tenantId = tenantId
     }
 
     public var endpoint: Endpoint { .identityToolkitV2("accounts/mfaSignIn:start") }
@@ -26,12 +28,13 @@ public struct StartMfaSignIn: BackendRPC {
         var info: JSONObject = [:]
         info.setIfPresent("phoneNumber", phoneNumber)
         info.setIfPresent("recaptchaToken", recaptchaToken)
-        let body: JSONValue = [
+        var body: JSONObject = [
             "mfaPendingCredential": .string(mfaPendingCredential),
             "mfaEnrollmentId": .string(mfaEnrollmentId),
             "phoneSignInInfo": .object(info),
         ]
-        return body.serialized()
+        body.setIfPresent("tenantId", tenantId)
+        return JSONValue.object(body).serialized()
     }
 
     public func decode(_ object: JSONObject) throws(AuthError) -> PhoneSessionInfo {
