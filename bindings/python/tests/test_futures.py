@@ -222,22 +222,30 @@ class TestAsyncio:
 
         assert asyncio.run(again()) is expected
 
-    def test_the_event_loop_keeps_running_while_an_operation_is_pending(self, auth: hearth.Auth) -> None:
+    def test_the_event_loop_keeps_running_while_an_operation_is_pending(self, app: hearth.App) -> None:
         ticks = 0
+        # The app's loop thread is held until the event loop has ticked a few times, so the operation is
+        # certainly pending while it ticks (a fast loop thread could otherwise finish it first).
+        go_on = threading.Event()
+        app.post(lambda: go_on.wait(TIMEOUT))
 
         async def ticker() -> None:
             nonlocal ticks
             while True:
                 ticks += 1
+                if ticks == 5:
+                    go_on.set()
                 await asyncio.sleep(0)
 
         async def main() -> None:
             task = asyncio.ensure_future(ticker())
-            await auth.create_user_with_email_and_password(unique_email(), PASSWORD)
+            future = app.auth.create_user_with_email_and_password(unique_email(), PASSWORD)
+            assert not future.done()
+            await future
             task.cancel()
 
         asyncio.run(main())
-        assert ticks > 1
+        assert ticks >= 5
 
 
 class TestLastResults:
