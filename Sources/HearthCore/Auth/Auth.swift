@@ -106,16 +106,18 @@ public final class Auth: @unchecked Sendable {
         state.withLock { $0.emulator = address }
     }
 
-    public var emulator: EmulatorAddress? { state.current.emulator }
+    // The getters read one field under the lock: `state.current` copies the whole state (the session
+    // and the backend configuration, a retain of each of their strings), and a sign-in reads the tenant.
+    public var emulator: EmulatorAddress? { state.withLock { $0.emulator } }
 
     public var languageCode: String? {
-        get { state.current.languageCode }
+        get { state.withLock { $0.languageCode } }
         set { state.withLock { $0.languageCode = (newValue?.isEmpty ?? true) ? nil : newValue } }
     }
 
     /// The Identity Platform tenant users sign in to (Firebase's `Auth.tenantId`); nil for the project's
     /// own users.
-    public var tenantId: String? { state.current.tenantId }
+    public var tenantId: String? { state.withLock { $0.tenantId } }
 
     /// Sets `tenantId`. Requests sent afterwards name it; the signed-in user stays signed in, as in
     /// Firebase's SDKs (a user of another tenant then fails the requests that name the tenant with
@@ -133,7 +135,7 @@ public final class Auth: @unchecked Sendable {
     // MARK: - Current user
 
     public var currentUser: UserSnapshot? {
-        state.current.session.map { UserSnapshot(profile: $0.profile, auth: self) }
+        state.withLock { $0.session?.profile }.map { UserSnapshot(profile: $0, auth: self) }
     }
 
     func snapshot(_ profile: UserProfile) -> UserSnapshot {
