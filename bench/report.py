@@ -434,7 +434,8 @@ def build(results: dict) -> tuple:
           f"{pv['library']} built {pv['library_mtime']} (sha256 {pv['library_sha256']}…), copied once for the whole run; "
           f"Python binding from the {pv.get('python_binding', 'work tree')}.")
     loads = ", ".join(f"{l['round']}: {' / '.join(l['loadavg'])}" for l in results.get("load", []))
-    w(f"- Load average (1/5/15 min) at the start of each round: {loads}. Others work on this machine too "
+    w(f"- Load average (1/5/15 min) at the start of each round: {loads} (it counts runnable threads, the bench's "
+      "own too: at 1,024 in flight the Python clients run 1,025 threads). Others work on this machine too "
       f"(busiest processes at the start: {'; '.join(m.get('busiest_processes_at_start', [])[:4])}), so absolute "
       "figures drift between runs; the ratios are taken within a round and are the figures to compare.")
     pin = results.get("pinning", {})

@@ -56,6 +56,8 @@ def new_session(pool_size: int) -> requests.Session:
 def loop(run: pybench.Run, operation) -> None:
     while True:
         start = run.start()
+        if start is None:
+            return
         error = None
         try:
             operation()
