@@ -42,12 +42,11 @@ demo: build $(OUT)/demo
 	@scripts/with-emulator $(OUT)/demo
 
 TEST_SUITES := test-swift test-emulator test-c test-cpp test-compat test-python test-browser test-abi test-install examples \
-	test-docs test-faults test-bad-input test-load test-crash test-fuzz-corpus test-schema test-asan test-tsan \
-	test-valgrind
+	test-docs test-faults test-bad-input test-load test-crash test-fuzz-corpus test-asan test-tsan test-valgrind
 
 # Every suite in turn; each one's wall-clock and CPU time (user + system, its processes and their children)
 # go to out/test-times.txt, printed at the end. Beside them, in a second lane (test-lane, output in
-# out/test-lane.log): the builds later suites need and the sdist's from-source build. The first suites
+# out/test-lane.log): the builds later suites need, the sdist's from-source build and the schema fuzzing. The first suites
 # mostly wait on the emulator, the network and the browser, so on 2 cores half the CPU would otherwise
 # sit idle; SwiftPM's lock on a build folder makes a suite that reaches a build still under way wait for it.
 test: build | $(OUT)
@@ -64,14 +63,15 @@ test: build | $(OUT)
 	@echo "make test: all suites passed"; cat $(OUT)/test-times.txt
 
 # make test's second lane: make install's self-contained build (test-install's), the sanitizers' builds
-# (test-asan's, test-tsan's), then the sdist test test-install leaves out: pip builds libhearth from the
-# sdist and the wheel it makes signs in.
+# (test-asan's, test-tsan's), then the sdist test test-install leaves out (pip builds libhearth from the
+# sdist and the wheel it makes signs in), then the schema fuzzing (test-schema, against an emulator of its own).
 test-lane:
 	$(SWIFT) build -c release --product hearth --scratch-path $(INSTALL_BUILD) -Xswiftc -static-stdlib \
 	  --disable-local-rpath
 	SWIFT=$(SWIFT) tests/sanitizers/run.sh build address
 	SWIFT=$(SWIFT) tests/sanitizers/run.sh build thread
 	MAKE="$(MAKE)" scripts/with-emulator $(PYTHON) -m pytest -q -p no:cacheprovider -m sdist_build tests/install/test_sdist.py
+	$(MAKE) test-schema
 
 test-swift:
 	$(SWIFT) build --product hearthPackageTests
