@@ -90,6 +90,11 @@ REQUEST_BODIES = {
 }
 
 
+# Connections one nginx worker accepts (the bench keeps up to 1,024 in flight, one connection each,
+# plus the status queries); worker_rlimit_nofile leaves room for its other descriptors.
+WORKER_CONNECTIONS = 19000
+
+
 def nginx_conf(prefix: str, port: int, workers: int = 1) -> str:
     """An nginx configuration that answers only the four Identity Toolkit paths, plus stub_status
     (request counts, so the bench can check how many requests each client really sent)."""
@@ -100,11 +105,11 @@ def nginx_conf(prefix: str, port: int, workers: int = 1) -> str:
 daemon off;
 master_process on;
 worker_processes {workers};
-worker_rlimit_nofile 20000;
+worker_rlimit_nofile {WORKER_CONNECTIONS + 1000};
 pid {prefix}/nginx.pid;
 error_log {prefix}/error.log warn;
 events {{
-    worker_connections 19000;
+    worker_connections {WORKER_CONNECTIONS};
     multi_accept on;
 }}
 http {{

@@ -26,28 +26,48 @@ FINDINGS_MD = HERE / "FINDINGS.md"
 
 RAW_SEQ = "raw-curl/easy"
 RAW_MULTI = "raw-curl/multi"
+RAW_POLL = "raw-curl/poll"
+# At more than 1 in flight, "raw libcurl" is the faster of the two raw loops in each round (Data makes
+# these runs: a copy of the faster one's, with `picked` naming it).
+RAW_BEST = "raw-curl/faster"
+RAW_LOOPS = [RAW_MULTI, RAW_POLL]
 HEARTH = "hearth-c/host"
 PY_HEARTH = "py-hearth/asyncio"
-PY_PEERS = ["py-requests/seq", "py-requests/pool", "py-httpx/async"]
-ORDER = ["raw-curl/easy", "raw-curl/multi", "hearth-c/host", "hearth-c/owned", "hearth-cpp/host", "py-hearth/asyncio",
-         "py-requests/seq", "py-requests/pool", "py-httpx/async"]
+PY_PEERS = ["py-requests/seq", "py-requests/per-thread", "py-requests/shared", "py-httpx/async"]
+ORDER = ["raw-curl/easy", "raw-curl/multi", "raw-curl/poll", "hearth-c/host", "hearth-c/owned", "hearth-cpp/host",
+         "py-hearth/asyncio", "py-requests/seq", "py-requests/per-thread", "py-requests/shared", "py-httpx/async"]
+# The issue's targets (issue 19).
+INSTR_LIMIT = 1.25
+SEQ_CPU_LIMIT = 1.35
+P50_ADDED_LIMIT = 30.0
+CONC_OPS_LIMIT = 0.85
+CONC_P99_LIMIT = 1.5
+PY_CPU_LIMIT = 0.15
+MEM_PRIVATE_LIMIT_MIB = 1.0
+MEM_RSS_LIMIT_MIB = 5.0
+EMU_RATIO_LIMIT = 0.5
 LABEL = {
     "raw-curl/easy": "raw libcurl (easy, sequential)",
     "raw-curl/multi": "raw libcurl (multi-socket + epoll)",
+    "raw-curl/poll": "raw libcurl (curl_multi_poll)",
+    "raw-curl/faster": "raw libcurl (the faster loop)",
     "raw-curl/easy-parsed-url": "raw libcurl (easy, parsed URLs; reference)",
     "hearth-c/host": "Hearth C (host loop)",
     "hearth-c/owned": "Hearth C (owned loop)",
     "hearth-cpp/host": "Hearth C++ (host loop)",
     "py-hearth/asyncio": "Hearth Python (asyncio)",
     "py-requests/seq": "requests (sequential)",
-    "py-requests/pool": "requests + ThreadPoolExecutor",
+    "py-requests/per-thread": "requests, a Session per thread",
+    "py-requests/shared": "requests, one shared Session",
     "py-httpx/async": "httpx.AsyncClient",
 }
 COLOR = {
-    "raw-curl/easy": "#555555", "raw-curl/multi": "#000000", "raw-curl/easy-parsed-url": "#999999", "hearth-c/host": "#d62728", "hearth-c/owned": "#ff7f0e",
+    "raw-curl/easy": "#555555", "raw-curl/multi": "#000000", "raw-curl/poll": "#7f7f7f", "raw-curl/faster": "#000000",
+    "raw-curl/easy-parsed-url": "#999999", "hearth-c/host": "#d62728", "hearth-c/owned": "#ff7f0e",
     "hearth-cpp/host": "#8c564b", "py-hearth/asyncio": "#e377c2", "py-requests/seq": "#1f77b4",
-    "py-requests/pool": "#17becf", "py-httpx/async": "#2ca02c",
+    "py-requests/per-thread": "#1f77b4", "py-requests/shared": "#17becf", "py-httpx/async": "#2ca02c",
 }
+OPS = ["password", "anon", "token"]
 OP_TITLE = {"password": "password sign-in (signInWithPassword + lookup)",
             "anon": "anonymous sign-up (signUp + lookup)", "token": "get_token(force) (securetoken /v1/token)"}
 
@@ -82,6 +102,16 @@ class Data:
         for x in self.runs:
             self.by[(x["name"], x["op"], x["inflight"])][x["round"]] = x
         self.rounds = sorted({x["round"] for x in self.runs})
+        # The faster raw loop of each round, (op, n > 1).
+        for (name, op, n), by_round in list(self.by.items()):
+            if name != RAW_MULTI or n == 1:
+                continue
+            for rnd in by_round:
+                cands = [self.by.get((loop, op, n), {}).get(rnd) for loop in RAW_LOOPS]
+                cands = [c for c in cands if c and not c.get("errors")]
+                if cands:
+                    best = max(cands, key=lambda c: c["ops_per_s"])
+                    self.by[(RAW_BEST, op, n)][rnd] = dict(best, picked=best["name"], name=RAW_BEST)
 
     def value(self, name: str, op: str, n: int, key: str) -> Optional[float]:
         return med(x[key] for x in self.by.get((name, op, n), {}).values())
@@ -105,7 +135,15 @@ class Data:
         return f
 
     def limit_name(self, n: int) -> str:
-        return RAW_SEQ if n == 1 else RAW_MULTI
+        return RAW_SEQ if n == 1 else RAW_BEST
+
+    def picked(self, op: str, n: int) -> str:
+        """Which raw loop was the faster, over the rounds ("multi-socket 2 of 3 rounds, ...")."""
+        counts: dict = defaultdict(int)
+        for x in self.by.get((RAW_BEST, op, n), {}).values():
+            counts[x["picked"]] += 1
+        short = {RAW_MULTI: "multi-socket", RAW_POLL: "curl_multi_poll"}
+        return ", ".join(f"{short[k]} {v}/{sum(counts.values())}" for k, v in sorted(counts.items(), key=lambda kv: -kv[1]))
 
     def best_py_peer(self, op: str, n: int, key: str, best: Callable) -> Callable[[int], Optional[float]]:
         def f(rnd: int) -> Optional[float]:
@@ -114,16 +152,20 @@ class Data:
             return best(vals) if vals else None
         return f
 
-    def best_py_peer_name(self, op: str, n: int) -> str:
-        cands = [(self.value(p, op, n, "ops_per_s") or 0, p) for p in PY_PEERS if (p, op, n) in self.by]
-        return max(cands)[1] if cands else "–"
+    def best_py_peer_name(self, op: str, n: int, key: str = "ops_per_s") -> str:
+        """The peer with the most ops/s (key "ops_per_s") or the least CPU per operation ("cpu_us_per_op")."""
+        cands = [(self.value(p, op, n, key), p) for p in PY_PEERS if (p, op, n) in self.by]
+        cands = [(v, p) for v, p in cands if v is not None]
+        if not cands:
+            return "–"
+        return (max(cands) if key == "ops_per_s" else min(cands))[1]
 
 
-def sequential_pairs(results: dict) -> tuple:
+def sequential_pairs(results: dict, op: str = "password") -> tuple:
     """Hearth C's CPU ratio and p50 difference to raw libcurl in each back-to-back pair (run.py: run_pairs)."""
     by: dict = defaultdict(dict)
     for x in results.get("pairs", []):
-        if "failed" not in x:
+        if "failed" not in x and x.get("op", "password") == op:
             by[(x["round"], x["pair"])][x["name"]] = x
     cpu, p50 = [], []
     for _, both in sorted(by.items()):
@@ -221,9 +263,10 @@ def plots(d: Data) -> list:
     def series(op: str, key: str) -> dict:
         out = {}
         for name in ORDER:
-            if name == "py-requests/pool":
+            if name == "py-requests/seq":
                 continue
-            source = (lambda n: "py-requests/pool" if n > 1 else "py-requests/seq") if name == "py-requests/seq" \
+            # The two requests lines start from the sequential Session at 1 in flight.
+            source = (lambda n, name=name: name if n > 1 else "py-requests/seq") if name.startswith("py-requests/") \
                 else (lambda n, name=name: name)
             pts = [(n, d.value(source(n), op, n, key)) for n in levels if (source(n), op, n) in d.by]
             pts = [(n, v) for n, v in pts if v is not None and v > 0]
@@ -232,7 +275,8 @@ def plots(d: Data) -> list:
         return out
 
     plot_label = dict(LABEL)
-    plot_label["py-requests/seq"] = "requests (sequential at 1, ThreadPoolExecutor above)"
+    plot_label["py-requests/per-thread"] = "requests, a Session per thread (1: sequential)"
+    plot_label["py-requests/shared"] = "requests, one shared Session (1: sequential)"
 
     for key, fname, ylabel, title in [
         ("ops_per_s", "throughput.png", "operations / s (median of rounds)", "Throughput against canned nginx"),
@@ -326,29 +370,32 @@ def plots(d: Data) -> list:
     for w in d.r.get("waves", []):
         if "failed" not in w:
             waves[w["name"]].append(w)
-    bare = med(b["rss_kib"] for b in d.r.get("bare", []) if "rss_kib" in b) or 0
-    if firsts or waves:
-        fig, axes = plt.subplots(1, 2, figsize=(14, 4.8))
-        names = [n for n in ORDER if n in firsts]
-        over = [(med(x["rss_kib"] for x in firsts[n]) - bare) / 1024 for n in names]
-        axes[0].barh([LABEL[n] for n in names], over, color=[COLOR[n] for n in names])
-        axes[0].axvline(8, color="red", linestyle=":", label="target for Hearth: 8 MiB")
-        axes[0].set_xlim(0, max(over + [8]) * 1.15)
-        axes[0].invert_yaxis()
-        axes[0].set_xlabel("MiB RSS over a bare C process, after one sign-in")
-        axes[0].legend(fontsize=8, loc="lower right")
-        for i, v in enumerate(over):
-            axes[0].text(v, i, f" {v:.1f}", va="center", fontsize=8)
+    raw_first = firsts.get(RAW_SEQ, [])
+    if (firsts and raw_first) or waves:
+        fig, axes = plt.subplots(1, 3, figsize=(18, 4.8))
+        names = [n for n in ORDER if n in firsts and n != RAW_SEQ]
+        for ax, key, limit, what in [(axes[0], "rss_kib", MEM_RSS_LIMIT_MIB, "RSS"),
+                                     (axes[1], "private_dirty_kib", MEM_PRIVATE_LIMIT_MIB, "private dirty memory")]:
+            raw = med(x[key] for x in raw_first if x.get(key, -1) >= 0) or 0
+            over = [((med(x[key] for x in firsts[n] if x.get(key, -1) >= 0) or 0) - raw) / 1024 for n in names]
+            ax.barh([LABEL[n] for n in names], over, color=[COLOR[n] for n in names])
+            ax.axvline(limit, color="red", linestyle=":", label=f"target for Hearth C: {limit:g} MiB")
+            ax.set_xlim(min(over + [0]) * 1.15, max(over + [limit]) * 1.15)
+            ax.invert_yaxis()
+            ax.set_xlabel(f"MiB {what} over the raw libcurl program, after one sign-in")
+            ax.legend(fontsize=8, loc="lower right")
+            for i, v in enumerate(over):
+                ax.text(v, i, f" {v:.1f}", va="center", fontsize=8)
         names = [n for n in ORDER if n in waves]
         per = [med(x["bytes_per_op"] for x in waves[n]) / 1024 for n in names]
-        axes[1].barh([LABEL[n] for n in names], per, color=[COLOR[n] for n in names])
-        axes[1].axvline(16, color="red", linestyle=":", label="target: 16 KiB")
-        axes[1].set_xlim(0, max(per + [16]) * 1.15)
-        axes[1].invert_yaxis()
-        axes[1].set_xlabel(f"KiB peak RSS per operation, {d.r.get('waves', [{}])[0].get('wave', 10000):,} sign-ins in flight")
-        axes[1].legend(fontsize=8, loc="lower right")
+        axes[2].barh([LABEL[n] for n in names], per, color=[COLOR[n] for n in names])
+        axes[2].axvline(16, color="red", linestyle=":", label="earlier target: 16 KiB")
+        axes[2].set_xlim(0, max(per + [16]) * 1.15)
+        axes[2].invert_yaxis()
+        axes[2].set_xlabel(f"KiB peak RSS per operation, {(d.r.get('waves') or [{}])[0].get('wave', 10000):,} sign-ins in flight")
+        axes[2].legend(fontsize=8, loc="lower right")
         for i, v in enumerate(per):
-            axes[1].text(v, i, f" {v:.1f}", va="center", fontsize=8)
+            axes[2].text(v, i, f" {v:.1f}", va="center", fontsize=8)
         fig.tight_layout()
         fig.savefig(PLOTS / "memory.png", dpi=110)
         plt.close(fig)
@@ -387,9 +434,17 @@ def build(results: dict) -> tuple:
           f"{pv['library']} built {pv['library_mtime']} (sha256 {pv['library_sha256']}…), copied once for the whole run; "
           f"Python binding from the {pv.get('python_binding', 'work tree')}.")
     loads = ", ".join(f"{l['round']}: {' / '.join(l['loadavg'])}" for l in results.get("load", []))
-    w(f"- Load average (1/5/15 min) at the start of each round: {loads}. Others work on this machine too "
+    w(f"- Load average (1/5/15 min) at the start of each round: {loads} (it counts runnable threads, the bench's "
+      "own too: at 1,024 in flight the Python clients run 1,025 threads). Others work on this machine too "
       f"(busiest processes at the start: {'; '.join(m.get('busiest_processes_at_start', [])[:4])}), so absolute "
       "figures drift between runs; the ratios are taken within a round and are the figures to compare.")
+    pin = results.get("pinning", {})
+    cap = results.get("nginx_capacity", {})
+    files = results.get("open_files", {})
+    w(f"- Pinning: " + (f"servers on CPU {pin['server_cpu']}, clients on CPU {pin['client_cpu']} (taskset)"
+                        if pin.get("pinned") else f"none ({pin.get('why', 'not recorded')})")
+      + (f"; open files: clients {files.get('soft'):,}, nginx's worker {cap.get('worker_open_files')} with "
+         f"worker_connections {cap.get('worker_connections'):,}" if cap and files else "") + ".")
     w("- Servers on 127.0.0.1 only, started and stopped by the bench: Debian's nginx with **1 worker process** "
       "(the client gets the other core), `return 200 '<canned JSON>'` per Identity Toolkit path with "
       "`application/json`, keep-alive with `keepalive_requests` 100,000,000, access log off; and hearth-emulator for "
@@ -412,67 +467,222 @@ def build(results: dict) -> tuple:
     w("")
 
     # ---------------------------------------------------------------- targets
-    w("## The issue's targets")
+    w("## The issue's targets (issue 19)")
     w("")
     w("| target | measured (median of rounds) | verdict |")
     w("| --- | --- | --- |")
 
-    def target(text: str, measured: str, ok: Optional[bool], short: str) -> None:
-        w(f"| {text} | {measured} | {verdict(ok)} |")
+    def target(text: str, measured: str, ok: Optional[bool], short: str, rows: Optional[list] = None) -> None:
+        (rows if rows is not None else lines).append(f"| {text} | {measured} | {verdict(ok)} |")
         summary.append((short, measured, "PASS" if ok else ("MISS" if ok is not None else "–")))
 
-    # The verdicts of the two sequential targets come from the back-to-back pairs where the run has them
-    # (bench/run.py: run_pairs); the matrix's figures, runs tens of seconds apart, are shown beside them.
-    pair_cpu, pair_p50 = sequential_pairs(results)
-    matrix_cpu = d.ratio(d.get(HEARTH, "password", 1, "cpu_us_per_op"), d.get(RAW_SEQ, "password", 1, "cpu_us_per_op"))
-    h_cpu, r_cpu = d.value(HEARTH, "password", 1, "cpu_us_per_op"), d.value(RAW_SEQ, "password", 1, "cpu_us_per_op")
-    matrix_cpu_text = f"Hearth C {fmt(h_cpu, 1)} µs vs raw libcurl {fmt(r_cpu, 1)} µs = {ratio_fmt(matrix_cpu)}"
-    cpu_ratio = med(pair_cpu) if pair_cpu else matrix_cpu
-    target("Client CPU per sequential sign-in ≤ 1.5× raw libcurl's",
-           (f"**{ratio_fmt(cpu_ratio)}**, the median of {len(pair_cpu)} back-to-back pairs "
-            f"({ratio_fmt(min(pair_cpu))} … {ratio_fmt(max(pair_cpu))})"
-            + (f"; in the matrix: {matrix_cpu_text}" if matrix_cpu is not None else "")
-            if pair_cpu else f"{matrix_cpu_text.replace(ratio_fmt(matrix_cpu), '**' + ratio_fmt(matrix_cpu) + '**')}")
-           + (f" ({cpu_ratio / 1.5:.1f}× over the target)" if cpu_ratio and cpu_ratio > 1.5 else ""),
-           None if cpu_ratio is None else cpu_ratio <= 1.5, "CPU/sequential sign-in ≤1.5× raw")
-    matrix_added = med([(d.get(HEARTH, "password", 1, "p50_us")(r) or 0) - (d.get(RAW_SEQ, "password", 1, "p50_us")(r) or 0)
-                        for r in d.rounds if d.get(HEARTH, "password", 1, "p50_us")(r) is not None])
-    matrix_p50_text = (f"Hearth C p50 {fmt(d.value(HEARTH, 'password', 1, 'p50_us'))} µs, raw "
-                       f"{fmt(d.value(RAW_SEQ, 'password', 1, 'p50_us'))} µs: +{fmt(matrix_added)} µs")
-    added = med(pair_p50) if pair_p50 else matrix_added
-    target("p50 latency added over raw libcurl ≤ 50 µs (sequential sign-in)",
-           (f"**+{fmt(added)} µs**, the median of {len(pair_p50)} back-to-back pairs "
-            f"({min(pair_p50):+.0f} … {max(pair_p50):+.0f} µs)"
-            + (f"; in the matrix: {matrix_p50_text}" if matrix_added is not None else "")
-            if pair_p50 else matrix_p50_text.replace(f"+{fmt(matrix_added)} µs", f"**+{fmt(matrix_added)} µs**"))
-           + (f" ({added - 50:.0f} µs over)" if added and added > 50 else ""),
-           None if added is None else added <= 50, "p50 added ≤50 µs")
-    tput = d.ratio(d.get(HEARTH, "password", 64, "ops_per_s"), d.get(RAW_MULTI, "password", 64, "ops_per_s"))
-    target("64 in flight on one loop thread: ≥ 0.8× raw libcurl multi's ops/s",
-           f"{fmt(d.value(HEARTH, 'password', 64, 'ops_per_s'))}/s vs {fmt(d.value(RAW_MULTI, 'password', 64, 'ops_per_s'))}/s"
-           f" = **{ratio_fmt(tput)}**" + (f" (target needs {0.8 / tput:.1f}× more)" if tput and tput < 0.8 else ""),
-           None if tput is None else tput >= 0.8, "64 in flight ≥0.8× raw multi")
-    # Python
+    def all_ok(oks: list) -> Optional[bool]:
+        """PASS only when every cell was measured and met; a cell that could not be measured is a MISS."""
+        if not oks:
+            return None
+        return all(o is True for o in oks)
+
+    # 1. Instructions (callgrind): sequential against raw easy, 64 in flight against the raw loop with fewer.
+    all_cg = [c for c in results.get("callgrind", []) if "failed" not in c]
+    failed_cg = [c for c in results.get("callgrind", []) if "failed" in c]
+
+    def cg_count(name: str, op: str, inflight: int) -> Optional[float]:
+        return next((c["instructions_per_op"] for c in all_cg
+                     if c["name"] == name and c["op"] == op and c.get("inflight", 1) == inflight), None)
+
+    instr_cells = []
+    for inflight in (1, 64):
+        texts, oks = [], []
+        for op in ("password", "token"):
+            h = cg_count(HEARTH, op, inflight)
+            if inflight == 1:
+                raw, raw_name = cg_count(RAW_SEQ, op, 1), "easy"
+            else:
+                raws = [(cg_count(loop, op, inflight), loop) for loop in RAW_LOOPS]
+                raws = [(v, loop) for v, loop in raws if v is not None]
+                raw, raw_name = min(raws) if raws else (None, "")
+                raw_name = {RAW_MULTI: "multi-socket", RAW_POLL: "curl_multi_poll"}.get(raw_name, "")
+            if h is None or not raw:
+                texts.append(f"{op}: not measured")
+                oks.append(False)
+                continue
+            r = h / raw
+            instr_cells.append((op, inflight, h, raw, raw_name, r))
+            texts.append(f"{'sign-in (with lookup)' if op == 'password' else 'get_token(force)'} "
+                         f"{h / 1000:,.0f}k vs {raw / 1000:,.0f}k ({raw_name}) = **{ratio_fmt(r)}**")
+            oks.append(r <= INSTR_LIMIT)
+        where = "sequential" if inflight == 1 else f"at {inflight} in flight"
+        target(f"Instructions per operation ≤ {INSTR_LIMIT}× raw libcurl's, {where} (callgrind)", "; ".join(texts),
+               all_ok(oks), f"instructions ≤{INSTR_LIMIT}× raw, {where}")
+
+    # 2. and 3. Sequential CPU and p50 added, from the back-to-back pairs of every operation.
+    cpu_texts, cpu_oks, p50_texts, p50_oks = [], [], [], []
+    pair_rows = []
+    for op in OPS:
+        pair_cpu, pair_p50 = sequential_pairs(results, op)
+        if not pair_cpu:
+            matrix_cpu = d.ratio(d.get(HEARTH, op, 1, "cpu_us_per_op"), d.get(RAW_SEQ, op, 1, "cpu_us_per_op"))
+            matrix_p50 = med([(d.get(HEARTH, op, 1, "p50_us")(r) or 0) - (d.get(RAW_SEQ, op, 1, "p50_us")(r) or 0)
+                              for r in d.rounds if d.get(HEARTH, op, 1, "p50_us")(r) is not None])
+            pair_cpu_m, pair_p50_m = matrix_cpu, matrix_p50
+            src = "matrix"
+        else:
+            pair_cpu_m, pair_p50_m, src = med(pair_cpu), med(pair_p50), f"{len(pair_cpu)} pairs"
+        if pair_cpu_m is None:
+            cpu_texts.append(f"{op}: not measured")
+            cpu_oks.append(False)
+            p50_texts.append(f"{op}: not measured")
+            p50_oks.append(False)
+            continue
+        pair_rows.append((op, pair_cpu, pair_p50, pair_cpu_m, pair_p50_m))
+        cpu_texts.append(f"{op} **{ratio_fmt(pair_cpu_m)}**" + (f" ({ratio_fmt(min(pair_cpu))} … {ratio_fmt(max(pair_cpu))}, "
+                                                                   f"{src})" if pair_cpu else f" ({src})"))
+        cpu_oks.append(pair_cpu_m <= SEQ_CPU_LIMIT)
+        p50_texts.append(f"{op} **{pair_p50_m:+.0f} µs**" + (f" ({min(pair_p50):+.0f} … {max(pair_p50):+.0f})" if pair_p50 else ""))
+        p50_oks.append(pair_p50_m <= P50_ADDED_LIMIT)
+    target(f"Client CPU per sequential operation ≤ {SEQ_CPU_LIMIT}× raw libcurl's (Hearth C, host loop; back-to-back pairs)",
+           "; ".join(cpu_texts), all_ok(cpu_oks), f"CPU/sequential op ≤{SEQ_CPU_LIMIT}× raw")
+    target(f"p50 latency added over raw libcurl ≤ {P50_ADDED_LIMIT:.0f} µs, sequential (back-to-back pairs)",
+           "; ".join(p50_texts), all_ok(p50_oks), f"p50 added ≤{P50_ADDED_LIMIT:.0f} µs")
+
+    # 4. and 5. Concurrency: Hearth C (host loop) against the faster raw loop of each round.
+    conc_levels = [n for n in (16, 64, 256, 1024)]
+    conc_rows = []
+    for op in OPS:
+        for n in conc_levels:
+            if (HEARTH, op, n) not in d.by or (RAW_BEST, op, n) not in d.by:
+                conc_rows.append((op, n, None, None))
+                continue
+            t = d.ratio(d.get(HEARTH, op, n, "ops_per_s"), d.get(RAW_BEST, op, n, "ops_per_s"))
+            q = d.ratio(d.get(HEARTH, op, n, "p99_us"), d.get(RAW_BEST, op, n, "p99_us"))
+            conc_rows.append((op, n, t, q))
+    measured_t = [r[2] for r in conc_rows if r[2] is not None]
+    missing = [f"{op} {n}" for op, n, t, _ in conc_rows if t is None]
+    target(f"At 16, 64, 256 and 1,024 in flight: ≥ {CONC_OPS_LIMIT}× the ops/s of the faster raw libcurl loop "
+           "(every operation)",
+           (f"{ratio_fmt(min(measured_t))} … {ratio_fmt(max(measured_t))}; "
+            f"{sum(t >= CONC_OPS_LIMIT for t in measured_t)} of {len(conc_rows)} cells meet it" if measured_t else "not measured")
+           + (f"; not measured: {', '.join(missing)}" if missing else "") + " (table below)",
+           all_ok([r[2] is not None and r[2] >= CONC_OPS_LIMIT for r in conc_rows]),
+           f"16–1024 in flight ≥{CONC_OPS_LIMIT}× faster raw loop")
+    measured_q = [r[3] for r in conc_rows if r[3] is not None]
+    target(f"At 16, 64, 256 and 1,024 in flight: p99 ≤ {CONC_P99_LIMIT}× the faster raw loop's p99",
+           (f"{ratio_fmt(min(measured_q))} … {ratio_fmt(max(measured_q))}; "
+            f"{sum(q <= CONC_P99_LIMIT for q in measured_q)} of {len(conc_rows)} cells meet it" if measured_q else "not measured")
+           + " (table below)",
+           all_ok([r[3] is not None and r[3] <= CONC_P99_LIMIT for r in conc_rows]), f"p99 ≤{CONC_P99_LIMIT}× faster raw loop")
+
+    # 6. Python: CPU per operation against the best peer (the least CPU per operation of the peers in that round).
     py_rows = []
-    py_ok: Optional[bool] = None
-    for op in ["password", "anon", "token"]:
+    for op in OPS:
         for n in [x for x in levels if x >= 16]:
             if (PY_HEARTH, op, n) not in d.by:
+                py_rows.append((op, n, None, None, "–", "–"))
                 continue
             t = d.ratio(d.get(PY_HEARTH, op, n, "ops_per_s"), d.best_py_peer(op, n, "ops_per_s", max))
             c = d.ratio(d.get(PY_HEARTH, op, n, "cpu_us_per_op"), d.best_py_peer(op, n, "cpu_us_per_op", min))
-            if t is None or c is None:
-                continue
-            ok = t >= 5 and c <= 0.2
-            py_ok = ok if py_ok is None else (py_ok and ok)
-            py_rows.append((op, n, t, c, ok))
-    worst_t = min((r[2] for r in py_rows), default=None)
-    worst_c = max((r[3] for r in py_rows), default=None)
-    target("Python (asyncio) ≥ 5× the ops/s and ≤ 1/5 the CPU/op of the best Python peer, every concurrency ≥ 16",
-           f"ops/s {ratio_fmt(worst_t)} … {ratio_fmt(max((r[2] for r in py_rows), default=None))}, "
-           f"CPU/op {ratio_fmt(min((r[3] for r in py_rows), default=None))} … {ratio_fmt(worst_c)} of the best peer "
-           f"({sum(r[4] for r in py_rows)} of {len(py_rows)} op × concurrency cells meet both; table below)",
-           py_ok, "Python ≥5× ops/s, ≤1/5 CPU vs best peer")
+            py_rows.append((op, n, t, c, d.best_py_peer_name(op, n, "cpu_us_per_op"), d.best_py_peer_name(op, n)))
+    measured_c = [r[3] for r in py_rows if r[3] is not None]
+    target(f"Python (asyncio): ≤ {PY_CPU_LIMIT}× the CPU per operation of the best Python peer, every operation at every "
+           "concurrency ≥ 16",
+           (f"{ratio_fmt(min(measured_c))} … {ratio_fmt(max(measured_c))}; {sum(c <= PY_CPU_LIMIT for c in measured_c)} of "
+            f"{len(py_rows)} cells meet it (table below)" if measured_c else "not measured"),
+           all_ok([r[3] is not None and r[3] <= PY_CPU_LIMIT for r in py_rows]), f"Python ≤{PY_CPU_LIMIT}× best peer's CPU")
+
+    # 7. Memory over the raw libcurl program after one sign-in (the same round's raw run).
+    firsts = defaultdict(list)
+    for f in results.get("first", []):
+        if "failed" not in f and not f.get("error"):
+            firsts[f["name"]].append(f)
+    bare_rss = med(b["rss_kib"] for b in results.get("bare", []) if "rss_kib" in b)
+
+    def over_raw(name: str, key: str) -> Optional[float]:
+        diffs = []
+        for f in firsts.get(name, []):
+            raw = next((x for x in firsts.get(RAW_SEQ, []) if x["round"] == f["round"]), None)
+            if raw and f.get(key, -1) >= 0 and raw.get(key, -1) >= 0:
+                diffs.append((f[key] - raw[key]) / 1024)
+        return med(diffs)
+    mem_rss, mem_dirty, mem_anon = over_raw(HEARTH, "rss_kib"), over_raw(HEARTH, "private_dirty_kib"), over_raw(HEARTH, "anon_kib")
+    if mem_rss is not None:
+        target(f"Memory over the raw libcurl program after one sign-in: ≤ {MEM_PRIVATE_LIMIT_MIB:g} MiB private, "
+               f"≤ {MEM_RSS_LIMIT_MIB:g} MiB RSS (Hearth C, host loop)",
+               f"private dirty **{mem_dirty:+.2f} MiB** (anonymous {mem_anon:+.2f} MiB), RSS **{mem_rss:+.2f} MiB** "
+               "(which pages: see Memory below)",
+               mem_dirty <= MEM_PRIVATE_LIMIT_MIB and mem_anon <= MEM_PRIVATE_LIMIT_MIB and mem_rss <= MEM_RSS_LIMIT_MIB,
+               f"memory ≤{MEM_PRIVATE_LIMIT_MIB:g} MiB private, ≤{MEM_RSS_LIMIT_MIB:g} MiB RSS over raw")
+    else:
+        target("Memory over the raw libcurl program after one sign-in", "not measured", False, "memory over raw")
+
+    # 8. hearth-emulator against canned nginx.
+    emu = results.get("emulator", {})
+
+    def erate(server: str, route: str) -> Optional[float]:
+        return med(x["rps"] for x in emu["rounds"][server][route])
+
+    def eratio(route: str) -> Optional[float]:
+        rs = [e["rps"] / c["rps"] for e, c in zip(emu["rounds"]["emulator"][route], emu["rounds"]["nginx"][route]) if c["rps"]]
+        return med(rs)
+    if emu and "rounds" in emu:
+        rs, rl = eratio("signInWithPassword"), eratio("lookup")
+        target(f"hearth-emulator ≥ {EMU_RATIO_LIMIT:.0%} of canned nginx's throughput on signInWithPassword and lookup",
+               f"signInWithPassword **{fmt(rs and rs * 100, 0)}%**, lookup **{fmt(rl and rl * 100, 0)}%** "
+               f"({fmt(erate('emulator', 'signInWithPassword'))}/s and {fmt(erate('emulator', 'lookup'))}/s against nginx's "
+               f"{fmt(erate('nginx', 'signInWithPassword'))}/s and {fmt(erate('nginx', 'lookup'))}/s)",
+               None if rs is None or rl is None else (rs >= EMU_RATIO_LIMIT and rl >= EMU_RATIO_LIMIT),
+               f"emulator ≥{EMU_RATIO_LIMIT:.0%} of nginx")
+    else:
+        target(f"hearth-emulator ≥ {EMU_RATIO_LIMIT:.0%} of canned nginx's throughput", f"not measured: {emu.get('failed', 'skipped')}",
+               False if emu else None, f"emulator ≥{EMU_RATIO_LIMIT:.0%} of nginx")
+    w("")
+    m_cpu = m.get("cpu_model", "?")
+    w(f"Measured on {m_cpu} ({m['nproc']} cores). The issue asks for the CPU and p50 targets on both an Intel Xeon and an "
+      "AMD EPYC machine of this kind: one run covers one of them.")
+    w("")
+    if pair_rows:
+        w(f"The sequential targets are judged on back-to-back pairs: in each round, after the matrix, raw libcurl (easy) and "
+          f"Hearth C (host loop) run back to back, {len(pair_rows[0][1]) // max(1, len(d.rounds))} pairs per operation per round (every other pair "
+          "Hearth first), and each pair gives one ratio. In the matrix the two run tens of seconds apart, and this "
+          "machine's clock moves by 10–25% in that time; the matrix's figures are in the tables below.")
+        w("")
+    if conc_rows:
+        w("Concurrency cells (Hearth C on a host loop ÷ the faster raw loop of the same round; medians over rounds):")
+        w("")
+        w("| operation | in flight | ops/s ratio | p99 ratio | faster raw loop (rounds) | verdict |")
+        w("| --- | ---: | ---: | ---: | --- | --- |")
+        for op, n, t, q in conc_rows:
+            ok = t is not None and q is not None and t >= CONC_OPS_LIMIT and q <= CONC_P99_LIMIT
+            w(f"| {op} | {n} | {ratio_fmt(t)} | {ratio_fmt(q)} | {d.picked(op, n) or '–'} | {verdict(ok)} |")
+        w("")
+    if py_rows:
+        w(f"Python cells (Hearth's binding on asyncio ÷ the best Python peer of the same round: its CPU per operation against "
+          f"the peer with the least, its ops/s against the peer with the most; target ≤ {PY_CPU_LIMIT}× CPU):")
+        w("")
+        w("| operation | in flight | CPU/op ratio | least CPU/op peer | ops/s ratio | fastest peer | verdict |")
+        w("| --- | ---: | ---: | --- | ---: | --- | --- |")
+        for op, n, t, c, least, fastest in py_rows:
+            w(f"| {op} | {n} | {ratio_fmt(c)} | {LABEL.get(least, least)} | {ratio_fmt(t)} | {LABEL.get(fastest, fastest)} | "
+              f"{verdict(c is not None and c <= PY_CPU_LIMIT)} |")
+        w("")
+    if failed_cg:
+        w("callgrind runs that failed: " + "; ".join(f"{c['name']} {c['op']} {c.get('inflight', 1)}: {c['failed']}" for c in failed_cg))
+        w("")
+
+    # ---------------------------------------------------------------- earlier targets
+    w("### Earlier issues' targets, still measured")
+    w("")
+    w("| target | measured (median of rounds) | verdict |")
+    w("| --- | --- | --- |")
+    earlier: list = []
+    old_py = []
+    for op, n, t, c, _, _ in py_rows:
+        if t is not None:
+            old_py.append(t >= 5)
+    if old_py:
+        ts = [r[2] for r in py_rows if r[2] is not None]
+        target("Python (asyncio) ≥ 5× the ops/s of the best Python peer at every concurrency ≥ 16",
+               f"{ratio_fmt(min(ts))} … {ratio_fmt(max(ts))} ({sum(old_py)} of {len(py_rows)} cells)",
+               all_ok([r[2] is not None and r[2] >= 5 for r in py_rows]), "Python ≥5× best peer's ops/s", earlier)
     waves = [x for x in results.get("waves", []) if x.get("name") == HEARTH and "failed" not in x]
     if waves:
         per = med(x["bytes_per_op"] for x in waves)
@@ -482,18 +692,7 @@ def build(results: dict) -> tuple:
         target(f"{waves[0]['wave']:,} operations in flight on one loop: all complete, ≤ 16 KiB each, no extra threads (host loop)",
                f"{'all complete' if complete else 'NOT all complete'}; **{per / 1024:.1f} KiB/op** (raw libcurl multi: "
                f"{fmt(raw_w / 1024 if raw_w else None, 1)} KiB/op); {threads} thread(s)",
-               complete and per <= 16 * 1024 and threads == 1, "10k in flight: ≤16 KiB/op, 1 thread")
-    firsts = defaultdict(list)
-    for f in results.get("first", []):
-        if "failed" not in f and not f.get("error"):
-            firsts[f["name"]].append(f)
-    bare_rss = med(b["rss_kib"] for b in results.get("bare", []) if "rss_kib" in b)
-    if firsts.get(HEARTH) and bare_rss:
-        over = (med(x["rss_kib"] for x in firsts[HEARTH]) - bare_rss) / 1024
-        target("Loaded library + App + Auth + signed-in user ≤ 8 MiB RSS over a bare C process",
-               f"**{over:.1f} MiB** over bare C ({bare_rss / 1024:.1f} MiB); raw libcurl after one sign-in: "
-               f"{(med(x['rss_kib'] for x in firsts.get(RAW_SEQ, [])) or 0) / 1024 - bare_rss / 1024:.1f} MiB over",
-               over <= 8, "RSS over bare C ≤8 MiB")
+               complete and per <= 16 * 1024 and threads == 1, "10k in flight: ≤16 KiB/op, 1 thread", earlier)
     if firsts.get(HEARTH) and firsts.get(RAW_SEQ):
         def first_excl(name: str) -> tuple:
             totals, excl = [], []
@@ -509,33 +708,14 @@ def build(results: dict) -> tuple:
         target("First sign-in ≤ 20 ms after process start (excluding server time)",
                f"host loop **{fmt(h_excl, 1)} ms** ({fmt(h_total, 1)} ms spawn → signed in, minus raw libcurl's whole "
                f"first sign-in, {raw_first:.2f} ms, as the server and network share); owned loop {fmt(o_excl, 1)} ms",
-               None if h_excl is None else (h_excl <= 20 and (o_excl is None or o_excl <= 20)), "first sign-in ≤20 ms")
-    emu = results.get("emulator", {})
+               None if h_excl is None else (h_excl <= 20 and (o_excl is None or o_excl <= 20)), "first sign-in ≤20 ms", earlier)
     if emu and "rounds" in emu:
-        def erate(server: str, route: str) -> Optional[float]:
-            return med(x["rps"] for x in emu["rounds"][server][route])
-
-        def eratio(route: str) -> Optional[float]:
-            rs = [e["rps"] / c["rps"] for e, c in zip(emu["rounds"]["emulator"][route], emu["rounds"]["nginx"][route]) if c["rps"]]
-            return med(rs)
-        s, l = erate("emulator", "signInWithPassword"), erate("emulator", "lookup")
-        rs, rl = eratio("signInWithPassword"), eratio("lookup")
-        target("hearth-emulator ≥ 10,000 signInWithPassword/s with 64 connections (wrk)", f"**{fmt(s)}/s**",
-               None if s is None else s >= 10000, "emulator ≥10k signIn/s")
-        target("hearth-emulator ≥ 15,000 lookup/s with 64 connections", f"**{fmt(l)}/s**",
-               None if l is None else l >= 15000, "emulator ≥15k lookup/s")
-        target("hearth-emulator ≥ 25% of canned nginx's throughput on the same route",
-               f"signInWithPassword **{fmt(rs and rs * 100, 0)}%**, lookup **{fmt(rl and rl * 100, 0)}%** "
-               f"(nginx {fmt(erate('nginx', 'signInWithPassword'))}/s and {fmt(erate('nginx', 'lookup'))}/s)",
-               None if rs is None or rl is None else (rs >= 0.25 and rl >= 0.25), "emulator ≥25% of nginx")
+        s_, l_ = erate("emulator", "signInWithPassword"), erate("emulator", "lookup")
+        target("hearth-emulator ≥ 10,000 signInWithPassword/s and ≥ 15,000 lookup/s with 64 connections (wrk)",
+               f"**{fmt(s_)}/s** and **{fmt(l_)}/s**", None if s_ is None or l_ is None else (s_ >= 10000 and l_ >= 15000),
+               "emulator ≥10k signIn/s, ≥15k lookup/s", earlier)
+    lines.extend(earlier)
     w("")
-    if pair_cpu:
-        w(f"The two sequential targets are judged on back-to-back pairs: in each round, after the matrix, raw libcurl "
-          f"(easy) and Hearth C (host loop) run back to back, {len(pair_cpu) // max(1, len(d.rounds))} pairs per round "
-          "(every other pair Hearth first), the same password sign-ins with the same window, and each pair gives one "
-          "ratio. "
-          "In the matrix the two run tens of seconds apart, and this machine's clock moves by 10–25% in that time.")
-        w("")
     w("Plots: [throughput](plots/throughput.png), [CPU per operation](plots/cpu_per_op.png), "
       "[latency](plots/latency.png), [instructions](plots/instructions.png), [memory](plots/memory.png).")
     w("")
@@ -546,7 +726,8 @@ def build(results: dict) -> tuple:
     w("## Throughput, CPU and latency")
     w("")
     w("Each cell: the median over rounds, and in parentheses the median over rounds of the ratio to **raw libcurl** "
-      "measured in the same round (sequential easy loop at 1 in flight, multi-socket at more). "
+      "measured in the same round (the sequential easy loop at 1 in flight; at more, the faster of the two raw loops, "
+      "multi-socket or curl_multi_poll, in that round). "
       "CPU is getrusage(RUSAGE_SELF) of the client process (every thread), user + system, per completed operation.")
     for op in ["password", "anon", "token"]:
         w("")
@@ -588,30 +769,23 @@ def build(results: dict) -> tuple:
     w("")
     w("Ratios within a round, median over rounds. ops/s: higher is better for Hearth; CPU/op: lower is better.")
     w("")
-    w("| operation | in flight | Hearth C ÷ raw libcurl (ops/s, CPU/op) | Hearth Python ÷ best Python peer (ops/s, CPU/op) | best Python peer | Hearth Python ÷ requests (ops/s) | Hearth Python ÷ httpx (ops/s) |")
-    w("| --- | ---: | --- | --- | --- | ---: | ---: |")
-    for op in ["password", "anon", "token"]:
+    w("| operation | in flight | Hearth C ÷ raw libcurl (ops/s, CPU/op) | Hearth Python ÷ best Python peer (ops/s, CPU/op) | "
+      "Hearth Python ÷ requests per thread, shared, httpx (CPU/op) |")
+    w("| --- | ---: | --- | --- | --- |")
+    for op in OPS:
         for n in levels:
             ref = d.limit_name(n)
             a = d.ratio(d.get(HEARTH, op, n, "ops_per_s"), d.get(ref, op, n, "ops_per_s"))
             b = d.ratio(d.get(HEARTH, op, n, "cpu_us_per_op"), d.get(ref, op, n, "cpu_us_per_op"))
             c = d.ratio(d.get(PY_HEARTH, op, n, "ops_per_s"), d.best_py_peer(op, n, "ops_per_s", max))
             e = d.ratio(d.get(PY_HEARTH, op, n, "cpu_us_per_op"), d.best_py_peer(op, n, "cpu_us_per_op", min))
-            req = "py-requests/seq" if n == 1 else "py-requests/pool"
-            f_ = d.ratio(d.get(PY_HEARTH, op, n, "ops_per_s"), d.get(req, op, n, "ops_per_s"))
-            g = d.ratio(d.get(PY_HEARTH, op, n, "ops_per_s"), d.get("py-httpx/async", op, n, "ops_per_s"))
+            peers = ["py-requests/seq", "py-requests/seq", "py-httpx/async"] if n == 1 else \
+                ["py-requests/per-thread", "py-requests/shared", "py-httpx/async"]
+            each = ", ".join(ratio_fmt(d.ratio(d.get(PY_HEARTH, op, n, "cpu_us_per_op"), d.get(p_, op, n, "cpu_us_per_op")))
+                             for p_ in peers)
             py_cell = f"{ratio_fmt(c)}, {ratio_fmt(e)}" if (PY_HEARTH, op, n) in d.by else "not measured"
-            w(f"| {op} | {n} | {ratio_fmt(a)}, {ratio_fmt(b)} | {py_cell} | "
-              f"{LABEL.get(d.best_py_peer_name(op, n), '–')} | {ratio_fmt(f_)} | {ratio_fmt(g)} |")
+            w(f"| {op} | {n} | {ratio_fmt(a)}, {ratio_fmt(b)} | {py_cell} | {each} |")
     w("")
-    if py_rows:
-        w("Python target cells (≥ 5× ops/s and ≤ 0.20× CPU/op against the best Python peer):")
-        w("")
-        w("| operation | in flight | ops/s ratio | CPU/op ratio | verdict |")
-        w("| --- | ---: | ---: | ---: | --- |")
-        for op, n, t, c, ok in py_rows:
-            w(f"| {op} | {n} | {t:.3f}× | {c:.3f}× | {verdict(ok)} |")
-        w("")
 
     # ---------------------------------------------------------------- callgrind
     all_cg = results.get("callgrind", [])
@@ -637,75 +811,81 @@ def build(results: dict) -> tuple:
         w("")
         w("![instructions](plots/instructions.png)")
         w("")
-        hc = next((c for c in cg if c.get("name") == HEARTH and c.get("op") == "password" and "exclusive" in c), None)
-        if hc:
+        for op, inflight in [("password", 1), ("token", 1), ("password", 64)]:
+            hc = next((c for c in all_cg if c.get("name") == HEARTH and c.get("op") == op
+                       and c.get("inflight", 1) == inflight and "exclusive" in c), None)
+            if not hc:
+                continue
+            raws = [c for c in all_cg if c.get("name") in ([RAW_SEQ] if inflight == 1 else RAW_LOOPS) and c.get("op") == op
+                    and c.get("inflight", 1) == inflight and "exclusive" in c]
+            rc = min(raws, key=lambda c: c["instructions_per_op"]) if raws else None
             excl, incl, by_obj = profile_sections(hc)
             total = hc["instructions_per_op"]
-            w("### Where a Hearth sign-in's instructions go")
+            what = "sign-in" if op == "password" else "get_token(force)"
+            w(f"### Where a Hearth {what}'s instructions go{'' if inflight == 1 else f' at {inflight} in flight'}")
             w("")
-            w(f"Hearth C on the host loop, password sign-in, {total:,.0f} instructions per operation. By shared "
-              "object (exclusive instructions):")
+            raw_obj: dict = {}
+            if rc:
+                _, _, raw_obj = profile_sections(rc)
+            w(f"Hearth C on the host loop, {total:,.0f} instructions per operation"
+              + (f", against {LABEL[rc['name']]}'s {rc['instructions_per_op']:,.0f}" if rc else "")
+              + ". By shared object (exclusive instructions):")
             w("")
-            w("| object | instructions / sign-in | share |")
-            w("| --- | ---: | ---: |")
-            for obj, v in sorted(by_obj.items(), key=lambda kv: -kv[1])[:10]:
-                w(f"| {obj} | {v:,.0f} | {100 * v / total:.1f}% |")
+            w("| object | Hearth | raw libcurl | Hearth − raw |")
+            w("| --- | ---: | ---: | ---: |")
+            objs = sorted(set(by_obj) | set(raw_obj), key=lambda o: -(by_obj.get(o, 0)))
+            for obj in objs[:10]:
+                w(f"| {obj} | {by_obj.get(obj, 0):,.0f} | {raw_obj.get(obj, 0):,.0f} | {by_obj.get(obj, 0) - raw_obj.get(obj, 0):+,.0f} |")
             w("")
             w("By cause (inclusive figures nest, so the rows overlap and do not add up):")
             w("")
-            w("| cause | instructions / sign-in | share |")
+            w(f"| cause | instructions / {what} | share |")
             w("| --- | ---: | ---: |")
             for label, v, share in categorize(excl, incl, total):
                 w(f"| {label} | {v:,.0f} | {100 * share:.1f}% |")
             w("")
-            w("Top functions by exclusive instructions per sign-in:")
+            w(f"Top functions by exclusive instructions per {what}:")
             w("")
             w("| instructions | function | object |")
             w("| ---: | --- | --- |")
             for (f, o), v in excl[:20]:
                 w(f"| {v:,.0f} | `{f[:110].replace('|', '/')}` | {o} |")
             w("")
-            w("Hearth's own functions by inclusive instructions per sign-in (callees included; nested, recursion counted once "
-              "per level):")
-            w("")
-            w("| instructions | function |")
-            w("| ---: | --- |")
-            shown = 0
-            seen = set()
-            for (f, o), v in incl:
-                if not o.startswith("libhearth") or f in seen or re.search(r"thunk|partial apply|<compiler-generated>|^\$s", f):
-                    continue
-                seen.add(f)
-                w(f"| {v:,.0f} | `{f[:120].replace('|', '/')}` |")
-                shown += 1
-                if shown >= 25:
-                    break
-            w("")
-        rc = next((c for c in cg if c.get("name") == RAW_SEQ and c.get("op") == "password" and "exclusive" in c), None)
-        if rc:
-            excl, _, by_obj = profile_sections(rc)
-            w(f"For comparison, raw libcurl's {rc['instructions_per_op']:,.0f} instructions per sign-in by object: "
-              + ", ".join(f"{o} {v:,.0f}" for o, v in sorted(by_obj.items(), key=lambda kv: -kv[1])[:5]) + ".")
-            w("")
+            if op == "password" and inflight == 1:
+                w("Hearth's own functions by inclusive instructions per sign-in (callees included; nested, recursion "
+                  "counted once per level):")
+                w("")
+                w("| instructions | function |")
+                w("| ---: | --- |")
+                shown = 0
+                seen = set()
+                for (f, o), v in incl:
+                    if not o.startswith("libhearth") or f in seen or re.search(r"thunk|partial apply|<compiler-generated>|^\$s", f):
+                        continue
+                    seen.add(f)
+                    w(f"| {v:,.0f} | `{f[:120].replace('|', '/')}` |")
+                    shown += 1
+                    if shown >= 25:
+                        break
+                w("")
     if concurrent_cg:
         inflight = concurrent_cg[0].get("inflight")
         w(f"### At {inflight} in flight")
         w("")
-        w(f"The same count with {inflight} password sign-ins in flight on one loop ({inflight} warm-up operations, then "
-          f"{concurrent_cg[0].get('ops', 0):,}), against raw libcurl's multi-socket client. Hearth's client core is "
-          "saturated there, so its throughput follows its CPU per operation, of which this is the part the clock's "
-          "drift does not move. It moves by a percent or two with how many transfers each loop turn batches.")
+        w(f"The same count with {inflight} operations in flight on one loop ({inflight} warm-up operations, then "
+          f"{concurrent_cg[0].get('ops', 0):,}), against both raw libcurl loops; the target is judged against the one "
+          "with fewer instructions. It moves by a percent or two with how many transfers each loop turn batches.")
         w("")
-        w("| client | instructions / sign-in | × raw libcurl multi |")
-        w("| --- | ---: | ---: |")
-        raw_multi = next((c["instructions_per_op"] for c in concurrent_cg
-                          if c.get("name") == RAW_MULTI and "failed" not in c), None)
+        w("| client | operation | instructions / operation | × raw multi-socket | × raw curl_multi_poll |")
+        w("| --- | --- | ---: | ---: | ---: |")
         for c in concurrent_cg:
             if "failed" in c:
-                w(f"| {LABEL.get(c['name'], c['name'])} | failed: {' '.join(c['failed'].split())[:200]} | |")
+                w(f"| {LABEL.get(c['name'], c['name'])} | {c['op']} | failed: {' '.join(c['failed'].split())[:200]} | | |")
                 continue
-            w(f"| {LABEL[c['name']]} | {c['instructions_per_op']:,.0f} | "
-              f"{ratio_fmt(c['instructions_per_op'] / raw_multi) if raw_multi else '–'} |")
+            refs = [next((x["instructions_per_op"] for x in concurrent_cg if x.get("name") == loop and x.get("op") == c["op"]
+                          and "failed" not in x), None) for loop in RAW_LOOPS]
+            w(f"| {LABEL[c['name']]} | {c['op']} | {c['instructions_per_op']:,.0f} | "
+              + " | ".join(ratio_fmt(c["instructions_per_op"] / r) if r else "–" for r in refs) + " |")
         w("")
 
     # ---------------------------------------------------------------- memory, threads, start-up
@@ -735,16 +915,26 @@ def build(results: dict) -> tuple:
           f"{rss / 1024:.1f} MiB | {fmt(bare_rss and (rss - bare_rss) / 1024, 1)} MiB | "
           f"{fmt((anon - bare_anon) / 1024 if anon is not None else None, 1)} MiB | {max(x['threads'] for x in fs)} |")
     w("")
-    maps = {n: firsts[n][-1].get("rss_by_mapping_kib", {}) for n in (HEARTH, RAW_SEQ) if firsts.get(n)}
-    if maps.get(HEARTH):
-        raw_map = maps.get(RAW_SEQ, {})
-        w("Most of that RSS is shared libraries' pages (file-backed: shared with every other process that maps "
-          "them, and counted in RSS all the same). Largest mappings after one sign-in (last round, KiB):")
+    if firsts.get(HEARTH) and firsts.get(RAW_SEQ):
+        h_last, r_last = firsts[HEARTH][-1], next((x for x in firsts[RAW_SEQ] if x["round"] == firsts[HEARTH][-1]["round"]),
+                                                  firsts[RAW_SEQ][-1])
+        h_rss, r_rss = h_last.get("rss_by_mapping_kib", {}), r_last.get("rss_by_mapping_kib", {})
+        h_dirty, r_dirty = h_last.get("private_dirty_by_mapping_kib", {}), r_last.get("private_dirty_by_mapping_kib", {})
+        w(f"**Hearth's increment over the raw libcurl program**, after one sign-in (round {h_last['round']}), by mapping: "
+          "every mapping where the two differ by 16 KiB or more in RSS or private dirty memory, largest RSS difference "
+          "first. File-backed pages of shared libraries are shared with every other process that maps them but count in "
+          "RSS all the same; private dirty pages are this process's own (heap, stacks, written data and relocations).")
         w("")
-        w("| mapping | Hearth C (host loop) | raw libcurl |")
-        w("| --- | ---: | ---: |")
-        for k, v in maps[HEARTH].items():
-            w(f"| {k} | {v:,} | {raw_map.get(k, 0):,} |")
+        w("| mapping | RSS Hearth | RSS raw | RSS Δ | private dirty Hearth | private dirty raw | private dirty Δ |")
+        w("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+        keys = set(h_rss) | set(r_rss) | set(h_dirty) | set(r_dirty)
+        rows_m = [(k, h_rss.get(k, 0), r_rss.get(k, 0), h_dirty.get(k, 0), r_dirty.get(k, 0)) for k in keys]
+        rows_m = [r_ for r_ in rows_m if abs(r_[1] - r_[2]) >= 16 or abs(r_[3] - r_[4]) >= 16]
+        for k, hr, rr, hd, rd in sorted(rows_m, key=lambda r_: -(r_[1] - r_[2])):
+            w(f"| {k} | {hr:,} | {rr:,} | {hr - rr:+,} | {hd:,} | {rd:,} | {hd - rd:+,} |")
+        w(f"| **total** (smaps_rollup / VmRSS) | {h_last['rss_kib']:,} | {r_last['rss_kib']:,} | "
+          f"{h_last['rss_kib'] - r_last['rss_kib']:+,} | {h_last.get('private_dirty_kib', 0):,} | "
+          f"{r_last.get('private_dirty_kib', 0):,} | {h_last.get('private_dirty_kib', 0) - r_last.get('private_dirty_kib', 0):+,} |")
         w("")
     allw = [x for x in results.get("waves", []) if "failed" not in x]
     if allw:
@@ -778,15 +968,10 @@ def build(results: dict) -> tuple:
         if any(cells):
             w(f"| {LABEL[name]} | " + " | ".join(cells) + " |")
     w("")
-    pool = [x["threads"] for op in ["password", "anon", "token"] for x in d.per_round("py-requests/pool", op, 1024).values()]
-    if pool:
-        w(f"requests' thread pool ran at most {max(pool)} threads for 1024 queued calls: ThreadPoolExecutor starts a "
-          "worker only when none is idle, so that peer's real concurrency stays below the number in flight.")
-        w("")
     w("Hearth's anonymous and get_token runs use one app per operation in flight (an Auth holds one user: a second "
       "anonymous sign-in on an anonymous Auth answers without a request, and concurrent forced refreshes of one user "
       "share one request). On a host loop those apps add no threads; the Python binding runs every app on a loop "
-      "thread of its own, so it was measured for those operations only up to 64 in flight (one thread per app).")
+      "thread of its own, so there it runs as many loop threads as operations in flight (all on the client's core).")
     w("")
 
     # ---------------------------------------------------------------- sizes
@@ -826,6 +1011,14 @@ def build(results: dict) -> tuple:
             rr = med(a["rps"] / b["rps"] for a, b in zip(emu["rounds"]["emulator"][route], emu["rounds"]["nginx"][route]) if b["rps"])
             w(f"| {route} | {fmt(e)} | {fmt(c)} | {ratio_fmt(rr)} | {sum(x['non_2xx'] for x in emu['rounds']['emulator'][route])} |")
         w("")
+        wide = emu.get("wide")
+        if wide:
+            ok = wide["rps"] > 0 and not wide["non_2xx"] and not wide["socket_errors"]
+            w(f"With {wide['connections']:,} connections open at once (wrk, lookup, {emu['seconds']} s; the emulator's "
+              f"open-files limit {wide['open_files_limit']:,}): {fmt(wide['rps'])}/s, {wide['requests']:,} answers, "
+              f"non-2xx {wide['non_2xx']}, socket errors: {wide['socket_errors'] or 'none'} — "
+              f"{'every connection served' if ok else '**NOT every connection served**'}.")
+            w("")
     elif emu:
         w(f"## hearth-emulator under wrk\n\nNot measured: {emu.get('failed')}\n")
 
@@ -854,16 +1047,28 @@ def build(results: dict) -> tuple:
       "loop; the Python binding with N asyncio tasks awaiting Hearth futures. Persistence NONE everywhere. An "
       "anonymous operation is `hearth_auth_sign_out` then `hearth_auth_sign_in_anonymously`.")
     w("- raw libcurl: keep-alive easy handles reused, `CURLOPT_POSTFIELDS` of static bodies, responses copied into a "
-      "buffer but not parsed; sequential uses `curl_easy_perform`, concurrent uses the multi-socket API on epoll "
-      "(the cheapest way libcurl offers to drive many transfers on one thread).")
+      "buffer but not parsed; sequential uses `curl_easy_perform`; concurrent runs two loops, the multi-socket API on "
+      "epoll and `curl_multi_poll` + `curl_multi_perform`, and in each round the one with more ops/s is the limit.")
     w("- Python peers parse every answer with `.json()` and send the lookup with the ID token they read, as an "
-      "application must. requests: one Session, its pool sized to N (the default keeps only 10 connections); the "
-      "thread pool is a `ThreadPoolExecutor(max_workers=N)` whose finished calls submit the next. httpx: one "
-      "AsyncClient with `max_connections=N` (the default of 100 queues the rest). Python peers exit as soon as "
-      "the window closes instead of draining, so their request count may fall short by up to N operations.")
+      "application must. requests: N threads, each looping over its operations (no executor), with a Session each "
+      "(`per-thread`) or sharing one Session whose pool holds N connections (`shared`; the default keeps only 10). "
+      "httpx: one AsyncClient with `max_connections=N` (the default of 100 queues the rest). The best peer of a cell "
+      "is the one with the most ops/s for the ops/s ratio and the one with the least CPU per operation for the CPU "
+      "ratio (the stricter reading). Python peers exit as soon as the window closes instead of draining, so their "
+      "request count may fall short by up to N operations.")
     w("- httpx.AsyncClient at 1024 in flight needs about half a minute before its first operation completes, so "
       "it is measured once per bench run (first round, password sign-in only).")
+    w("- Hearth's Python binding runs each app on a loop thread of its own; anonymous sign-ups and get_token(force) "
+      "use one app per operation in flight, so at 1,024 in flight that client runs 1,024 loop threads.")
     w("- Proxy variables are removed from every client's environment (libcurl and requests read them per request).")
+    pin = results.get("pinning", {})
+    if pin.get("pinned"):
+        w(f"- Pinning: nginx and hearth-emulator run under `taskset -c {pin['server_cpu']}`, every client (and wrk, and "
+          f"the clients under valgrind) under `taskset -c {pin['client_cpu']}`: server and client never share a core, "
+          "and a client's threads (Hearth's loop threads, requests' threads) all share its one core. Spawn times include "
+          "taskset's exec (the bare C process too).")
+    elif pin:
+        w(f"- **Not pinned** ({pin.get('why')}): client and server share the cores as the scheduler places them.")
     w("- 'Excluding server time' for the first sign-in subtracts raw libcurl's whole first sign-in (connect, two "
       "requests, nginx's answers) in the same round, which also removes raw libcurl's own client time: a slight "
       "flattery of Hearth's figure, never a penalty.")

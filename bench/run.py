@@ -13,6 +13,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import socket
@@ -41,6 +42,63 @@ LEVELS = [1, 16, 64, 256, 1024]
 OPS = ["password", "anon", "token"]
 WAVE = 10_000
 PROXY_VARS = {"http_proxy", "https_proxy", "ftp_proxy", "all_proxy", "no_proxy", "socks_proxy"}
+
+
+# ------------------------------------------------------------------------------------------------
+# Pinning: the servers on one core, the clients on another
+# ------------------------------------------------------------------------------------------------
+# Where the scheduler puts a client relative to nginx moves its figures by tens of percent on a 2-core
+# machine (the same core: they take turns; different cores: they run in parallel, and each keeps its
+# caches). Every server runs under `taskset -c SERVER_CPU` and every client under `taskset -c CLIENT_CPU`,
+# a client's threads all on that one core. With fewer than two usable cores (or no taskset) nothing is
+# pinned, and the report says so.
+def pinning() -> dict:
+    cpus = sorted(os.sched_getaffinity(0))
+    taskset = shutil.which("taskset")
+    if len(cpus) < 2 or not taskset:
+        return {"pinned": False, "why": "fewer than 2 usable cores" if len(cpus) < 2 else "no taskset", "cpus": cpus}
+    return {"pinned": True, "server_cpu": cpus[0], "client_cpu": cpus[1], "cpus": cpus, "taskset": taskset}
+
+
+PIN = pinning()
+
+
+def on_server_cpu(argv: list) -> list:
+    return [PIN["taskset"], "-c", str(PIN["server_cpu"])] + argv if PIN["pinned"] else argv
+
+
+def on_client_cpu(argv: list) -> list:
+    return [PIN["taskset"], "-c", str(PIN["client_cpu"])] + argv if PIN["pinned"] else argv
+
+
+# The most operations any client keeps in flight: each holds a connection (HTTP/1.1), so a client needs
+# that many descriptors, and nginx and hearth-emulator must accept that many connections.
+MAX_INFLIGHT = max(LEVELS)
+
+
+def raise_file_limit() -> dict:
+    """Raises this process's soft RLIMIT_NOFILE to its hard limit (the clients and servers inherit it)
+    and says whether 1,024 connections fit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        target = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        except (ValueError, OSError):
+            pass
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return {"soft": soft, "hard": hard, "enough": soft >= 2 * MAX_INFLIGHT + 256}
+
+
+def open_files_limit(pid: int) -> int:
+    """The soft 'Max open files' of a running process (/proc/PID/limits), or -1."""
+    try:
+        for line in Path(f"/proc/{pid}/limits").read_text().splitlines():
+            if line.startswith("Max open files"):
+                return int(line.split()[3])
+    except (OSError, ValueError, IndexError):
+        pass
+    return -1
 
 
 def log(msg: str) -> None:
@@ -111,7 +169,8 @@ class Nginx:
             self.port = free_port()
             conf = Path(self.prefix) / "nginx.conf"
             conf.write_text(canned.nginx_conf(self.prefix, self.port, self.workers))
-            self.proc = subprocess.Popen([binary, "-p", self.prefix, "-c", str(conf), "-e", f"{self.prefix}/error.log"],
+            self.proc = subprocess.Popen(on_server_cpu([binary, "-p", self.prefix, "-c", str(conf), "-e",
+                                                        f"{self.prefix}/error.log"]),
                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             for _ in range(100):
                 try:
@@ -123,6 +182,21 @@ class Nginx:
                     time.sleep(0.05)
             self.stop()
         raise RuntimeError(f"nginx did not start; see {self.prefix}/error.log")
+
+    def capacity(self) -> dict:
+        """What bounds the connections nginx accepts: its workers' open-files limit and
+        worker_connections (bench/canned.py)."""
+        workers = []
+        try:
+            out = subprocess.run(["pgrep", "-P", str(self.proc.pid)], capture_output=True, text=True).stdout
+            workers = [int(x) for x in out.split()]
+        except (OSError, ValueError):
+            pass
+        limits = [open_files_limit(p) for p in workers]
+        conns = canned.WORKER_CONNECTIONS
+        usable = min([conns] + [l for l in limits if l > 0]) if limits else -1
+        return {"worker_open_files": limits, "worker_connections": conns, "usable": usable,
+                "enough": usable >= MAX_INFLIGHT + 16}
 
     def requests(self) -> int:
         """Requests nginx has answered so far (stub_status; this query counts as one)."""
@@ -158,8 +232,9 @@ class Emulator:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def start(self) -> None:
-        self.proc = subprocess.Popen([str(EMULATOR), "--host", "127.0.0.1", "--port", "0", "--project", canned.PROJECT]
-                                     + self.flags, stdout=self.log, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(on_server_cpu([str(EMULATOR), "--host", "127.0.0.1", "--port", "0",
+                                                    "--project", canned.PROJECT] + self.flags),
+                                     stdout=self.log, stderr=subprocess.STDOUT)
         for _ in range(200):
             text = Path(self.log.name).read_text(errors="replace")
             m = re.search(r"listening on (http://\S+)", text)
@@ -226,15 +301,16 @@ PY = sys.executable
 CLIENTS = {
     "raw-curl/easy": ([str(BIN / "raw_curl"), "--mode", "easy"], lambda op, n: n == 1),
     "raw-curl/multi": ([str(BIN / "raw_curl"), "--mode", "multi"], lambda op, n: True),
+    "raw-curl/poll": ([str(BIN / "raw_curl"), "--mode", "poll"], lambda op, n: n > 1),
     # Counted only (callgrind): the limit if it handed curl parsed URLs as Hearth does.
     "raw-curl/easy-parsed-url": ([str(BIN / "raw_curl"), "--mode", "easy-parsed-url"], lambda op, n: False),
     "hearth-c/host": ([str(BIN / "hearth_c"), "--mode", "host"], lambda op, n: True),
     "hearth-c/owned": ([str(BIN / "hearth_c"), "--mode", "owned"], lambda op, n: n == 1 or (op == "password" and n == 64)),
     "hearth-cpp/host": ([str(BIN / "hearth_cpp"), "--mode", "host"], lambda op, n: True),
-    # One loop thread per app in the binding: anon/token (one app per operation) only up to 64.
-    "py-hearth/asyncio": ([PY, str(CLIENTS_DIR / "py_hearth.py")], lambda op, n: op == "password" or n <= 64),
+    "py-hearth/asyncio": ([PY, str(CLIENTS_DIR / "py_hearth.py")], lambda op, n: True),
     "py-requests/seq": ([PY, str(CLIENTS_DIR / "py_requests.py"), "--mode", "seq"], lambda op, n: n == 1),
-    "py-requests/pool": ([PY, str(CLIENTS_DIR / "py_requests.py"), "--mode", "pool"], lambda op, n: n > 1),
+    "py-requests/per-thread": ([PY, str(CLIENTS_DIR / "py_requests.py"), "--mode", "per-thread"], lambda op, n: n > 1),
+    "py-requests/shared": ([PY, str(CLIENTS_DIR / "py_requests.py"), "--mode", "shared"], lambda op, n: n > 1),
     # At 1024 in flight httpx's pool takes ~30 s to complete its first operation: once per bench run.
     "py-httpx/async": ([PY, str(CLIENTS_DIR / "py_httpx.py"), "--mode", "async"],
                        lambda op, n, rnd=0: n < 1024 or (op == "password" and rnd == 0)),
@@ -243,6 +319,7 @@ CLIENTS = {
 
 def run_client(argv: list, env: dict, timeout: float) -> dict:
     env = dict(env)
+    argv = on_client_cpu(argv)
     env["BENCH_SPAWN_NS"] = str(time.monotonic_ns())
     try:
         p = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=timeout)
@@ -280,7 +357,7 @@ def status_line(r: dict) -> str:
             + (f"  ERRORS {r['errors']} ({r['last_error']})" if r.get("errors") else ""))
 
 
-# The two sequential targets (CPU per sign-in, p50 added) compare two clients whose figures this machine's
+# The two sequential targets (CPU per operation, p50 added) compare two clients whose figures this machine's
 # clock moves by 10-25% within a minute: in the matrix they run tens of seconds apart. Here they run back to
 # back, and each pair gives one ratio; every other pair starts with Hearth, so neither side always runs first.
 SEQUENTIAL_PAIRS = 4
@@ -288,18 +365,19 @@ SEQUENTIAL_PAIRS = 4
 
 def run_pairs(nginx: Nginx, env: dict, seconds: float, rnd: int) -> list:
     pairs = []
-    for pair in range(SEQUENTIAL_PAIRS):
-        order = ("raw-curl/easy", "hearth-c/host") if pair % 2 == 0 else ("hearth-c/host", "raw-curl/easy")
-        for name in order:
-            r = measure(nginx, name, "password", 1, env, seconds)
-            r.update(round=rnd, pair=pair)
-            pairs.append(r)
-    by_pair: dict = {}
-    for r in pairs:
-        if "failed" not in r:
-            by_pair.setdefault(r["pair"], {})[r["name"]] = r["cpu_us_per_op"]
-    log("sequential pairs (raw/Hearth CPU per sign-in): " + ", ".join(
-        f"{p.get('raw-curl/easy', 0):.0f}/{p.get('hearth-c/host', 0):.0f} µs" for p in by_pair.values()))
+    for op in OPS:
+        for pair in range(SEQUENTIAL_PAIRS):
+            order = ("raw-curl/easy", "hearth-c/host") if pair % 2 == 0 else ("hearth-c/host", "raw-curl/easy")
+            for name in order:
+                r = measure(nginx, name, op, 1, env, seconds)
+                r.update(round=rnd, pair=pair)
+                pairs.append(r)
+        by_pair: dict = {}
+        for r in pairs:
+            if "failed" not in r and r["op"] == op:
+                by_pair.setdefault(r["pair"], {})[r["name"]] = r["cpu_us_per_op"]
+        log(f"sequential pairs, {op} (raw/Hearth CPU per operation): " + ", ".join(
+            f"{p.get('raw-curl/easy', 0):.0f}/{p.get('hearth-c/host', 0):.0f} µs" for p in by_pair.values()))
     return pairs
 
 
@@ -313,9 +391,16 @@ CALLGRIND_CLIENTS = [
     ("raw-curl/easy", "anon"), ("hearth-c/host", "anon"), ("raw-curl/easy", "token"), ("hearth-c/host", "token"),
 ]
 # The 64-in-flight target counted as well as timed: the clock of this machine drifts, instructions do not
-# (they do move by a percent or two with how many transfers each loop turn batches).
-CALLGRIND_CONCURRENT = [("raw-curl/multi", "password"), ("hearth-c/host", "password"), ("hearth-c/owned", "password")]
+# (they do move by a percent or two with how many transfers each loop turn batches). Both raw loops are
+# counted; the target is judged against the one with fewer instructions.
+CALLGRIND_CONCURRENT = [("raw-curl/multi", "password"), ("raw-curl/poll", "password"), ("hearth-c/host", "password"),
+                        ("hearth-c/owned", "password"), ("raw-curl/multi", "token"), ("raw-curl/poll", "token"),
+                        ("hearth-c/host", "token")]
 CALLGRIND_CONCURRENCY = 64
+# Runs whose per-function profile (exclusive and inclusive instructions per operation) goes into the report.
+CALLGRIND_PROFILED = {("raw-curl/easy", "password", 1), ("hearth-c/host", "password", 1), ("raw-curl/easy", "token", 1),
+                      ("hearth-c/host", "token", 1), ("raw-curl/multi", "password", 64), ("raw-curl/poll", "password", 64),
+                      ("hearth-c/host", "password", 64)}
 
 
 def callgrind_functions(path: str, inclusive: bool) -> dict:
@@ -371,7 +456,7 @@ def run_callgrind(nginx: Nginx, env: dict, ops: int, workdir: str) -> list:
         total, base = callgrind_total(files[n_ops]), callgrind_total(files[0])
         entry = {"name": name, "op": op, "ops": n_ops, "instructions_per_op": (total - base) / n_ops,
                  "startup_instructions": base, "inflight": inflight}
-        if name in ("hearth-c/host", "raw-curl/easy") and op == "password" and inflight == 1:
+        if (name, op, inflight) in CALLGRIND_PROFILED:
             excl_a, excl_b = callgrind_functions(files[n_ops], False), callgrind_functions(files[0], False)
             incl_a, incl_b = callgrind_functions(files[n_ops], True), callgrind_functions(files[0], True)
             diff = lambda a, b: {k: (a.get(k, 0) - b.get(k, 0)) / n_ops for k in set(a) | set(b)}  # noqa: E731
@@ -391,15 +476,17 @@ def wrk_rate(url: str, body: str, seconds: int, connections: int = 64) -> dict:
                  f"wrk.body = {json.dumps(body)}\n")
     script.close()
     try:
-        p = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "-s", script.name, url],
+        p = subprocess.run(on_client_cpu(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "-s", script.name, url]),
                            capture_output=True, text=True, timeout=seconds + 30)
     finally:
         os.unlink(script.name)
     m = re.search(r"Requests/sec:\s+([\d.]+)", p.stdout)
+    total = re.search(r"(\d+) requests in", p.stdout)
     bad = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", p.stdout)
     errors = re.search(r"Socket errors: (.*)", p.stdout)
     return {"rps": float(m.group(1)) if m else 0.0, "non_2xx": int(bad.group(1)) if bad else 0,
-            "socket_errors": errors.group(1) if errors else ""}
+            "socket_errors": errors.group(1) if errors else "", "requests": int(total.group(1)) if total else 0,
+            "connections": connections}
 
 
 def run_emulator_bench(nginx: Nginx, rounds: int, seconds: int) -> dict:
@@ -433,7 +520,13 @@ def run_emulator_bench(nginx: Nginx, rounds: int, seconds: int) -> dict:
                 samples["nginx"][route].append(c)
                 log(f"wrk round {rnd + 1} {route:<19} emulator {e['rps']:>9.0f}/s (non-2xx {e['non_2xx']})  "
                     f"nginx {c['rps']:>9.0f}/s")
-        return {"rounds": samples, "connections": 64, "wrk_threads": 1, "seconds": seconds}
+        # The emulator must take as many connections as the clients keep in flight: one wrk run with that
+        # many open at once; every one must connect and every answer be a 200.
+        wide = wrk_rate(f"{emu.url}{canned.PATHS['lookup']}?key={key}", bodies["lookup"], seconds, MAX_INFLIGHT)
+        wide["open_files_limit"] = open_files_limit(emu.proc.pid)
+        log(f"wrk {MAX_INFLIGHT} connections, lookup: emulator {wide['rps']:.0f}/s, non-2xx {wide['non_2xx']}, "
+            f"socket errors: {wide['socket_errors'] or 'none'} (open-files limit {wide['open_files_limit']})")
+        return {"rounds": samples, "connections": 64, "wrk_threads": 1, "seconds": seconds, "wide": wide}
     finally:
         emu.stop()
 
@@ -591,13 +684,15 @@ def main() -> int:
                     help="measurement window per client run")
     ap.add_argument("--callgrind-ops", type=int, default=200)
     ap.add_argument("--quick", action="store_true", help="one round, fewer levels (harness check)")
+    ap.add_argument("--levels", default="", help="comma list of operations in flight to run (default 1,16,64,256,1024; "
+                    "--quick: 1,64)")
     ap.add_argument("--skip", default="",
                     help="comma list of: matrix,pairs,first,wave,callgrind,emulator,compression")
     ap.add_argument("--out", default=str(HERE / "results.json"))
     args = ap.parse_args()
     # SIGTERM too must stop the servers (the finally below), not leave nginx behind.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    levels = [1, 64] if args.quick else LEVELS
+    levels = [int(x) for x in args.levels.split(",")] if args.levels else ([1, 64] if args.quick else LEVELS)
     rounds = 1 if args.quick else args.rounds
     skip = set(filter(None, args.skip.split(",")))
     for path, what in ((LIB, "libhearth.so"), (EMULATOR, "hearth-emulator")):
@@ -605,18 +700,33 @@ def main() -> int:
             print(f"bench: {what} is not built ({path}); run `make build` first", file=sys.stderr)
             return 2
     started = time.monotonic()
+    files = raise_file_limit()
+    if not files["enough"]:
+        print(f"bench: RLIMIT_NOFILE {files['soft']} (hard {files['hard']}) is too low for {MAX_INFLIGHT} connections "
+              f"in flight; raise it (ulimit -n)", file=sys.stderr)
+        return 2
+    log("pinned: servers on CPU %s, clients on CPU %s (taskset)" % (PIN["server_cpu"], PIN["client_cpu"])
+        if PIN["pinned"] else f"NOT pinned: {PIN['why']}")
     build_clients()
     binding = snapshot_python_binding()
     log(f"Python binding: {binding}")
     env = client_env()
     results: dict = {"machine": machine(), "provenance": dict(provenance(), python_binding=binding),
+                     "pinning": {k: v for k, v in PIN.items() if k != "taskset"}, "open_files": files,
                      "python_packages": python_versions(env),
                      "rounds": rounds,
                      "seconds": args.seconds, "levels": levels, "runs": [], "pairs": [], "first": [], "waves": [],
                      "bare": [], "load": []}
     nginx = Nginx(workers=1)
     nginx.start()
-    log(f"nginx (1 worker) on 127.0.0.1:{nginx.port}; {rounds} round(s)")
+    results["nginx_capacity"] = nginx.capacity()
+    log(f"nginx (1 worker) on 127.0.0.1:{nginx.port}; {rounds} round(s); accepts "
+        f"{results['nginx_capacity']['usable']} connections (worker open files "
+        f"{results['nginx_capacity']['worker_open_files']}, worker_connections {canned.WORKER_CONNECTIONS})")
+    if not results["nginx_capacity"]["enough"]:
+        nginx.stop()
+        print(f"bench: nginx cannot accept {MAX_INFLIGHT} connections: {results['nginx_capacity']}", file=sys.stderr)
+        return 2
     try:
         results["bare"] = []
         for rnd in range(rounds):

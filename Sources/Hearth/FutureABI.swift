@@ -22,7 +22,7 @@ public func abi_future_status(_ f: OpaquePointer?) -> Int32 {
 public func abi_future_error(_ f: OpaquePointer?) -> Int32 {
     // INVALID_HANDLE, not the C++ SDK's -1: -1 is HEARTH_ERROR_UNIMPLEMENTED, an answer an operation may give.
     guard let handle = future(f) else { return AuthErrorCode.invalidHandle.rawValue }
-    return handle.state.error?.code.rawValue ?? 0
+    return handle.state.errorCode?.rawValue ?? 0
 }
 
 @_cdecl("hearth_future_error_message")

@@ -193,11 +193,14 @@ final class AuthResultHandle: @unchecked Sendable {
 /// through it has returned: a callback receives this handle even after hearth_future_release.
 final class FutureHandle: @unchecked Sendable {
     let state: FutureState
+    /// Guards the lifetime counts and the lazily built views below (recursive: userHandle builds the
+    /// auth result view). One lock for both: each lock is an allocation, and every operation makes a
+    /// future handle.
+    private let lock = RecursiveLock()
     /// Completion callbacks added through this handle that have not returned yet, and whether the host
     /// has released it.
-    private let lifetime = Locked<(callbacks: Int, released: Bool)>((0, false))
-    /// Guards the lazily built views below (recursive: userHandle builds the auth result view).
-    private let lock = RecursiveLock()
+    private var pendingCallbacks = 0
+    private var released = false
     private var message: CString?
     private var authResult: UnsafeMutableRawPointer?
     private var user: UnsafeMutableRawPointer?
@@ -216,9 +219,9 @@ final class FutureHandle: @unchecked Sendable {
 
     /// A callback is being added through this handle; false once the host has released it.
     func callbackAdded() -> Bool {
-        lifetime.withLock { life in
-            guard !life.released else { return false }
-            life.callbacks += 1
+        lock.withLock {
+            guard !released else { return false }
+            pendingCallbacks += 1
             return true
         }
     }
@@ -226,19 +229,19 @@ final class FutureHandle: @unchecked Sendable {
     /// A callback added through this handle has returned (or was never added after all). True when
     /// that was the last thing keeping a released handle registered: the caller unregisters it.
     func callbackFinished() -> Bool {
-        lifetime.withLock { life in
-            life.callbacks -= 1
-            return life.released && life.callbacks == 0
+        lock.withLock {
+            pendingCallbacks -= 1
+            return released && pendingCallbacks == 0
         }
     }
 
     /// The host releases this handle. True when nothing keeps it registered any more (the caller
     /// unregisters it now); false when a callback still has to run, or it was released before.
     func hostReleased() -> Bool {
-        lifetime.withLock { life in
-            guard !life.released else { return false }
-            life.released = true
-            return life.callbacks == 0
+        lock.withLock {
+            guard !released else { return false }
+            released = true
+            return pendingCallbacks == 0
         }
     }
 

@@ -574,6 +574,96 @@ final class TransportCurlTests: XCTestCase {
         XCTAssertGreaterThan(connections.count, 1)
     }
 
+    /// A transport that lets `limit` requests per host into curl at once.
+    private func limitedTransport(_ limit: Int) throws -> CurlTransport {
+        var options = CurlTransport.Options()
+        options.maxConnectionsPerHost = limit
+        return try CurlTransport(loop: loop, options: options)
+    }
+
+    func testRequestsBeyondTheLimitWaitInTheTransportAndGoOutInTheOrderTheyWereSent() throws {
+        let transport = try limitedTransport(1)
+        defer { onLoop { transport.close() } }
+        let completions = Recorder<(index: Int, result: TransportResult)>()
+        onLoop {
+            for index in 0..<6 {
+                transport.send(HTTPRequest(method: "GET", url: self.server.url("/delay?ms=20&order=\(index)"))) {
+                    completions.append((index, $0))
+                }
+            }
+        }
+        XCTAssertTrue(eventually(within: 10) { completions.count == 6 })
+        XCTAssertEqual(completions.values.map(\.index), Array(0..<6))
+        XCTAssertEqual(completions.values.filter { (try? $0.result.get().status) == 200 }.count, 6)
+        // One at a time, on one kept-alive connection, in the order sent.
+        let received = receivedPaths().filter { $0.contains("order=") }
+        XCTAssertEqual(received, (0..<6).map { "/delay?ms=20&order=\($0)" })
+        let connections = Set(completions.values.compactMap { self.echo(try? $0.result.get())["connection"] as? Int })
+        XCTAssertEqual(connections.count, 1)
+    }
+
+    func testAWaitingRequestFailsWhenItsTimeRunsOutBeforeItsTurn() throws {
+        let transport = try limitedTransport(1)
+        defer { onLoop { transport.close() } }
+        let first = Recorder<TransportResult>()
+        let waiting = Recorder<TransportResult>()
+        let started = Date()
+        onLoop {
+            transport.send(HTTPRequest(method: "GET", url: self.server.url("/delay?ms=3000"))) { first.append($0) }
+            transport.send(HTTPRequest(method: "GET", url: self.server.url("/echo?waited"), timeoutMs: 300)) {
+                waiting.append($0)
+            }
+        }
+        // At its own deadline, while the request ahead of it is still running.
+        XCTAssertTrue(eventually(within: TestTiming.limit(2.5)) { waiting.count == 1 })
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.29)
+        guard case .failure(.timedOut(let message))? = waiting.values.first else {
+            return XCTFail("expected .timedOut, got \(String(describing: waiting.values.first))")
+        }
+        XCTAssertFalse(message.isEmpty)
+        XCTAssertEqual(first.count, 0)
+        XCTAssertTrue(eventually(within: 10) { first.count == 1 })
+        XCTAssertEqual(try first.values.first?.get().status, 200)
+        XCTAssertFalse(receivedPaths().contains("/echo?waited"))
+        XCTAssertEqual(onLoop { transport.inFlightCount }, 0)
+    }
+
+    func testCancellingAWaitingRequestCompletesItOnceAndTheOthersStillGoOut() throws {
+        let transport = try limitedTransport(1)
+        defer { onLoop { transport.close() } }
+        let results = Recorder<(name: String, result: TransportResult)>()
+        onLoop {
+            transport.send(HTTPRequest(method: "GET", url: self.server.url("/delay?ms=200&name=a"))) { results.append(("a", $0)) }
+            let b = transport.send(HTTPRequest(method: "GET", url: self.server.url("/echo?name=b"))) { results.append(("b", $0)) }
+            transport.send(HTTPRequest(method: "GET", url: self.server.url("/echo?name=c"))) { results.append(("c", $0)) }
+            transport.cancel(b)
+        }
+        XCTAssertTrue(eventually(within: 10) { results.count == 3 })
+        usleep(100_000)
+        let byName = Dictionary(results.values.map { ($0.name, $0.result) }, uniquingKeysWith: { first, _ in first })
+        XCTAssertEqual(results.count, 3)
+        XCTAssertEqual(byName["b"], .failure(.cancelled))
+        XCTAssertEqual(try byName["a"]?.get().status, 200)
+        XCTAssertEqual(try byName["c"]?.get().status, 200)
+        let received = receivedPaths()
+        XCTAssertFalse(received.contains("/echo?name=b"))
+        XCTAssertTrue(received.contains("/echo?name=c"))
+    }
+
+    func testClosingWithRequestsWaitingForTheirTurnRunsNoCompletions() throws {
+        let transport = try limitedTransport(1)
+        let results = Recorder<TransportResult>()
+        onLoop {
+            for _ in 0..<5 {
+                transport.send(HTTPRequest(method: "GET", url: self.server.url("/delay?ms=500"))) { results.append($0) }
+            }
+            transport.close()
+        }
+        usleep(800_000)
+        XCTAssertEqual(results.count, 0)
+        XCTAssertEqual(onLoop { transport.inFlightCount }, 0)
+    }
+
     func testWavesOfConcurrentRequestsKeepTheirKeptAliveConnections() {
         // Each wave ends with its last transfers leaving the multi one batch at a time. curl's default
         // connection cache (four per easy handle still in the multi) then shrank below the wave's

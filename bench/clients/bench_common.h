@@ -271,15 +271,16 @@ static inline void bench_report(bench_run *r, const char *client, int requests_p
   fflush(stdout);
 }
 
-/* RSS by mapped file ("[anon]" for anonymous memory), from /proc/self/smaps, as a JSON object of the
- * largest `top` entries in KiB. */
-static inline void bench_rss_by_mapping(char *out, size_t cap, int top) {
+/* RSS and private dirty memory by mapped file ("[anon]" for anonymous memory, "[heap]", "[stack]"), from
+ * /proc/self/smaps, as two JSON objects of the largest `top` entries in KiB (by RSS, and by private dirty). */
+static inline void bench_memory_by_mapping(char *rss_out, char *dirty_out, size_t cap, int top) {
   enum { MAX = 512 };
   static char names[MAX][96];
-  static long kib[MAX];
+  static long rss[MAX], dirty[MAX];
   int n = 0, current = -1;
+  snprintf(rss_out, cap, "{}");
+  snprintf(dirty_out, cap, "{}");
   FILE *f = fopen("/proc/self/smaps", "r");
-  snprintf(out, cap, "{}");
   if (!f) return;
   char line[1024];
   while (fgets(line, sizeof line, f)) {
@@ -295,39 +296,47 @@ static inline void bench_rss_by_mapping(char *out, size_t cap, int top) {
         if (!strcmp(names[i], name)) current = i;
       if (current < 0 && n < MAX) {
         snprintf(names[n], sizeof names[n], "%s", name);
-        kib[n] = 0;
+        rss[n] = dirty[n] = 0;
         current = n++;
       }
     } else if (current >= 0 && strncmp(line, "Rss:", 4) == 0) {
-      kib[current] += strtol(line + 4, NULL, 10);
+      rss[current] += strtol(line + 4, NULL, 10);
+    } else if (current >= 0 && strncmp(line, "Private_Dirty:", 14) == 0) {
+      dirty[current] += strtol(line + 14, NULL, 10);
     }
   }
   fclose(f);
-  size_t used = 0;
-  used += (size_t)snprintf(out + used, cap - used, "{");
-  for (int k = 0; k < top && k < n; k++) {
-    int best = -1;
-    for (int i = 0; i < n; i++)
-      if (kib[i] >= 0 && (best < 0 || kib[i] > kib[best])) best = i;
-    if (best < 0 || used + 128 >= cap) break;
-    used += (size_t)snprintf(out + used, cap - used, "%s\"%s\":%ld", k ? "," : "", names[best], kib[best]);
-    kib[best] = -1;
+  for (int which = 0; which < 2; which++) {
+    long *kib = which == 0 ? rss : dirty;
+    char *out = which == 0 ? rss_out : dirty_out;
+    static long taken[MAX];
+    memcpy(taken, kib, sizeof taken);
+    size_t used = (size_t)snprintf(out, cap, "{");
+    for (int k = 0; k < top && k < n; k++) {
+      int best = -1;
+      for (int i = 0; i < n; i++)
+        if (taken[i] > 0 && (best < 0 || taken[i] > taken[best])) best = i;
+      if (best < 0 || used + 128 >= cap) break;
+      used += (size_t)snprintf(out + used, cap - used, "%s\"%s\":%ld", k ? "," : "", names[best], taken[best]);
+      taken[best] = -1;
+    }
+    snprintf(out + used, cap - used, "}");
   }
-  snprintf(out + used, cap - used, "}");
 }
 
 /* The result line of a --first run: process spawn → first completed sign-in. */
 static inline void bench_report_first(const bench_config *c, const char *client, int64_t main_ns, int64_t issue_ns,
                                       int64_t done_ns, int error, long rss_kib, int threads) {
-  static char mappings[4096];
-  bench_rss_by_mapping(mappings, sizeof mappings, 14);
+  static char mappings[8192], dirty[8192];
+  bench_memory_by_mapping(mappings, dirty, sizeof mappings, 40);
   printf("{\"client\":\"%s\",\"mode\":\"%s\",\"op\":\"%s\",\"first\":true,\"error\":%d,"
          "\"spawn_to_main_us\":%.1f,\"spawn_to_done_us\":%.1f,\"op_latency_us\":%.1f,\"rss_kib\":%ld,"
-         "\"threads\":%d,\"anon_kib\":%ld,\"private_dirty_kib\":%ld,\"rss_by_mapping_kib\":%s}\n",
+         "\"threads\":%d,\"anon_kib\":%ld,\"private_dirty_kib\":%ld,\"rss_by_mapping_kib\":%s,"
+         "\"private_dirty_by_mapping_kib\":%s}\n",
          client, c->mode, bench_op_names[c->op], error,
          c->spawn_ns ? (double)(main_ns - c->spawn_ns) / 1e3 : -1.0,
          c->spawn_ns ? (double)(done_ns - c->spawn_ns) / 1e3 : -1.0, (double)(done_ns - issue_ns) / 1e3, rss_kib,
-         threads, bench_rollup_kib("Anonymous:"), bench_rollup_kib("Private_Dirty:"), mappings);
+         threads, bench_rollup_kib("Anonymous:"), bench_rollup_kib("Private_Dirty:"), mappings, dirty);
   fflush(stdout);
 }
 

@@ -76,6 +76,8 @@ async def amain(args, main_ns: int) -> None:
         async def worker(operation) -> None:
             while True:
                 start = run.start()
+                if start is None:
+                    return
                 error = None
                 try:
                     await operation()

@@ -55,6 +55,8 @@ async def amain(args, main_ns: int) -> None:
         async def worker() -> None:
             while True:
                 start = run.start()
+                if start is None:
+                    return
                 error = None
                 try:
                     await operation()

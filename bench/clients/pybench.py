@@ -117,8 +117,13 @@ class Run:
         self.phase = DRAIN
         self.closed.set()
 
-    def start(self) -> int:
+    def start(self) -> Optional[int]:
+        """Counts an operation about to start and returns its start time; None once the window has
+        closed (the caller stops: with threads, one may get here after another closed the window and
+        the result line was written, and a request sent then would be one the line does not count)."""
         with self.lock:
+            if self.phase == DRAIN:
+                return None
             if self.started == 0 and self.phase == WARMUP:
                 self.created_ns = time.monotonic_ns()  # warm-up clock: from the first operation
             self.started += 1

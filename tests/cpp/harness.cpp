@@ -277,6 +277,35 @@ TestApp::TestApp(const char* name, const std::function<void(hearth::AppOptions&)
 
 TestApp::~TestApp() { Destroy(); }
 
+struct LoopHold::State {
+  std::mutex mutex;
+  std::condition_variable released_cv;
+  bool released = false;
+};
+
+LoopHold::LoopHold(hearth::App* app) : state_(std::make_shared<State>()) {
+  auto* held = new std::shared_ptr<State>(state_);
+  const hearth_error posted = hearth_app_post(app->c_app(), [](void* user_data, hearth_error status) {
+    std::unique_ptr<std::shared_ptr<State>> state(static_cast<std::shared_ptr<State>*>(user_data));
+    if (status != HEARTH_ERROR_NONE) return;  // the app went first: nothing to hold
+    std::unique_lock<std::mutex> lock((*state)->mutex);
+    (*state)->released_cv.wait_for(lock, std::chrono::seconds(10), [&] { return (*state)->released; });
+  }, held);
+  if (posted != HEARTH_ERROR_NONE) {
+    delete held;
+    RecordFailure(__FILE__, __LINE__, "hearth_app_post failed with error " + std::to_string(posted));
+    throw TestAborted();
+  }
+}
+
+LoopHold::~LoopHold() { Release(); }
+
+void LoopHold::Release() {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  state_->released = true;
+  state_->released_cv.notify_all();
+}
+
 void TestApp::Destroy() {
   delete app_;
   app_ = nullptr;

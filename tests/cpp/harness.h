@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -181,6 +182,23 @@ class TestApp {
  private:
   hearth::App* app_ = nullptr;
   hearth::auth::Auth* auth_ = nullptr;
+};
+
+// Holds the app's loop thread in a function posted to it, until Release() or destruction (at most
+// 10 s), so that a check right after a call ("the listener was told nothing yet: never inside the
+// call") cannot race a loop thread that runs what the call queued the moment it was queued.
+class LoopHold {
+ public:
+  explicit LoopHold(hearth::App* app);
+  ~LoopHold();
+  LoopHold(const LoopHold&) = delete;
+  LoopHold& operator=(const LoopHold&) = delete;
+  void Release();
+
+  struct State;
+
+ private:
+  std::shared_ptr<State> state_;
 };
 
 // A loopback port that accepts connections and never answers (open until the process exits): requests

@@ -368,9 +368,11 @@ HEARTH_EMULATOR_TEST(testAnArgumentRefusedDuringTheCallIsReturnedAndToldToTheLis
   CHECK_EQ(provider.VerifyPhoneNumber(OptionsFor(NewPhoneNumber()), nullptr), auth::kAuthErrorInvalidArgument);
 
   CodedPhoneListener listener(fixture.app());
+  LoopHold hold(fixture.app());
   CHECK_EQ(provider.VerifyPhoneNumber(OptionsFor("+1650\xff\xfe"), &listener), auth::kAuthErrorInvalidArgument);
   // Never inside the call.
   CHECK(listener.Events().empty());
+  hold.Release();
   REQUIRE(listener.WaitForEvents(1));
   CHECK_EQ(listener.Events(), (std::vector<std::string>{"failed"}));
   CHECK_EQ(listener.error_.load(), static_cast<int>(auth::kAuthErrorInvalidArgument));
@@ -478,9 +480,11 @@ HEARTH_EMULATOR_TEST(testAVerificationRefusedAtOnceIsToldOnTheLoopThreadOnce) {
   CountingPhoneListener listener;
   PhoneAuthOptions options = OptionsFor("+1555");
   options.phone_number.push_back('\0');  // refused by the wrapper before Hearth sees it
+  LoopHold hold(fixture.app());
   CHECK_EQ(PhoneAuthProvider::GetInstance(fixture.auth()).VerifyPhoneNumber(options, &listener),
            auth::kAuthErrorInvalidArgument);
   CHECK(listener.Events().empty());  // never inside the call
+  hold.Release();
   CHECK(WaitUntil([&] { return listener.Events().size() == 1; }));
   SleepMs(50);
   CHECK_EQ(listener.Events(), std::vector<std::string>{"failed " + std::to_string(auth::kAuthErrorInvalidArgument)});

@@ -1,6 +1,7 @@
 /* Byte scans on the hot path of JSON reading and writing (an ID token's string bytes are read twice and
- * written once per sign-in), sixteen bytes at a time where the CPU has SSE2 (every x86-64). In C
- * because Swift's SIMD types compile to lane-by-lane code for these. */
+ * written once per sign-in) and of percent-encoding (every token refresh encodes its refresh token),
+ * sixteen bytes at a time where the CPU has SSE2 (every x86-64). In C because Swift's SIMD types
+ * compile to lane-by-lane code for these. */
 #ifndef HEARTH_SCAN_H
 #define HEARTH_SCAN_H
 
@@ -15,6 +16,10 @@
  * a backslash or a control character (below 0x20), and, when stop_at_non_ascii is non-zero, any byte
  * of 0x80 or above. count when there is none. */
 size_t hearth_scan_json_string(const uint8_t *bytes, size_t count, int stop_at_non_ascii);
+
+/* The index of the first byte of bytes[0..<count] outside RFC 3986's unreserved set (ALPHA, DIGIT,
+ * '-', '.', '_', '~'), i.e. the first that percent-encoding changes; count when there is none. */
+size_t hearth_scan_unreserved(const uint8_t *bytes, size_t count);
 
 #pragma GCC visibility pop
 

@@ -106,16 +106,18 @@ public final class Auth: @unchecked Sendable {
         state.withLock { $0.emulator = address }
     }
 
-    public var emulator: EmulatorAddress? { state.current.emulator }
+    // The getters read one field under the lock: `state.current` copies the whole state (the session
+    // and the backend configuration, a retain of each of their strings), and a sign-in reads the tenant.
+    public var emulator: EmulatorAddress? { state.withLock { $0.emulator } }
 
     public var languageCode: String? {
-        get { state.current.languageCode }
+        get { state.withLock { $0.languageCode } }
         set { state.withLock { $0.languageCode = (newValue?.isEmpty ?? true) ? nil : newValue } }
     }
 
     /// The Identity Platform tenant users sign in to (Firebase's `Auth.tenantId`); nil for the project's
     /// own users.
-    public var tenantId: String? { state.current.tenantId }
+    public var tenantId: String? { state.withLock { $0.tenantId } }
 
     /// Sets `tenantId`. Requests sent afterwards name it; the signed-in user stays signed in, as in
     /// Firebase's SDKs (a user of another tenant then fails the requests that name the tenant with
@@ -133,7 +135,7 @@ public final class Auth: @unchecked Sendable {
     // MARK: - Current user
 
     public var currentUser: UserSnapshot? {
-        state.current.session.map { UserSnapshot(profile: $0.profile, auth: self) }
+        state.withLock { $0.session?.profile }.map { UserSnapshot(profile: $0, auth: self) }
     }
 
     func snapshot(_ profile: UserProfile) -> UserSnapshot {
@@ -213,6 +215,31 @@ public final class Auth: @unchecked Sendable {
         return updated
     }
 
+    /// The signed-in user's tokens and session generation, nil when signed out: the session itself is
+    /// not copied (a copy retains each of its strings; the token path asks several times per refresh).
+    func currentTokens() -> (TokenSet, UInt64)? {
+        state.withLock { s in
+            guard case .some(let session) = s.session else { return nil }
+            return (session.tokens, s.generation)
+        }
+    }
+
+    /// `updateSession` for new tokens, changed in place (no copy of the session in and out of the
+    /// lock). Returns whether `generation` was still the signed-in user.
+    @discardableResult
+    func updateTokens(generation: UInt64, _ tokens: TokenSet) -> Bool {
+        let applied: Bool = state.withLock { s in
+            guard s.generation == generation, s.session != nil else { return false }
+            s.session?.tokens = tokens
+            return true
+        }
+        guard applied else { return false }
+        persist(generation: generation)
+        refresher.sessionChanged()
+        notifyListeners()
+        return true
+    }
+
     /// Writes the session of `generation` if it is still the signed-in one. Serialized with
     /// sign-out's erase, so a late save can never resurrect a signed-out session.
     func persist(generation: UInt64) {
@@ -283,6 +310,10 @@ public final class Auth: @unchecked Sendable {
         operations.begin(operation, future)
         if dispatcher.isDestroyed {
             finish(future, .failure(AuthError(code: .appDestroyed, message: "The app was destroyed.")))
+        } else if loop.acceptsInlineWork {
+            // Called on the loop thread (a host loop, or inside a callback): the operation starts now
+            // instead of a turn later. Its callbacks still run on a later turn (the dispatcher's rule).
+            body(future)
         } else if !loop.execute({ body(future) }) {
             finish(future, .failure(AuthError(code: .cancelled, message: "The app was destroyed.")))
         }

@@ -82,8 +82,11 @@ final class OperationTracker: @unchecked Sendable {
                 $0.pending[ObjectIdentifier(future)] = (future, operation, $0.started)
             }
         }
-        // error and successValue rather than result: see FutureState's storage.
-        if let error = future.error {
+        // error and successValue rather than result: see FutureState's storage. Read only for a future
+        // that came complete (each copies the outcome).
+        if !isComplete {
+            Log.debug("\(logLabel)\(operation) started")
+        } else if let error = future.error {
             log(operation, .failure(error), refused: true)
         } else if let value = future.successValue {
             log(operation, .success(value), refused: true)

@@ -20,37 +20,39 @@ final class TokenRefresher {
 
     /// The current ID token, refreshed first when it expires within 5 minutes or `force` is set.
     func token(force: Bool, _ completion: @escaping (Result<String, AuthError>) -> Void) {
-        let current: (Session, UInt64)? = auth.state.withLock { s in s.session.map { ($0, s.generation) } }
-        guard let (session, generation) = current else {
+        // The tokens alone, not the whole session: every copy of a session retains each of its strings.
+        guard let (tokens, generation) = auth.currentTokens() else {
             return completion(.failure(AuthError(code: .noSignedInUser, message: "No user is signed in.")))
         }
-        if !force && !auth.policy.needsRefresh(session.tokens, nowMs: auth.nowMs()) {
-            return completion(.success(session.tokens.idToken))
+        if !force && !auth.policy.needsRefresh(tokens, nowMs: auth.nowMs()) {
+            return completion(.success(tokens.idToken))
         }
         let alreadyRunning = waiters[generation] != nil
         waiters[generation, default: []].append(completion)
-        if !alreadyRunning { refresh(session, generation: generation) }
+        if !alreadyRunning { refresh(refreshToken: tokens.refreshToken, generation: generation) }
     }
 
-    private func refresh(_ session: Session, generation: UInt64) {
+    private func refresh(refreshToken: String, generation: UInt64) {
         guard !stopped else {
             return answer(generation, .failure(AuthError(code: .cancelled, message: "The app was destroyed.")))
         }
-        auth.send(SecureTokenRefresh(refreshToken: session.tokens.refreshToken)) { [weak self] result in
-            self?.refreshed(result, previous: session, generation: generation)
+        auth.send(SecureTokenRefresh(refreshToken: refreshToken)) { [weak self] result in
+            self?.refreshed(result, previousRefreshToken: refreshToken, generation: generation)
         }
     }
 
-    private func refreshed(_ result: Result<SecureTokenRefresh.Response, AuthError>, previous: Session,
+    private func refreshed(_ result: Result<SecureTokenRefresh.Response, AuthError>, previousRefreshToken: String,
                            generation: UInt64) {
         switch result {
         case .success(let issued):
             // The server may rotate the refresh token; the old one stays when it sends none.
-            let tokens = auth.tokenSet(idToken: issued.idToken, refreshToken: issued.refreshToken,
-                                       expiresIn: issued.expiresIn, previous: previous.tokens)
+            let tokens = auth.tokenSet(idToken: issued.idToken,
+                                       refreshToken: issued.refreshToken.flatMap { $0.isEmpty ? nil : $0 }
+                                           ?? previousRefreshToken,
+                                       expiresIn: issued.expiresIn)
             consecutiveFailures = 0
             lastSuccessMs = auth.nowMs()
-            auth.updateSession(generation: generation) { $0.tokens = tokens }
+            auth.updateTokens(generation: generation, tokens)
             answer(generation, .success(tokens.idToken))
         case .failure(let error):
             if error.isPermanentSessionFailure {
@@ -70,8 +72,7 @@ final class TokenRefresher {
     /// Re-arms the proactive timer for the current session (or stops it when signed out).
     func sessionChanged() {
         guard !stopped else { return }
-        let current: (Session, UInt64)? = auth.state.withLock { s in s.session.map { ($0, s.generation) } }
-        guard let (session, generation) = current else {
+        guard let (tokens, generation) = auth.currentTokens() else {
             timer?.stop()
             consecutiveFailures = 0
             return
@@ -80,7 +81,7 @@ final class TokenRefresher {
         if consecutiveFailures > 0 && failingGeneration == generation { return }
         consecutiveFailures = 0
         let now = auth.nowMs()
-        var delay = auth.policy.proactiveDelayMs(session.tokens, nowMs: now)
+        var delay = auth.policy.proactiveDelayMs(tokens, nowMs: now)
         if lastSuccessMs != .min {
             delay = max(delay, lastSuccessMs + Self.minimumProactiveIntervalMs - now)
         }
@@ -105,10 +106,9 @@ final class TokenRefresher {
     }
 
     private func proactiveRefresh(generation: UInt64) {
-        let current: Session? = auth.state.withLock { $0.generation == generation ? $0.session : nil }
-        guard let session = current, waiters[generation] == nil else { return }
+        guard let (tokens, current) = auth.currentTokens(), current == generation, waiters[generation] == nil else { return }
         waiters[generation] = []
-        refresh(session, generation: generation)
+        refresh(refreshToken: tokens.refreshToken, generation: generation)
     }
 
     /// The number of failed refreshes in a row (0 when healthy).

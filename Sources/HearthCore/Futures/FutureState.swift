@@ -36,9 +36,14 @@ public final class FutureState: @unchecked Sendable {
     // host. Optional<AuthError> and Optional<FutureValue> test bytes every value writes.
     private var value: FutureValue?
     private var failure: AuthError?
-    private var completed: Bool { value != nil || failure != nil }
-    /// Waiting for completion, in the order they were added; almost always one or none.
-    private var callbacks: [() -> Void] = []
+    /// Set with `value` or `failure`: status checks read these instead of testing the optionals, which
+    /// copies them through their value witnesses (a few hundred instructions per check).
+    private var completed = false
+    private var failureCode: AuthErrorCode?
+    /// Waiting for completion, in the order they were added: the first in its own slot (almost always
+    /// the only one: no array to allocate), the rest after it.
+    private var firstCallback: (() -> Void)?
+    private var moreCallbacks: [() -> Void] = []
     public let dispatcher: CallbackDispatcher
     /// The Auth that runs the operation (to finish a sign-in that needs a second factor).
     public private(set) weak var auth: Auth?
@@ -65,12 +70,13 @@ public final class FutureState: @unchecked Sendable {
     public var successValue: FutureValue? { lock.withLock { value } }
     /// The error of a failed operation; nil while pending or after a success.
     public var error: AuthError? { lock.withLock { failure } }
+    /// The error's code alone (nil while pending or after a success), without copying the error.
+    public var errorCode: AuthErrorCode? { lock.withLock { failureCode } }
     public var isComplete: Bool { lock.withLock { completed } }
 
     /// First completion wins; later ones are ignored (returns false).
     @discardableResult
     public func complete(_ result: Outcome) -> Bool {
-        let toFire: [() -> Void]
         lock.lock()
         if completed {
             lock.unlock()
@@ -78,15 +84,21 @@ public final class FutureState: @unchecked Sendable {
         }
         switch result {
         case .success(let success): value = success
-        case .failure(let error): failure = error
+        case .failure(let error):
+            failure = error
+            failureCode = error.code
         }
-        toFire = callbacks
-        callbacks = []
+        completed = true
+        let first = firstCallback
+        firstCallback = nil
+        let more = moreCallbacks
+        if !more.isEmpty { moreCallbacks = [] }
         lock.broadcast()
         lock.unlock()
         // Every future of an app completes before its dispatcher finalizes (pending ones as cancelled),
         // so these are always taken.
-        for callback in toFire { dispatcher.schedule(.final(callback)) }
+        if let first { dispatcher.schedule(.final(first)) }
+        for callback in more { dispatcher.schedule(.final(callback)) }
         return true
     }
 
@@ -100,7 +112,11 @@ public final class FutureState: @unchecked Sendable {
         if dispatcher.isDestroyed { return .appDestroyed }
         lock.lock()
         guard completed else {
-            callbacks.append(callback)
+            if firstCallback == nil && moreCallbacks.isEmpty {
+                firstCallback = callback
+            } else {
+                moreCallbacks.append(callback)
+            }
             lock.unlock()
             return nil
         }

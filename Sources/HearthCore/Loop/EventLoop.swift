@@ -1,3 +1,4 @@
+import CHearthShims
 import CLibUV
 #if canImport(Glibc)
 import Glibc
@@ -19,7 +20,7 @@ import Darwin
 ///
 ///   libuv's rule behind the consequences: `uv_run`, in every mode including `UV_RUN_NOWAIT`,
 ///   returns at once without doing anything when the loop has no ref'd active handle.
-///   - Work posted *on the loop thread* refs Hearth's async handle until it has run, so the host's
+///   - Work posted *on the loop thread* refs Hearth's idle handle until it has run, so the host's
 ///     next `uv_run` (even `UV_RUN_DEFAULT`) runs it. Requests in flight ref the transport's handles.
 ///   - Work posted *from another thread* wakes the loop but cannot ref it (`uv_ref` is not
 ///     thread-safe); the same holds for `shutdown` called off the loop thread, and for Hearth's
@@ -34,22 +35,30 @@ import Darwin
 /// the app goes away. The object itself stays valid afterwards (calls are refused or ignored).
 public final class EventLoop: @unchecked Sendable {
     public let isOwned: Bool
-    /// Whether Hearth's async handle and timers stay ref'd while idle: always in owned mode; in
+    /// Whether Hearth's wake handle and timers stay ref'd while idle: always in owned mode; in
     /// borrowed mode only if the host asked for it.
     public let idleHandlesKeepLoopAlive: Bool
     public let uvLoop: UnsafeMutablePointer<uv_loop_t>
 
-    private let async: UnsafeMutablePointer<uv_async_t>
+    /// Wakes the loop for work queued by other threads: they write `wakeChannel`, which this poll
+    /// watches (`hearth_wake.h` says why not a uv_async_t). The channel stays open as long as this
+    /// object, so a thread that signals never meets a closed descriptor; the poll is closed at
+    /// shutdown like every Hearth handle.
+    private let wakePoll: UnsafeMutablePointer<uv_poll_t>
+    private let wakeChannel: WakeChannel
     /// Wakes the loop for work queued on the loop thread itself: an idle handle costs no system
-    /// call, where `uv_async_send` writes an eventfd that the loop must then read back (two of the
-    /// seven system calls a request cost before).
+    /// call, where a wake from another thread is a write that the loop must then read back (two of
+    /// the seven system calls a request cost before).
     private let localWake: UnsafeMutablePointer<uv_idle_t>
     private let lock = ConditionLock()
 
     // Guarded by `lock`.
     private var queue: [() -> Void] = []
+    /// Another thread has signalled the wake channel and the loop has not taken the queue since:
+    /// further posts need not signal again.
+    private var crossThreadWakePending = false
     private var phase: Phase = .running
-    /// A shutdown asked for off the loop thread, performed by the next async callback.
+    /// A shutdown asked for off the loop thread, performed by the next wake callback.
     private var requestedShutdown: ShutdownRequest?
     private var loopThread: uv_thread_t?
     /// Owned mode: the loop thread has left `uv_run` for good (set just before it exits).
@@ -61,13 +70,15 @@ public final class EventLoop: @unchecked Sendable {
     private var loopClosed = false
 
     // Loop thread only.
+    /// Items of the batch `runPostedWork` is running that come after the one running now.
+    private var laterInBatch = 0
     private var handles: [ObjectIdentifier: any LoopOwnedHandle] = [:]
     private var localWakeArmed = false
     private var handlesClosed = false
     /// Set when shutdown starts; `afterShutdown` defers work only from then on.
     private var shuttingDown = false
     private var deferredReleases: [() -> Void] = []
-    /// `shutdown`'s `last`, run when the close of the async handle is delivered.
+    /// `shutdown`'s `last`, run when the close of the wake handle is delivered.
     private var lastWork: (() -> Void)?
     /// Owned mode: this thread was handed to `LoopThreadsAtExit`, so it reports when it is done.
     private var threadAdoptedForExit = false
@@ -79,11 +90,12 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     private init(isOwned: Bool, idleHandlesKeepLoopAlive: Bool, uvLoop: UnsafeMutablePointer<uv_loop_t>,
-                 async: UnsafeMutablePointer<uv_async_t>) {
+                 wake: (poll: UnsafeMutablePointer<uv_poll_t>, channel: WakeChannel)) {
         self.isOwned = isOwned
         self.idleHandlesKeepLoopAlive = idleHandlesKeepLoopAlive
         self.uvLoop = uvLoop
-        self.async = async
+        self.wakePoll = wake.poll
+        self.wakeChannel = wake.channel
         localWake = UVHandle.allocate(uv_idle_t.self)
         uv_idle_init(uvLoop, localWake)  // cannot fail: it only links the handle into the loop
         UVHandle.retain(self, in: localWake)
@@ -103,16 +115,16 @@ public final class EventLoop: @unchecked Sendable {
             UVHandle.free(uvLoop)
             throw LoopError(operation: "uv_loop_init", code: rc)
         }
-        let async: UnsafeMutablePointer<uv_async_t>
+        let wake: (poll: UnsafeMutablePointer<uv_poll_t>, channel: WakeChannel)
         do {
-            async = try makeAsyncHandle(on: uvLoop)
+            wake = try makeWakeHandle(on: uvLoop)
         } catch {
             uv_loop_close(uvLoop)
             UVHandle.free(uvLoop)
             throw error
         }
-        let loop = EventLoop(isOwned: true, idleHandlesKeepLoopAlive: true, uvLoop: uvLoop, async: async)
-        UVHandle.retain(loop, in: async)
+        let loop = EventLoop(isOwned: true, idleHandlesKeepLoopAlive: true, uvLoop: uvLoop, wake: wake)
+        UVHandle.retain(loop, in: wake.poll)
 
         var thread = uv_thread_t()
         let context = Unmanaged.passRetained(loop).toOpaque()
@@ -124,7 +136,7 @@ public final class EventLoop: @unchecked Sendable {
             Unmanaged<EventLoop>.fromOpaque(context).release()
             // Nobody runs this loop yet: close the handles and let one turn finish the close.
             UVHandle.close(loop.localWake)
-            UVHandle.close(async)
+            UVHandle.close(wake.poll)
             uv_run(uvLoop, UV_RUN_NOWAIT)
             loop.loopClosed = uv_loop_close(uvLoop) == 0
             throw LoopError(operation: "uv_thread_create", code: started)
@@ -142,31 +154,44 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Attaches to a loop the host runs. Call on the thread that runs `uvLoop`; creates no threads.
     /// - Parameter idleHandlesKeepLoopAlive: false (the design's default): idle Hearth never keeps
-    ///   the host's loop alive. true: Hearth's async handle and timers stay ref'd, for hosts whose
+    ///   the host's loop alive. true: Hearth's wake handle and timers stay ref'd, for hosts whose
     ///   loop holds nothing else (see the type's notes).
     public static func borrowing(_ uvLoop: UnsafeMutablePointer<uv_loop_t>,
                                  idleHandlesKeepLoopAlive: Bool) throws -> EventLoop {
-        let async = try makeAsyncHandle(on: uvLoop)
+        let wake = try makeWakeHandle(on: uvLoop)
         let loop = EventLoop(isOwned: false, idleHandlesKeepLoopAlive: idleHandlesKeepLoopAlive,
-                             uvLoop: uvLoop, async: async)
-        UVHandle.retain(loop, in: async)
-        UVHandle.setKeepsLoopAlive(async, idleHandlesKeepLoopAlive)
+                             uvLoop: uvLoop, wake: wake)
+        UVHandle.retain(loop, in: wake.poll)
+        UVHandle.setKeepsLoopAlive(wake.poll, idleHandlesKeepLoopAlive)
         loop.loopThread = uv_thread_self()
         return loop
     }
 
-    private static func makeAsyncHandle(on uvLoop: UnsafeMutablePointer<uv_loop_t>) throws -> UnsafeMutablePointer<uv_async_t> {
-        let async = UVHandle.allocate(uv_async_t.self)
-        let rc = uv_async_init(uvLoop, async) { async in
-            guard let loop = UVHandle.owner(EventLoop.self, of: async) else { return }
+    /// The wake channel and a started poll on it (ref'd, as a started handle is: `borrowing` unrefs it).
+    private static func makeWakeHandle(on uvLoop: UnsafeMutablePointer<uv_loop_t>) throws
+        -> (poll: UnsafeMutablePointer<uv_poll_t>, channel: WakeChannel)
+    {
+        let channel = try WakeChannel()
+        let poll = UVHandle.allocate(uv_poll_t.self)
+        UVHandle.base(poll).pointee.data = nil
+        var rc = uv_poll_init(uvLoop, poll, channel.readDescriptor)
+        guard rc == 0 else {
+            UVHandle.free(poll)
+            throw LoopError(operation: "uv_poll_init", code: rc)
+        }
+        rc = uv_poll_start(poll, Int32(UV_READABLE.rawValue)) { poll, _, _ in
+            guard let loop = UVHandle.owner(EventLoop.self, of: poll) else { return }
+            loop.wakeChannel.drain()
             loop.noteCallbackThread()
             loop.runPostedWork()
         }
         guard rc == 0 else {
-            UVHandle.free(async)
-            throw LoopError(operation: "uv_async_init", code: rc)
+            // An initialised handle is freed through its close (no owner is stored in it yet), which
+            // the loop's next turn delivers.
+            UVHandle.close(poll)
+            throw LoopError(operation: "uv_poll_start", code: rc)
         }
-        return async
+        return (poll, channel)
     }
 
     // MARK: Threads
@@ -193,7 +218,7 @@ public final class EventLoop: @unchecked Sendable {
     private func runOwnedThread() {
         let current = uv_thread_self()
         lock.broadcast { loopThread = current }
-        // The async handle is ref'd in owned mode, so uv_run only returns once shutdown has closed
+        // The wake handle is ref'd in owned mode, so uv_run only returns once shutdown has closed
         // every handle (or someone called uv_stop on our loop: then carry on).
         while lock.withLock({ phase != .stopped }) {
             uv_run(uvLoop, UV_RUN_DEFAULT)
@@ -252,19 +277,39 @@ public final class EventLoop: @unchecked Sendable {
 
     // MARK: Work
 
+    /// Whether work may run right now, in the calling code, instead of being queued: true on the loop
+    /// thread while the loop still takes work (where `execute` would accept it) and nothing queued
+    /// earlier is still waiting, neither in the queue nor later in the batch now running. Running inline
+    /// then keeps the queue's order (a host's cancel posted before an operation still runs before it)
+    /// and saves its round trip (a closure, the lock twice, a wake and a turn). Only for work that may
+    /// run inside the caller's own call: host callbacks never do (they always wait for a later turn,
+    /// `CallbackDispatcher`).
+    public var acceptsInlineWork: Bool {
+        var current = uv_thread_self()
+        let onLoopThread = lock.withLock { () -> Bool in
+            guard phase == .running, queue.isEmpty, var thread = loopThread, !threadFinished else { return false }
+            return uv_thread_equal(&thread, &current) != 0
+        }
+        // Read on the loop thread only, which alone writes it.
+        return onLoopThread && laterInBatch == 0
+    }
+
     /// Queues `work` to run on the loop thread, in FIFO order, always on a later loop turn (never
     /// inline, even when called on the loop thread). Any thread.
     /// - Returns: false, and drops `work`, once shutdown has begun.
     @discardableResult
     public func execute(_ work: @escaping () -> Void) -> Bool {
         let onLoopThread = isLoopThread
-        let accepted = lock.withLock { () -> Bool in
-            guard phase == .running else { return false }
+        let (accepted, signal) = lock.withLock { () -> (Bool, Bool) in
+            guard phase == .running else { return (false, false) }
             queue.append(work)
-            // Under the lock: shutdown closes the handle only after leaving `.running`.
-            if !onLoopThread { uv_async_send(async) }
-            return true
+            guard !onLoopThread, !crossThreadWakePending else { return (true, false) }
+            crossThreadWakePending = true
+            return (true, true)
         }
+        // Outside the lock: the woken loop thread takes the lock first thing. The channel outlives any
+        // shutdown (it closes with this object), so signalling late is harmless.
+        if signal { wakeChannel.signal() }
         // An active idle handle is ref'd, so it also keeps a host's uv_run going until the work
         // has run, and makes the loop poll without blocking.
         if accepted && onLoopThread && !localWakeArmed {
@@ -282,6 +327,7 @@ public final class EventLoop: @unchecked Sendable {
 
     private func runPostedWork() {
         let (shutdown, batch) = lock.withLock { () -> (ShutdownRequest?, [() -> Void]) in
+            crossThreadWakePending = false
             if let request = requestedShutdown {
                 requestedShutdown = nil
                 return (request, [])
@@ -295,8 +341,10 @@ public final class EventLoop: @unchecked Sendable {
             return
         }
         // Work queued while this batch runs waits for the next turn (its `execute` re-armed a wake).
-        for work in batch {
+        defer { laterInBatch = 0 }
+        for (index, work) in batch.enumerated() {
             guard lock.withLock({ phase == .running }) else { return }
+            laterInBatch = batch.count - index - 1
             work()
         }
     }
@@ -341,7 +389,7 @@ public final class EventLoop: @unchecked Sendable {
     // MARK: Shutdown
 
     /// Stops accepting work, drops queued work, runs `final` on the loop thread (if given), then
-    /// closes every Hearth uv handle (async, timers, polls); each handle's owner stays alive until
+    /// closes every Hearth uv handle (wake, timers, polls); each handle's owner stays alive until
     /// its close callback. Any thread; idempotent: only the first call's `final` runs.
     ///
     /// - Owned loop, called off the loop thread: runs `final` and the closes on the loop thread,
@@ -353,7 +401,7 @@ public final class EventLoop: @unchecked Sendable {
     /// - Borrowed loop, called off the loop thread: posts the request and returns at once; it is
     ///   carried out during the host's next `uv_run` that polls (see the type's notes).
     ///
-    /// `last` runs on the loop thread when libuv delivers the close of Hearth's async handle: in the
+    /// `last` runs on the loop thread when libuv delivers the close of Hearth's wake handle: in the
     /// same loop iteration, after the callback that is running returns (owned loop: before the thread
     /// leaves `uv_run`, so before `shutdown` returns when called off the loop thread; borrowed loop:
     /// during the host's next `uv_run` when called outside one). The app ends its registrations there.
@@ -394,13 +442,14 @@ public final class EventLoop: @unchecked Sendable {
 
     private func shutdownOffLoopThread(final: (() -> Void)?, last: (() -> Void)?) {
         var dropped: [() -> Void] = []
-        lock.withLock {
-            guard phase == .running else { return }
+        let requested = lock.withLock { () -> Bool in
+            guard phase == .running else { return false }
             phase = .stopping
             requestedShutdown = ShutdownRequest(final: final, last: last)
             swap(&dropped, &queue)
-            uv_async_send(async)
+            return true
         }
+        if requested { wakeChannel.signal() }
         dropped.removeAll()
         guard isOwned else { return }
         lock.wait { threadFinished }
@@ -443,7 +492,7 @@ public final class EventLoop: @unchecked Sendable {
         UVHandle.close(localWake)
         // `shutdown`'s `last` runs when the loop delivers this close, and in borrowed mode the deferred
         // releases after it.
-        uv_close(UVHandle.base(async)) { handle in
+        uv_close(UVHandle.base(wakePoll)) { handle in
             guard let handle else { return }
             if let data = handle.pointee.data {
                 handle.pointee.data = nil
@@ -457,4 +506,27 @@ public final class EventLoop: @unchecked Sendable {
             UnsafeMutableRawPointer(handle).deallocate()
         }
     }
+}
+
+/// The descriptors behind `EventLoop`'s cross-thread wake (`hearth_wake.h`): open for the lifetime of
+/// this object, which the loop holds for its own.
+private final class WakeChannel: @unchecked Sendable {
+    private var descriptors: [Int32] = [-1, -1]
+
+    init() throws {
+        let rc = descriptors.withUnsafeMutableBufferPointer { hearth_wake_open($0.baseAddress) }
+        guard rc == 0 else { throw LoopError(operation: "hearth_wake_open", code: rc) }
+    }
+
+    deinit {
+        descriptors.withUnsafeMutableBufferPointer { hearth_wake_close($0.baseAddress) }
+    }
+
+    var readDescriptor: Int32 { descriptors[0] }
+
+    /// Any thread.
+    func signal() { hearth_wake_signal(descriptors[1]) }
+
+    /// The loop thread.
+    func drain() { hearth_wake_drain(descriptors[0]) }
 }

@@ -27,6 +27,8 @@ final class CurlEasy {
     var lastRequestNeedsReset = true
     /// The transport-wide options (`CurlTransfer.configureTransportOptions`) are set on this handle.
     var hasTransportOptions = false
+    /// The multi's socket callbacks (`CurlMulti.add`) are set on this handle.
+    var hasMultiCallbacks = false
     /// The scheme `CURLOPT_PROTOCOLS_STR` allows on this handle, nil while curl's default.
     var allowedProtocols: String?
 
@@ -35,6 +37,7 @@ final class CurlEasy {
     func reset() {
         curl_easy_reset(handle)
         hasTransportOptions = false
+        hasMultiCallbacks = false
         allowedProtocols = nil
         errorBuffer[0] = 0
         _ = hearth_curl_easy_setopt_ptr(handle, CURLOPT_ERRORBUFFER, errorBuffer)

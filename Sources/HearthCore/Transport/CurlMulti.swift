@@ -111,22 +111,29 @@ final class CurlMulti {
         curl_multi_cleanup(multi)
     }
 
-    func add(_ easy: UnsafeMutableRawPointer) -> CURLMcode {
+    func add(_ easy: CurlEasy) -> CURLMcode {
         guard let multi else { return CURLM_BAD_HANDLE }
-        // Set on every add: a connection keeps the close-socket callback of the handle that opened
-        // it, and a reset handle has lost it. Unretained: connections live in this multi's cache and
-        // are all closed by `curl_multi_cleanup`, which runs before this object is gone.
-        _ = hearth_curl_easy_setopt_closesocket_cb(easy) { context, socket in
-            guard let context else { return closeDescriptor(socket) }
-            return Unmanaged<CurlMulti>.fromOpaque(context).takeUnretainedValue().socketClosing(socket)
+        // Every handle that joins must carry them: a connection keeps the close-socket callback of the
+        // handle that opened it. Set once per handle (a handle only ever joins this multi: the
+        // transport's pool), and again after a reset, which drops them (`CurlEasy.reset`): four
+        // setopts per request otherwise. Unretained: connections live in this multi's cache and are
+        // all closed by `curl_multi_cleanup`, which runs before this object is gone.
+        if !easy.hasMultiCallbacks {
+            _ = hearth_curl_easy_setopt_closesocket_cb(easy.handle) { context, socket in
+                guard let context else { return closeDescriptor(socket) }
+                return Unmanaged<CurlMulti>.fromOpaque(context).takeUnretainedValue().socketClosing(socket)
+            }
+            _ = hearth_curl_easy_setopt_ptr(easy.handle, CURLOPT_CLOSESOCKETDATA, Unmanaged.passUnretained(self).toOpaque())
+            _ = hearth_curl_easy_setopt_sockopt_cb(easy.handle) { context, socket, purpose in
+                if let context {
+                    Unmanaged<CurlMulti>.fromOpaque(context).takeUnretainedValue().socketOpened(socket, purpose)
+                }
+                return Int32(CURL_SOCKOPT_OK)
+            }
+            _ = hearth_curl_easy_setopt_ptr(easy.handle, CURLOPT_SOCKOPTDATA, Unmanaged.passUnretained(self).toOpaque())
+            easy.hasMultiCallbacks = true
         }
-        _ = hearth_curl_easy_setopt_ptr(easy, CURLOPT_CLOSESOCKETDATA, Unmanaged.passUnretained(self).toOpaque())
-        _ = hearth_curl_easy_setopt_sockopt_cb(easy) { context, socket, purpose in
-            if let context { Unmanaged<CurlMulti>.fromOpaque(context).takeUnretainedValue().socketOpened(socket, purpose) }
-            return Int32(CURL_SOCKOPT_OK)
-        }
-        _ = hearth_curl_easy_setopt_ptr(easy, CURLOPT_SOCKOPTDATA, Unmanaged.passUnretained(self).toOpaque())
-        return curl_multi_add_handle(multi, easy)
+        return curl_multi_add_handle(multi, easy.handle)
     }
 
     func remove(_ easy: UnsafeMutableRawPointer) {

@@ -7,6 +7,11 @@ final class CurlTransfer {
     let id: RequestID
     let easy: CurlEasy
     let completion: (Result<HTTPResponse, TransportError>) -> Void
+    /// The host whose connections can serve it (`CheckedURLCache` numbers them), and the time it is given.
+    private(set) var host = 0
+    private(set) var timeoutMs = 0
+    /// In curl (added to the multi and not yet removed); set by the transport.
+    var isStarted = false
     private let maxBodyBytes: Int
     /// curl reads the list during the transfer, so it is held until the handle left the multi (shared
     /// with the transport's cache and other transfers sending the same headers).
@@ -85,8 +90,10 @@ final class CurlTransfer {
                            headerLists: CurlHeaderListCache) throws(TransportError) {
         try RequestValidation.checkMethod(request.method)
         let timeoutMs = request.timeoutMs.flatMap { $0 > 0 ? $0 : nil } ?? options.defaultTimeoutMs
-        let (url, scheme) = try checkedURLs.parsed(request.url)
+        self.timeoutMs = timeoutMs
+        let (url, scheme, host) = try checkedURLs.parsed(request.url)
         self.url = url
+        self.host = host
         // Every transfer sets its own: an easy handle keeps the last one it was given, which may be
         // freed by now.
         try apply(easy.set(CURLOPT_CURLU, pointer: UnsafeRawPointer(url.handle)), "URL")
@@ -115,6 +122,11 @@ final class CurlTransfer {
         try apply(easy.set(CURLOPT_HTTPHEADER, pointer: headerList.pointer), "headers")
         try configureMethodAndBody(method: request.method, body: request.body)
         easy.lastRequestNeedsReset = request.method != "POST" || !options.connectTo.isEmpty
+    }
+
+    /// A request that waited for its turn (`HostAdmission`) gets what is left of its time.
+    func setRemainingTime(ms: Int) -> Bool {
+        easy.set(CURLOPT_TIMEOUT_MS, max(1, ms)) == CURLE_OK
     }
 
     /// Options that are the same for every request of this transport: set once per handle, and again
@@ -245,23 +257,29 @@ enum RequestValidation {
 final class CheckedURLCache {
     /// A sign-in alternates between two or three endpoints; a few more cover the rest of a session.
     static let capacity = 8
-    private var entries: [(text: String, url: CurlURL, scheme: String)] = []
+    private var entries: [(text: String, url: CurlURL, scheme: String, host: Int)] = []
+    /// A small number for each "scheme://host:port" seen (`CurlURL.connectionKey`), never forgotten: a
+    /// transport talks to a handful of hosts.
+    private var hostNumbers: [String: Int] = [:]
     private var nextEvicted = 0
 
-    /// `text` parsed, and its scheme ("http" or "https"), once it passed the checks; throws what they
-    /// throw. A refused URL is not remembered: it is refused again every time.
-    func parsed(_ text: String) throws(TransportError) -> (url: CurlURL, scheme: String) {
-        for entry in entries where entry.text == text { return (entry.url, entry.scheme) }
+    /// `text` parsed, its scheme ("http" or "https") and its host's number, once it passed the checks;
+    /// throws what they throw. A refused URL is not remembered: it is refused again every time.
+    func parsed(_ text: String) throws(TransportError) -> (url: CurlURL, scheme: String, host: Int) {
+        for entry in entries where entry.text == text { return (entry.url, entry.scheme, entry.host) }
         try RequestValidation.checkURL(text)
         let scheme = try CurlTransfer.scheme(of: text)
         let url = try CurlURL(text)
+        let key = url.connectionKey(scheme: scheme)
+        let host = hostNumbers[key] ?? hostNumbers.count
+        hostNumbers[key] = host
         if entries.count < Self.capacity {
-            entries.append((text, url, scheme))
+            entries.append((text, url, scheme, host))
         } else {
-            entries[nextEvicted] = (text, url, scheme)
+            entries[nextEvicted] = (text, url, scheme, host)
             nextEvicted = (nextEvicted + 1) % Self.capacity
         }
-        return (url, scheme)
+        return (url, scheme, host)
     }
 }
 

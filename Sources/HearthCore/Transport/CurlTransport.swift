@@ -1,4 +1,5 @@
 import CCurl
+import CLibUV
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -51,7 +52,9 @@ public final class CurlTransport: HTTPTransport {
         /// How many idle easy handles to keep while requests are in flight (at least
         /// `idleHandlePoolSize`): a burst's handles serve the requests that follow it.
         public var busyHandlePoolSize: Int = 64
-        /// Connections open at once to one host; further requests queue for a free one. 0: no limit.
+        /// Requests in curl, and so connections open, at once to one host; further requests wait in the
+        /// transport, in the order they were sent, for one of them to finish (`HostAdmission`). 0: no
+        /// limit.
         public var maxConnectionsPerHost: Int = 64
         /// Tests only (package-internal): curl `CONNECT_TO` entries, "HOST:PORT:CONNECT-HOST:CONNECT-PORT",
         /// so a production URL reaches a local server while TLS still verifies the production name.
@@ -66,8 +69,13 @@ public final class CurlTransport: HTTPTransport {
     private var pool: CurlEasyPool
     private let headerLists = CurlHeaderListCache()
     private let checkedURLs = CheckedURLCache()
+    /// Requests sent and not completed: in curl, or waiting for their turn (`admission`).
     private var inFlight: [RequestID: CurlTransfer] = [:]
     private var idsByEasy: [UnsafeMutableRawPointer: RequestID] = [:]
+    private var admission: HostAdmission
+    /// Fails waiting requests whose time runs out before their turn; armed for the earliest deadline.
+    private var admissionTimer: LoopTimer?
+    private var admissionTimerDeadlineMs: UInt64?
     private var lastID: UInt64 = 0
     private var isClosed = false
     /// Bumped by `close`: completions scheduled before it are dropped, later ones are delivered.
@@ -94,6 +102,7 @@ public final class CurlTransport: HTTPTransport {
         if options.caBundlePath == nil { options.caBundlePath = SystemCABundle.forThisMachine }
         self.options = options
         self.pool = CurlEasyPool(capacity: options.idleHandlePoolSize, busyCapacity: options.busyHandlePoolSize)
+        self.admission = HostAdmission(limit: options.maxConnectionsPerHost)
         self.multi = try CurlMulti(loop: loop, maxConnectionsPerHost: options.maxConnectionsPerHost) { [weak self] finished in
             self?.transfersFinished(finished)
         }
@@ -157,20 +166,84 @@ public final class CurlTransport: HTTPTransport {
             deliverLater(.failure(error), to: completion)
             return id
         }
-        let added = multi.add(easy.handle)
-        guard added == CURLM_OK else {
-            transfer.releaseResources()
-            deliverLater(.failure(.network(String(cString: curl_multi_strerror(added)))), to: completion)
-            return id
-        }
         inFlight[id] = transfer
-        idsByEasy[easy.handle] = id
         multi.keepsLoopAlive = true
+        if admission.admit(host: transfer.host) {
+            start(transfer)
+        } else {
+            let deadlineMs = uv_now(loop.uvLoop) + UInt64(transfer.timeoutMs)
+            admission.wait(.init(id: id, deadlineMs: deadlineMs), host: transfer.host)
+            armAdmissionTimer(deadlineMs)
+        }
         return id
+    }
+
+    /// Hands an admitted transfer to curl; a refusal fails it (asynchronously) and frees its place.
+    @discardableResult
+    private func start(_ transfer: CurlTransfer) -> Bool {
+        let added = multi?.add(transfer.easy) ?? CURLM_BAD_HANDLE
+        guard added == CURLM_OK else {
+            inFlight[transfer.id] = nil
+            admission.left(host: transfer.host)
+            transfer.releaseResources()
+            inFlightChanged()
+            deliverLater(.failure(.network(String(cString: curl_multi_strerror(added)))), to: transfer.completion)
+            return false
+        }
+        transfer.isStarted = true
+        idsByEasy[transfer.easy.handle] = transfer.id
+        return true
+    }
+
+    /// A place for `host` came free: the oldest waiting requests of that host go to curl, with what is
+    /// left of their time; ones cancelled meanwhile are skipped, ones whose time ran out fail.
+    private func admitWaiting(host: Int) {
+        while let waiting = admission.next(host: host) {
+            guard let transfer = inFlight[waiting.id] else {
+                admission.left(host: host)
+                continue
+            }
+            let nowMs = uv_now(loop.uvLoop)
+            guard waiting.deadlineMs > nowMs, transfer.setRemainingTime(ms: Int(waiting.deadlineMs - nowMs)) else {
+                admission.left(host: host)
+                expireWaiting(transfer)
+                continue
+            }
+            start(transfer)
+        }
+    }
+
+    private func expireWaiting(_ transfer: CurlTransfer) {
+        inFlight[transfer.id] = nil
+        transfer.releaseResources()
+        inFlightChanged()
+        deliverLater(.failure(.timedOut("Operation timed out after \(transfer.timeoutMs) milliseconds "
+                                        + "waiting for a connection")), to: transfer.completion)
+    }
+
+    private func armAdmissionTimer(_ deadlineMs: UInt64) {
+        if let armed = admissionTimerDeadlineMs, armed <= deadlineMs { return }
+        let timer = admissionTimer ?? loop.makeTimer()
+        admissionTimer = timer
+        admissionTimerDeadlineMs = deadlineMs
+        let nowMs = uv_now(loop.uvLoop)
+        timer.start(afterMs: deadlineMs > nowMs ? deadlineMs - nowMs : 0) { [weak self] in
+            self?.admissionDeadlinePassed()
+        }
+    }
+
+    private func admissionDeadlinePassed() {
+        admissionTimerDeadlineMs = nil
+        let (expired, nextDeadlineMs) = admission.expire(nowMs: uv_now(loop.uvLoop))
+        for id in expired {
+            if let transfer = inFlight[id] { expireWaiting(transfer) }
+        }
+        if let nextDeadlineMs { armAdmissionTimer(nextDeadlineMs) }
     }
 
     public func cancel(_ id: RequestID) {
         guard let transfer = inFlight.removeValue(forKey: id) else { return }
+        // A waiting one keeps its entry in `admission`, skipped when its turn comes.
         retire(transfer, reuse: false)
         inFlightChanged()
         deliverLater(.failure(.cancelled), to: transfer.completion)
@@ -187,6 +260,9 @@ public final class CurlTransport: HTTPTransport {
         let transfers = Array(inFlight.values)
         inFlight.removeAll()
         idsByEasy.removeAll()
+        admission = HostAdmission(limit: admission.limit)
+        admissionTimerDeadlineMs = nil
+        if !loop.isShuttingDown { admissionTimer?.stop() }
         let multi = self.multi
         self.multi = nil
         var pool = self.pool
@@ -249,10 +325,17 @@ public final class CurlTransport: HTTPTransport {
     /// while resolving) holding a receive buffer that makes it refuse `CURLOPT_BUFFERSIZE` after a
     /// reset: reused, that handle failed every later request given to it.
     private func retire(_ transfer: CurlTransfer, reuse: Bool) {
+        guard transfer.isStarted else {
+            transfer.releaseResources()
+            return
+        }
+        transfer.isStarted = false
         idsByEasy[transfer.easy.handle] = nil
         multi?.remove(transfer.easy.handle)
         transfer.releaseResources()
         if reuse { pool.give(transfer.easy) }
+        admission.left(host: transfer.host)
+        admitWaiting(host: transfer.host)
     }
 
     /// Completions are never run inside the call that caused them.

@@ -28,4 +28,16 @@ final class CurlURL {
     deinit {
         curl_url_cleanup(handle)
     }
+
+    /// "scheme://host:port" (the port curl will use, default ports included): the requests one
+    /// connection can serve, for the transport's per-host limit (`HostAdmission`).
+    func connectionKey(scheme: String) -> String {
+        func part(_ which: CURLUPart, _ flags: Int32) -> String {
+            var value: UnsafeMutablePointer<CChar>?
+            guard curl_url_get(handle, which, &value, UInt32(flags)) == CURLUE_OK, let value else { return "" }
+            defer { curl_free(value) }
+            return String(cString: value)
+        }
+        return scheme + "://" + part(CURLUPART_HOST, 0).lowercased() + ":" + part(CURLUPART_PORT, CURLU_DEFAULT_PORT)
+    }
 }

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import math
+import sys
 import threading
 import time
 import weakref
-from typing import Any, Callable, Generator, Generic, Optional, Tuple, TypeVar
+from typing import Any, Callable, Generator, Generic, List, Optional, Tuple, TypeVar
 
 from ._core import FUTURES, AppCore
 from ._lib import COMPLETION_CB, lib
@@ -63,10 +64,15 @@ class Future(Generic[T]):
         self._owner = owner
         self._lock = threading.Lock()
         self._outcome: Optional[Tuple[bool, Any]] = None
-        # weakref.finalize runs at most once: the reference cannot be released twice. At interpreter
-        # exit the process frees everything; releasing there could race a still-running thread.
-        self._finalizer = weakref.finalize(self, lib.hearth_future_release, handle)
-        self._finalizer.atexit = False
+
+    def __del__(self, _release: Callable[[int], None] = lib.hearth_future_release,
+                _finalizing: Callable[[], bool] = sys.is_finalizing) -> None:
+        # The native reference goes with the last Python one (once: __del__ runs once per object, and a
+        # future is never resurrected). Not weakref.finalize: registering one for every operation
+        # cost more than the rest of creating the future. At interpreter exit the process frees
+        # everything; releasing there could race a loop thread still running.
+        if not _finalizing():
+            _release(self._handle)
 
     # ------------------------------------------------------------------------------------------------
     # Status
@@ -148,11 +154,10 @@ class Future(Generic[T]):
             else:
                 waiter.set_exception(value)
 
+        inbox = _inbox(loop)
+
         def hand_over(_: "Future[T]") -> None:
-            try:
-                loop.call_soon_threadsafe(settle)
-            except RuntimeError:
-                logger.debug("hearth: the event loop awaiting a future closed before it finished")
+            inbox.put(settle)
 
         self.add_done_callback(hand_over)
         return (yield from waiter.__await__())
@@ -190,10 +195,11 @@ class Future(Generic[T]):
             return self._outcome
 
     def _compute_outcome(self) -> Tuple[bool, Any]:
-        status = lib.hearth_future_status(self._handle)
-        if status == _INVALID:
-            return False, InvalidHandleError(ErrorCode.INVALID_HANDLE, "the native future is invalid")
         code = lib.hearth_future_error(self._handle)
+        # The error call answers INVALID_HANDLE for an invalid future too: only then is the status
+        # asked, to tell the two apart.
+        if code == ErrorCode.INVALID_HANDLE and lib.hearth_future_status(self._handle) == _INVALID:
+            return False, InvalidHandleError(ErrorCode.INVALID_HANDLE, "the native future is invalid")
         if code != 0:
             error = error_from_code(code, decode(lib.hearth_future_error_message(self._handle)))
             if isinstance(error, AccountConflictError):
@@ -249,6 +255,54 @@ class FutureReference:
         self.ptr: int = ptr
         self._finalizer = weakref.finalize(self, lib.hearth_future_release, ptr)
         self._finalizer.atexit = False
+
+
+class _Inbox:
+    """Finished futures handed from Hearth's loop threads to one asyncio event loop. Waking the event
+    loop (call_soon_threadsafe: a handle, a lock and a write to its self-pipe, then a read) is done once
+    for every completion that arrives before it has run, not once per completion."""
+
+    __slots__ = ("_loop", "_lock", "_waiting", "__weakref__")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._lock = threading.Lock()
+        self._waiting: List[Callable[[], None]] = []
+
+    def put(self, settle: Callable[[], None]) -> None:
+        """Any thread: ``settle`` runs on the event loop's thread."""
+        with self._lock:
+            self._waiting.append(settle)
+            if len(self._waiting) > 1:
+                return  # a wake-up is on its way and will take this one too
+        try:
+            self._loop.call_soon_threadsafe(self._run)
+        except RuntimeError:
+            # The event loop closed: nobody can be awaiting on it any more.
+            with self._lock:
+                self._waiting.clear()
+            logger.debug("hearth: the event loop awaiting a future closed before it finished")
+
+    def _run(self) -> None:
+        with self._lock:
+            waiting, self._waiting = self._waiting, []
+        for settle in waiting:
+            try:
+                settle()
+            except Exception:  # noqa: BLE001 - the rest must still be delivered
+                logger.exception("hearth: error while handing a finished future to asyncio")
+
+
+_INBOXES: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Inbox]" = weakref.WeakKeyDictionary()
+_INBOXES_LOCK = threading.Lock()
+
+
+def _inbox(loop: asyncio.AbstractEventLoop) -> _Inbox:
+    with _INBOXES_LOCK:
+        inbox = _INBOXES.get(loop)
+        if inbox is None:
+            inbox = _INBOXES[loop] = _Inbox(loop)
+        return inbox
 
 
 def _on_completion(_handle: Optional[int], user_data: Optional[int]) -> None:

@@ -115,10 +115,16 @@ class TestDoneCallbacks:
         future = app.auth.sign_in_anonymously()
         future.result(TIMEOUT)
         seen: "queue.Queue[Tuple[int, bool]]" = queue.Queue()
+        # The loop thread is held in a function posted first, so the check below cannot race a loop
+        # thread that runs the callback the moment it is queued (a woken loop thread may well run
+        # before this thread's next line).
+        go_on = threading.Event()
+        app.post(lambda: go_on.wait(TIMEOUT))
 
         future.add_done_callback(lambda _f: seen.put((threading.get_ident(), app.is_loop_thread())))
 
         assert seen.empty()  # not inside add_done_callback
+        go_on.set()
         thread, on_loop = seen.get(timeout=TIMEOUT)
         assert thread != threading.get_ident()
         assert on_loop is True
@@ -216,22 +222,30 @@ class TestAsyncio:
 
         assert asyncio.run(again()) is expected
 
-    def test_the_event_loop_keeps_running_while_an_operation_is_pending(self, auth: hearth.Auth) -> None:
+    def test_the_event_loop_keeps_running_while_an_operation_is_pending(self, app: hearth.App) -> None:
         ticks = 0
+        # The app's loop thread is held until the event loop has ticked a few times, so the operation is
+        # certainly pending while it ticks (a fast loop thread could otherwise finish it first).
+        go_on = threading.Event()
+        app.post(lambda: go_on.wait(TIMEOUT))
 
         async def ticker() -> None:
             nonlocal ticks
             while True:
                 ticks += 1
+                if ticks == 5:
+                    go_on.set()
                 await asyncio.sleep(0)
 
         async def main() -> None:
             task = asyncio.ensure_future(ticker())
-            await auth.create_user_with_email_and_password(unique_email(), PASSWORD)
+            future = app.auth.create_user_with_email_and_password(unique_email(), PASSWORD)
+            assert not future.done()
+            await future
             task.cancel()
 
         asyncio.run(main())
-        assert ticks > 1
+        assert ticks >= 5
 
 
 class TestLastResults:

@@ -113,6 +113,8 @@ HEARTH_EMULATOR_TEST(testCallbacksRunOnTheLoopThreadNeverInsideOnCompletion) {
 HEARTH_EMULATOR_TEST(testCompletionCallbacksThroughTheFutureApi) {
   CompatApp fixture;
   REQUIRE(WaitFor(fixture.auth()->SignInAnonymously(), "SignInAnonymously"));
+  // The app's loop thread is held until the callbacks are in place, so the refresh cannot finish first.
+  LoopHold first_hold(hearth::compat::GetHearthApp(fixture.app()));
   Future<std::string> token = fixture.auth()->current_user().GetToken(true);
   // Added callbacks (not replacing) all run; a removed one does not; user data is freed after.
   firebase::detail::FutureApiInterface& api = firebase::ReferenceCountedFutureImpl::Instance();
@@ -136,14 +138,18 @@ HEARTH_EMULATOR_TEST(testCompletionCallbacksThroughTheFutureApi) {
   api.AddCompletionCallback(handle, count, nullptr, free_data, false);
   api.RemoveCompletionCallback(handle, removed);
   CHECK_EQ(deletes.load(), 1);  // the removed one's data
+  first_hold.Release();
   REQUIRE(WaitFor(token, "GetToken(true)"));
   CHECK(WaitUntil([] { return runs.load() == 2 && deletes.load() == 3; }));
-  // Replacing (what OnCompletion does) frees the replaced callback's data at once.
+  // Replacing (what OnCompletion does) frees the replaced callback's data at once. The app's loop thread
+  // is held meanwhile, so the refresh cannot finish (and free the second one's) before the check.
+  LoopHold hold(hearth::compat::GetHearthApp(fixture.app()));
   Future<std::string> next = fixture.auth()->current_user().GetToken(true);
   const firebase::FutureHandle next_handle = Peek(next).Handle();
   api.AddCompletionCallback(next_handle, count, nullptr, free_data, true);
   api.AddCompletionCallback(next_handle, count, nullptr, free_data, true);
   CHECK_EQ(deletes.load(), 4);
+  hold.Release();
   REQUIRE(WaitFor(next, "GetToken(true) again"));
   CHECK(WaitUntil([] { return runs.load() == 3 && deletes.load() == 5; }));
 }
