@@ -14,11 +14,11 @@ let fuzzTargets: [Target] = [
     .target(name: "FuzzSupport", dependencies: ["CFuzzDriver"], path: "Sources/Fuzz/Support",
             swiftSettings: fuzzTargetSettings),
 ] + [
-    ("fuzz-rpc-responses", "RPCResponses", ["HearthCore"]),
-    ("fuzz-jwt", "JWT", ["HearthCore"]),
+    ("fuzz-rpc-responses", "RPCResponses", ["HearthAuth", "HearthBackend", "HearthTransport"]),
+    ("fuzz-jwt", "JWT", ["HearthAuth", "HearthBackend", "HearthWire"]),
     ("fuzz-json-parser", "JSONParser", ["HearthWire"]),
-    ("fuzz-redirect", "Redirect", ["HearthCore"]),
-    ("fuzz-persisted-session", "PersistedSession", ["HearthCore"]),
+    ("fuzz-redirect", "Redirect", ["HearthAuth"]),
+    ("fuzz-persisted-session", "PersistedSession", ["HearthAuth", "HearthBackend"]),
     ("fuzz-emulator-requests", "EmulatorRequests", ["HearthEmulator"]),
 ].map { name, directory, dependencies in
     .executableTarget(name: name, dependencies: ["FuzzSupport"] + dependencies.map { .target(name: $0) },
@@ -41,14 +41,16 @@ let releaseWithoutDynamicExclusivity: [SwiftSetting] = [
     .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
 ]
 
-// libhearth: the client (HearthCore) behind a C ABI (Hearth). hearth-emulator: the local server.
-// The library never links the emulator's server stack; build products separately
-// (`swift build --product hearth`) so library work stays fast.
+// libhearth: the client (HearthTransport, HearthBackend, HearthAuth) behind a C ABI (Hearth).
+// hearth-emulator: the local server. The library never links the emulator's server stack; build
+// products separately (`swift build --product hearth`) so library work stays fast.
+// There is no Swift library product: the supported interface is the C ABI (include/hearth.h), with the
+// C++ wrapper and the Python package over it. The client's modules are this package's inside, shared
+// between its targets with `package` access; a Swift API would be a design of its own.
 let package = Package(
     name: "hearth",
     products: [
         .library(name: "hearth", type: .dynamic, targets: ["Hearth"]),
-        .library(name: "HearthCore", targets: ["HearthCore"]),
         .executable(name: "hearth-emulator", targets: ["hearth-emulator"]),
     ],
     dependencies: [
@@ -74,13 +76,24 @@ let package = Package(
         // Hashes and HMAC (through CHearthCrypto) and base32, shared by the client and the emulator.
         .target(name: "HearthCrypto", dependencies: ["CHearthCrypto"], swiftSettings: leanRuntime + fuzzInstrumented),
         // The public C header: the ABI layer reads the options structs with the host's layout, and the
-        // core and the emulator take the version from its HEARTH_VERSION_* numbers (its one source).
+        // client and the emulator take the version from its HEARTH_VERSION_* numbers (its one source).
         .systemLibrary(name: "CHearthHeader"),
-        .target(name: "HearthCore", dependencies: ["CLibUV", "CCurl", "CHearthShims", "HearthWire", "HearthCrypto", "CHearthHeader"],
+        // The client in three layers, each depending only on the ones below it, so an arrow the wrong way
+        // does not build. Not built with -cross-module-optimization: it serializes public declarations
+        // only, and what the layers share is `package` (the locks, taken on every operation, are public
+        // and @inlinable for that reason; Locks.swift).
+        // The libuv loop, locks, logging and the libcurl transport;
+        .target(name: "HearthTransport", dependencies: ["CLibUV", "CCurl", "CHearthShims"],
+                swiftSettings: leanRuntime + releaseWithoutDynamicExclusivity + fuzzInstrumented),
+        // the Identity Toolkit and Secure Token RPCs, their records and the error table;
+        .target(name: "HearthBackend", dependencies: ["HearthTransport", "HearthWire", "HearthCrypto", "CHearthHeader"],
+                swiftSettings: leanRuntime + releaseWithoutDynamicExclusivity + fuzzInstrumented),
+        // apps, auth state and its persistence, credentials, provider flows, phone and multi-factor, futures.
+        .target(name: "HearthAuth", dependencies: ["HearthBackend", "HearthTransport", "HearthWire", "HearthCrypto", "CLibUV"],
                 swiftSettings: leanRuntime + releaseWithoutDynamicExclusivity + fuzzInstrumented),
         // The shipped ABI: exports only hearth_* (exports.map) under the soname libhearth.so.<major>.
         // lld, because gold leaves the hidden Swift symbols in .dynsym (as LOCAL entries).
-        .target(name: "Hearth", dependencies: ["HearthCore", "CHearthHeader", "CLibUV"],
+        .target(name: "Hearth", dependencies: ["HearthAuth", "HearthBackend", "HearthTransport", "HearthCrypto", "CHearthHeader", "CLibUV"],
                 exclude: ["exports.map"],
                 swiftSettings: leanRuntime + releaseWithoutDynamicExclusivity,
                 linkerSettings: [.unsafeFlags([
@@ -96,7 +109,7 @@ let package = Package(
         ], swiftSettings: fuzzInstrumented),
         .executableTarget(name: "hearth-emulator", dependencies: ["HearthEmulator"]),
         .testTarget(name: "HearthWireTests", dependencies: ["HearthWire"]),
-        .testTarget(name: "HearthCoreTests", dependencies: ["HearthCore", "HearthWire"],
+        .testTarget(name: "HearthClientTests", dependencies: ["HearthAuth", "HearthBackend", "HearthTransport", "HearthWire", "HearthCrypto"],
                     exclude: ["Fixtures/http_test_server.py", "Fixtures/make_test_pki.sh"]),
     ] + fuzzTargets
 )

@@ -5,7 +5,9 @@ import Darwin
 #endif
 import CHearthHeader
 import CLibUV
-import HearthCore
+import HearthAuth
+import HearthBackend
+import HearthTransport
 
 typealias OptionsReader = VersionedStruct<hearth_app_options>
 

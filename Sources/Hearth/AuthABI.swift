@@ -4,7 +4,8 @@ import Glibc
 import Darwin
 #endif
 import CHearthHeader
-import HearthCore
+import HearthAuth
+import HearthBackend
 
 public typealias ListenerCallback = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void
 

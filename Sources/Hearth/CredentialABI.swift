@@ -3,7 +3,9 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import HearthCore
+import HearthAuth
+import HearthBackend
+import HearthCrypto
 
 private func credential(_ pointer: OpaquePointer?) -> CredentialHandle? {
     HandleRegistry.shared.object(UnsafeRawPointer(pointer), as: CredentialHandle.self)

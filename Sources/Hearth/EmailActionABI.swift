@@ -1,5 +1,6 @@
 import CHearthHeader
-import HearthCore
+import HearthAuth
+import HearthBackend
 
 // Email actions: action code settings, sign-in links, and the other out-of-band codes.
 

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CHearthHeader
-import HearthCore
+import HearthBackend
 
 /// Static C strings for error names and messages, built once.
 private let errorTexts: [Int32: (name: CString, message: CString)] = {

@@ -1,5 +1,6 @@
 import CHearthHeader
-import HearthCore
+import HearthAuth
+import HearthBackend
 
 public typealias CompletionCallback = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void
 

@@ -3,7 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import HearthCore
+import HearthAuth
+import HearthTransport
 
 /// hearth_app
 final class AppHandle: @unchecked Sendable {

@@ -3,7 +3,9 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import HearthCore
+import HearthAuth
+import HearthBackend
+import HearthTransport
 
 /// Every handle given to the host is the address of a retained Swift object, registered here with
 /// its kind. Each call checks the address first, so a released, foreign or wrong-kind handle is an

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import HearthCore
+import HearthBackend
 
 /// hearth_last_error_code / hearth_last_error_message: the calling thread's most recent synchronous
 /// failure, like errno and dlerror. Set by the ABI functions that report failure through their return

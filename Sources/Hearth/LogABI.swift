@@ -1,5 +1,5 @@
 import CHearthHeader
-import HearthCore
+import HearthTransport
 
 @_cdecl("hearth_log_set_callback")
 public func abi_log_set_callback(_ level: Int32, _ callback: hearth_log_cb?,

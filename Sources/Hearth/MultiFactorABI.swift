@@ -3,7 +3,9 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import HearthCore
+import HearthAuth
+import HearthBackend
+import HearthCrypto
 
 private func resolver(_ p: OpaquePointer?) -> MultiFactorResolverHandle? {
     HandleRegistry.shared.object(UnsafeRawPointer(p), as: MultiFactorResolverHandle.self)

@@ -1,4 +1,4 @@
-import HearthCore
+import HearthAuth
 
 /// hearth_multi_factor_info (borrowed from a user, a resolver).
 final class MultiFactorInfoHandle: @unchecked Sendable {

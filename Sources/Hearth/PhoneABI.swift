@@ -4,7 +4,8 @@ import Glibc
 import Darwin
 #endif
 import CHearthHeader
-import HearthCore
+import HearthAuth
+import HearthBackend
 
 /// hearth_phone_listener up to user_data: the first version, without `release`.
 private let minimumPhoneListenerSize = (MemoryLayout<hearth_phone_listener>.offset(of: \hearth_phone_listener.user_data) ?? 0)

@@ -1,5 +1,7 @@
 import CHearthHeader
-import HearthCore
+import HearthAuth
+import HearthBackend
+import HearthTransport
 
 /// hearth_oauth_provider: mutable until used (each flow copies it).
 final class OAuthProviderHandle: @unchecked Sendable {

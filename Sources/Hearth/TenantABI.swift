@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import HearthCore
+import HearthBackend
 
 // Tenants (Identity Platform multi-tenancy): the Auth's tenant id, the user's, and taking over a user
 // signed in to another Auth.

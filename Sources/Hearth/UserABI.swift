@@ -1,5 +1,5 @@
 import CHearthHeader
-import HearthCore
+import HearthAuth
 
 private func user(_ pointer: OpaquePointer?) -> UserHandle? {
     HandleRegistry.shared.object(UnsafeRawPointer(pointer), as: UserHandle.self)

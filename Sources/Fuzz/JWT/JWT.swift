@@ -1,5 +1,6 @@
 import FuzzSupport
-@testable import HearthCore
+@testable import HearthAuth
+@testable import HearthBackend
 import HearthWire
 
 // The ID token's claims as the client reads them after every sign-in and refresh. Selector byte:

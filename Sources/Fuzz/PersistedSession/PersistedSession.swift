@@ -1,5 +1,6 @@
 import FuzzSupport
-@testable import HearthCore
+@testable import HearthAuth
+@testable import HearthBackend
 
 // A session file as `Auth` loads it at start-up: any bytes (corrupt, truncated, tampered, another
 // app's) either load as a session of this app or read as signed out. A loaded session re-encodes

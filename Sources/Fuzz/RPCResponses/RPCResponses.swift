@@ -1,5 +1,7 @@
 import FuzzSupport
-@testable import HearthCore
+@testable import HearthAuth
+@testable import HearthBackend
+@testable import HearthTransport
 
 // Every RPC's answer as the backend handles it: classified (error envelope, 200-shaped errors)
 // and, when it is a success, decoded by that RPC. Input: RPC selector, status selector, body.

@@ -1,5 +1,5 @@
 import FuzzSupport
-@testable import HearthCore
+@testable import HearthAuth
 
 // What a browser or another local process can hand the provider flow: a URL (and form body) for
 // `RedirectURLMatcher` (and the same URL read as an email action link), or raw bytes on the loopback receiver's socket for its HTTP request parser.

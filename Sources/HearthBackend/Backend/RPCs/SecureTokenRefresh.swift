@@ -1,0 +1,76 @@
+import HearthTransport
+import HearthWire
+
+/// `securetoken.googleapis.com/v1/token`: exchanges a refresh token for a fresh ID token. Sent as a
+/// form body, as JS does (the service also takes JSON).
+public struct SecureTokenRefresh: BackendRPC {
+    public var refreshToken: String
+
+    public init(refreshToken: String) {
+        self.refreshToken = refreshToken
+    }
+
+    public var endpoint: Endpoint { .secureToken }
+    public var contentType: String { "application/x-www-form-urlencoded" }
+
+    public func encodeBody() -> [UInt8] {
+        FormEncoding.bytes([("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
+    }
+
+    public func decode(_ object: JSONObject) throws(AuthError) -> Response {
+        try Response(decoding: object)
+    }
+
+    public func decode(plainSuccess body: [UInt8]) -> Result<Response, AuthError>? {
+        PlainSuccess.decode(body) { (members: Response.Members) throws(AuthError) in try Response(members) }
+    }
+
+    public struct Response: Sendable, Equatable, Redacted {
+        /// The new ID token (`id_token`, else `access_token`: the service sends the same JWT in both).
+        public var idToken: String
+        /// `access_token`, else `id_token`.
+        public var accessToken: String
+        /// The refresh token to keep from now on; nil when the server did not send one (keep the old one).
+        public var refreshToken: String?
+        /// Seconds the new ID token stays valid; nil when unknown (treat as expired).
+        public var expiresIn: Int64?
+        public var userId: String?
+        public var projectId: String?
+
+        public init(decoding object: JSONObject) throws(AuthError) {
+            try self.init(Members(object))
+        }
+
+        init(_ members: Members) throws(AuthError) {
+            guard let token = members.idToken?.nonEmptyStringValue ?? members.accessToken?.nonEmptyStringValue else {
+                throw .malformedResponse("missing access_token")
+            }
+            idToken = token
+            accessToken = members.accessToken?.nonEmptyStringValue ?? token
+            refreshToken = members.refreshToken?.nonEmptyStringValue
+            expiresIn = TokenLifetime.seconds(expiresIn: members.expiresIn, idToken: token)
+            userId = members.userId?.nonEmptyStringValue
+            projectId = members.projectId?.nonEmptyStringValue
+        }
+
+        struct Members: JSONMembers {
+            var idToken, accessToken, refreshToken, expiresIn, userId, projectId: JSONValue?
+
+            mutating func read<Source: JSONMemberSource>(_ key: JSONKey, _ source: inout Source)
+                throws(JSONParseError)
+            {
+                switch key {
+                case "id_token": idToken = try source.value()
+                case "access_token": accessToken = try source.value()
+                case "refresh_token": refreshToken = try source.value()
+                case "expires_in": expiresIn = try source.value()
+                case "user_id": userId = try source.value()
+                case "project_id": projectId = try source.value()
+                default: try source.skip()
+                }
+            }
+        }
+
+        package var redactedSummary: String { "userId: \(userId ?? "nil"), expiresIn: \(expiresIn.map(String.init) ?? "nil")" }
+    }
+}

@@ -1,0 +1,11 @@
+/// Values that hold tokens or passwords print and dump without them: never log secrets.
+package protocol Redacted: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// What may be shown, e.g. "localId: abc".
+    var redactedSummary: String { get }
+}
+
+extension Redacted {
+    public var description: String { "\(Self.self)(\(redactedSummary))" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+}

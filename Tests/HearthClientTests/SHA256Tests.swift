@@ -1,0 +1,58 @@
+import HearthCrypto
+import XCTest
+
+/// SHA-256 against the FIPS 180-2 / NIST CAVS example messages, and the padding boundaries.
+final class SHA256Tests: XCTestCase {
+    func testEmptyMessage() {
+        XCTAssertEqual(SHA256.hexDigest(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    }
+
+    func testOneBlockMessageAbc() {
+        XCTAssertEqual(SHA256.hexDigest("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+
+    func testTwoBlockMessageOf448Bits() {
+        XCTAssertEqual(SHA256.hexDigest("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+                       "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    }
+
+    func testMessageOf896Bits() {
+        let message = "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu"
+        XCTAssertEqual(SHA256.hexDigest(message), "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1")
+    }
+
+    func testOneMillionLetterA() {
+        XCTAssertEqual(SHA256.hexDigest([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)),
+                       "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    func testLengthsAroundThePaddingBoundaries() {
+        // 55 bytes is the longest message whose padding fits one block; 56...63 need a second block.
+        let expected: [Int: String] = [
+            55: "463eb28e72f82e0a96c0a4cc53690c571281131f672aa229e0d45ae59b598b59",
+            56: "da2ae4d6b36748f2a318f23e7ab1dfdf45acdc9d049bd80e59de82a60895f562",
+            63: "29af2686fd53374a36b0846694cc342177e428d1647515f078784d69cdb9e488",
+            64: "fdeab9acf3710362bd2658cdc9a29e8f9c757fcf9811603a8c447cd1d9151108",
+            65: "4bfd2c8b6f1eec7a2afeb48b934ee4b2694182027e6d0fc075074f2fabb31781",
+            119: "da18797ed7c3a777f0847f429724a2d8cd5138e6ed2895c3fa1a6d39d18f7ec6",
+            120: "f52b23db1fbb6ded89ef42a23ce0c8922c45f25c50b568a93bf1c075420bbb7c",
+            127: "92ca0fa6651ee2f97b884b7246a562fa71250fedefe5ebf270d31c546bfea976",
+            128: "471fb943aa23c511f6f72f8d1652d9c880cfa392ad80503120547703e56a2be5",
+        ]
+        for (length, digest) in expected {
+            let message = (0..<length).map { UInt8($0 % 251) }
+            XCTAssertEqual(SHA256.hexDigest(message), digest, "length \(length)")
+        }
+    }
+
+    func testTextIsHashedAsUTF8() {
+        XCTAssertEqual(SHA256.hexDigest("héllo wörld ✓"), "c2a59c71097b678dc5af2eb1f98ddc575b63948b0fa6740071a945673aaada4d")
+    }
+
+    func testDigestIsThirtyTwoBytesAndHexIsLowercase() {
+        XCTAssertEqual(SHA256.digest("abc").count, 32)
+        let hex = SHA256.hexDigest("abc")
+        XCTAssertEqual(hex.count, 64)
+        XCTAssertEqual(hex, hex.lowercased())
+    }
+}
