@@ -16,8 +16,8 @@ private let errorTexts: [Int32: (name: CString, message: CString)] = {
 }()
 private let unknownName = CString("HEARTH_ERROR_UNKNOWN")
 private let unknownMessage = CString("Unknown error code.")
-/// hearth.h's numbers: the header is the one source of the version (HearthCoreVersion reads them too).
-private let versionString = CString(HearthCoreVersion.string)
+/// hearth.h's numbers: the header is the one source of the version (HearthVersion reads them too).
+private let versionString = CString(HearthVersion.string)
 
 @_cdecl("hearth_error_name")
 public func abi_error_name(_ code: Int32) -> UnsafePointer<CChar> {
@@ -36,7 +36,7 @@ public func abi_version() -> UnsafePointer<CChar> {
 
 @_cdecl("hearth_version_number")
 public func abi_version_number() -> Int32 {
-    Int32(HearthCoreVersion.number)
+    Int32(HearthVersion.number)
 }
 
 @_cdecl("hearth_free")

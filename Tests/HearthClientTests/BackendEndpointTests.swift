@@ -2,7 +2,7 @@
 import XCTest
 
 final class BackendEndpointTests: XCTestCase {
-    private let clientVersion = "X-Client-Version: Hearth/\(HearthCoreVersion.string)"
+    private let clientVersion = "X-Client-Version: Hearth/\(HearthVersion.string)"
     private let production = BackendConfig(apiKey: "KEY")
 
     private func emulator(_ host: String, _ port: UInt16 = 9099) -> BackendConfig {

@@ -16,7 +16,7 @@ final class ProviderFlowURLTests: XCTestCase {
                                           state: "s/t=a", provider: provider)
         XCTAssertEqual(url, "http://127.0.0.1:9099/emulator/auth/handler?apiKey=k%2By&appName=%5BDEFAULT%5D"
             + "&authType=signInViaRedirect&redirectUrl=http%3A%2F%2F127.0.0.1%3A5000%2F__%2Fauth%2Fcallback"
-            + "&v=Hearth%2F\(HearthCoreVersion.string)&eventId=EVENT12345&providerId=microsoft.com"
+            + "&v=Hearth%2F\(HearthVersion.string)&eventId=EVENT12345&providerId=microsoft.com"
             + "&scopes=mail.read%2Ccalendars.read"
             + "&customParameters=%7B%22tenant%22%3A%22contoso.onmicrosoft.com%22%7D&state=s%2Ft%3Da")
     }

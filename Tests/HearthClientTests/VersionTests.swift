@@ -4,18 +4,18 @@ import XCTest
 /// The version comes from hearth.h's HEARTH_VERSION_* numbers; these are the shapes built from them.
 final class VersionTests: XCTestCase {
     func testTheVersionStringSpellsOutTheNumbers() {
-        XCTAssertEqual(HearthCoreVersion.string,
-                       "\(HearthCoreVersion.major).\(HearthCoreVersion.minor).\(HearthCoreVersion.patch)")
+        XCTAssertEqual(HearthVersion.string,
+                       "\(HearthVersion.major).\(HearthVersion.minor).\(HearthVersion.patch)")
     }
 
     func testTheVersionNumberIsMajorTimes10000PlusMinorTimes100PlusPatch() {
-        XCTAssertEqual(HearthCoreVersion.number,
-                       HearthCoreVersion.major * 10000 + HearthCoreVersion.minor * 100 + HearthCoreVersion.patch)
-        XCTAssertLessThan(HearthCoreVersion.minor, 100)
-        XCTAssertLessThan(HearthCoreVersion.patch, 100)
+        XCTAssertEqual(HearthVersion.number,
+                       HearthVersion.major * 10000 + HearthVersion.minor * 100 + HearthVersion.patch)
+        XCTAssertLessThan(HearthVersion.minor, 100)
+        XCTAssertLessThan(HearthVersion.patch, 100)
     }
 
     func testRequestsNameHearthAndItsVersion() {
-        XCTAssertEqual(BackendConfig.defaultClientVersion, "Hearth/\(HearthCoreVersion.string)")
+        XCTAssertEqual(BackendConfig.defaultClientVersion, "Hearth/\(HearthVersion.string)")
     }
 }

@@ -8,16 +8,16 @@ import HearthBackend
 import HearthTransport
 
 /// One configured Firebase app: its loop, its callback dispatcher and its Auth.
-public final class App: @unchecked Sendable {
-    public let configuration: AppConfiguration
-    public let loop: EventLoop
-    public let dispatcher: CallbackDispatcher
-    public let auth: Auth
+package final class App: @unchecked Sendable {
+    package let configuration: AppConfiguration
+    package let loop: EventLoop
+    package let dispatcher: CallbackDispatcher
+    package let auth: Auth
     private let destroyed = Locked(false)
 
     /// Creates the app. `hostLoop` nil: Hearth runs its own loop thread. The persisted session is
     /// loaded from `store` before this returns.
-    public static func create(configuration: AppConfiguration, hostLoop: UnsafeMutablePointer<uv_loop_t>?,
+    package static func create(configuration: AppConfiguration, hostLoop: UnsafeMutablePointer<uv_loop_t>?,
                               store: SessionStore,
                               nowMs: @escaping @Sendable () -> Int64 = App.wallClockMs) throws(AuthError) -> App {
         let loop: EventLoop
@@ -48,14 +48,14 @@ public final class App: @unchecked Sendable {
         auth.start()
     }
 
-    public var isDestroyed: Bool { destroyed.current }
+    package var isDestroyed: Bool { destroyed.current }
 
     /// Cancels everything in flight and ends every registration (see `CallbackDispatcher`): pending
     /// futures complete with CANCELLED and their callbacks run, posted work learns it was cancelled,
     /// releases run — on the loop thread, as the last thing it does for this app (with Hearth's own
     /// loop called off it, before this returns; with a host loop, during the host's next turn). Stops
     /// the loop thread if Hearth owns it, and returns without waiting on the network. Idempotent.
-    public func destroy() {
+    package func destroy() {
         let first = destroyed.withLock { wasDestroyed -> Bool in
             defer { wasDestroyed = true }
             return !wasDestroyed
@@ -75,7 +75,7 @@ public final class App: @unchecked Sendable {
         return EmulatorAddress(parsing: String(cString: value))
     }
 
-    @Sendable public static func wallClockMs() -> Int64 {
+    @Sendable package static func wallClockMs() -> Int64 {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000

@@ -1,24 +1,24 @@
 /// What a host configures when it creates an app (the C options struct, validated).
-public struct AppConfiguration: Sendable {
-    public static let defaultAppName = "[DEFAULT]"
+package struct AppConfiguration: Sendable {
+    package static let defaultAppName = "[DEFAULT]"
 
-    public var apiKey: String
-    public var projectId: String?
-    public var appId: String?
-    public var authDomain: String?
-    public var appName: String = AppConfiguration.defaultAppName
-    public var requestTimeoutMs: Int = 30_000
-    public var caBundlePath: String?
+    package var apiKey: String
+    package var projectId: String?
+    package var appId: String?
+    package var authDomain: String?
+    package var appName: String = AppConfiguration.defaultAppName
+    package var requestTimeoutMs: Int = 30_000
+    package var caBundlePath: String?
     /// Tests only (package-internal): see `CurlTransport.Options.connectTo`.
     var transportConnectTo: [String] = []
 
-    public init(apiKey: String) { self.apiKey = apiKey }
+    package init(apiKey: String) { self.apiKey = apiKey }
 
     /// Identifies this app's session in a store: stable across runs for the same name and key.
-    public var sessionKey: String { "hearth.session.\(appName).\(apiKey)" }
+    package var sessionKey: String { "hearth.session.\(appName).\(apiKey)" }
 
     /// A file name for the session that is safe on any file system.
-    public var sessionFileName: String {
+    package var sessionFileName: String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: stable across runs, unlike Hasher
         for byte in sessionKey.utf8 {
             hash ^= UInt64(byte)

@@ -6,7 +6,7 @@ extension Auth {
     /// Mails a link that signs in to `email`'s account (Firebase's sendSignInLinkToEmail). The settings
     /// are required and must let the app handle the code (Firebase's client-side check); the app keeps
     /// `email` to finish the sign-in when the link comes back.
-    public func sendSignInLink(toEmail email: String, settings: ActionCodeSettings?) -> FutureState {
+    package func sendSignInLink(toEmail email: String, settings: ActionCodeSettings?) -> FutureState {
         if let error = Self.checkSignInLinkRequest(email: email, settings: settings) {
             return rejected(.sendSignInLinkToEmail, error)
         }
@@ -34,13 +34,13 @@ extension Auth {
 
     /// Whether `link` is an email sign-in link (Firebase's isSignInWithEmailLink), also when wrapped in a
     /// Dynamic Link or Firebase Hosting link, or pasted with whitespace around it.
-    public static func isSignInWithEmailLink(_ link: String) -> Bool {
+    package static func isSignInWithEmailLink(_ link: String) -> Bool {
         ActionCodeURL.isSignInLink(link)
     }
 
     /// Signs in with the email a sign-in link was sent to and the link (Firebase's signInWithEmailLink):
     /// the account of the email, created when there is none. Result: an auth result.
-    public func signInWithEmailLink(email: String, link: String) -> FutureState {
+    package func signInWithEmailLink(email: String, link: String) -> FutureState {
         guard let credential = EmailLinkCredential(email: email, link: link) else {
             return rejected(.signInWithEmailLink, Self.notAnActionLink)
         }
@@ -66,7 +66,7 @@ extension Auth {
 
     /// Uses a VERIFY_EMAIL, VERIFY_AND_CHANGE_EMAIL or RECOVER_EMAIL code (Firebase's applyActionCode).
     /// The signed-in user, if any, learns of the change on its next reload. Result: none.
-    public func applyActionCode(_ code: String) -> FutureState {
+    package func applyActionCode(_ code: String) -> FutureState {
         if code.isEmpty { return rejected(.applyActionCode, Self.missingCode) }
         return perform(.applyActionCode) { [self] future in
             send(ApplyActionCode(oobCode: code)) { [self] result in
@@ -77,7 +77,7 @@ extension Auth {
 
     /// What a code is for and which addresses it concerns, without using it (Firebase's
     /// checkActionCode). Result: an action code info.
-    public func checkActionCode(_ code: String) -> FutureState {
+    package func checkActionCode(_ code: String) -> FutureState {
         if code.isEmpty { return rejected(.checkActionCode, Self.missingCode) }
         return perform(.checkActionCode) { [self] future in
             send(ResetPassword(oobCode: code)) { [self] result in
@@ -90,7 +90,7 @@ extension Auth {
 
     /// The email a password reset code was sent to, without using the code (Firebase's
     /// verifyPasswordResetCode: checkActionCode's email). Result: a string.
-    public func verifyPasswordResetCode(_ code: String) -> FutureState {
+    package func verifyPasswordResetCode(_ code: String) -> FutureState {
         if code.isEmpty { return rejected(.verifyPasswordResetCode, Self.missingCode) }
         return perform(.verifyPasswordResetCode) { [self] future in
             send(ResetPassword(oobCode: code)) { [self] result in
@@ -103,7 +103,7 @@ extension Auth {
 
     /// Sets a new password with a PASSWORD_RESET code, which is used up (Firebase's
     /// confirmPasswordReset). Result: none.
-    public func confirmPasswordReset(code: String, newPassword: String) -> FutureState {
+    package func confirmPasswordReset(code: String, newPassword: String) -> FutureState {
         if code.isEmpty { return rejected(.confirmPasswordReset, Self.missingCode) }
         // The server reads an empty newPassword as "only look at the code" and answers success.
         if newPassword.isEmpty {

@@ -5,7 +5,7 @@ extension Auth {
     /// Links `credential` to the signed-in user `uid`. Result: an auth result. A credential that
     /// belongs to another account fails with CREDENTIAL_ALREADY_IN_USE (or EMAIL_ALREADY_IN_USE), and
     /// the failed future still carries an updated credential that signs in to that account.
-    public func link(uid: String, with credential: Credential) -> FutureState {
+    package func link(uid: String, with credential: Credential) -> FutureState {
         if let error = credential.validationError { return rejected(.linkWithCredential, error) }
         return perform(.linkWithCredential) { [self] future in startLink(future, uid: uid, with: credential) }
     }
@@ -70,7 +70,7 @@ extension Auth {
 
     /// Unlinks `providerId` from the signed-in user `uid`. Result: an auth result with the updated
     /// user. Unlinking "password" removes the email, "phone" the phone number.
-    public func unlink(uid: String, providerId: String) -> FutureState {
+    package func unlink(uid: String, providerId: String) -> FutureState {
         if providerId.isEmpty {
             return rejected(.unlink, AuthError(code: .noSuchProvider, message: "A provider id is required."))
         }
@@ -103,7 +103,7 @@ extension Auth {
     /// Proves again that the signed-in user `uid` owns `credential` (before sensitive operations).
     /// A credential of another account fails with USER_MISMATCH and the user stays signed in.
     /// Result: none, or an auth result with `retrieveData`.
-    public func reauthenticate(uid: String, with credential: Credential, retrieveData: Bool) -> FutureState {
+    package func reauthenticate(uid: String, with credential: Credential, retrieveData: Bool) -> FutureState {
         let operation: Operation = retrieveData ? .reauthenticateAndRetrieveData : .reauthenticate
         if let error = credential.validationError { return rejected(operation, error) }
         return perform(operation) { [self] future in

@@ -2,13 +2,13 @@ import HearthBackend
 
 /// Proof that the first factor was passed: for enrolling (the signed-in user) or for finishing a
 /// sign-in that needs a second factor (the server's pending credential).
-public enum MultiFactorSession: Sendable, Equatable {
+package enum MultiFactorSession: Sendable, Equatable {
     case enrollment(uid: String)
     case signIn(pendingCredential: String)
 }
 
 /// A second factor, proven.
-public enum MultiFactorAssertion: Sendable, Equatable {
+package enum MultiFactorAssertion: Sendable, Equatable {
     /// A phone credential whose verification used a multi-factor session.
     case phone(PhoneCredentialValue)
     /// Enrolling TOTP: the secret being enrolled and a code from the authenticator.
@@ -20,7 +20,7 @@ public enum MultiFactorAssertion: Sendable, Equatable {
 /// Multi-factor authentication: enrolling SMS or TOTP factors, and finishing sign-ins that need one.
 extension Auth {
     /// Result: `.multiFactorSession` for enrolling a factor of the signed-in user `uid`.
-    public func multiFactorSession(uid: String) -> FutureState {
+    package func multiFactorSession(uid: String) -> FutureState {
         perform(.multiFactorSession) { [self] future in
             guard signedInGeneration(uid: uid) != nil else { return finish(future, .failure(Self.noUser)) }
             finish(future, .success(.multiFactorSession(.enrollment(uid: uid))))
@@ -28,7 +28,7 @@ extension Auth {
     }
 
     /// Enrolls a proven factor. Result: the user (with the factor listed).
-    public func enroll(uid: String, assertion: MultiFactorAssertion, displayName: String?) -> FutureState {
+    package func enroll(uid: String, assertion: MultiFactorAssertion, displayName: String?) -> FutureState {
         let verification: FinalizeMfaEnrollment.Verification
         switch assertion {
         case .phone(.verificationCode(let verificationId, let code)):
@@ -52,7 +52,7 @@ extension Auth {
     }
 
     /// Removes an enrolled factor. Result: the user.
-    public func unenroll(uid: String, enrollmentId: String) -> FutureState {
+    package func unenroll(uid: String, enrollmentId: String) -> FutureState {
         if enrollmentId.isEmpty {
             return rejected(.multiFactorUnenroll, AuthError(code: .missingMultiFactorInfo,
                                                             message: "An enrollment id is required."))
@@ -68,7 +68,7 @@ extension Auth {
     }
 
     /// Starts a TOTP enrollment. Result: `.totpSecret`.
-    public func generateTOTPSecret(session: MultiFactorSession) -> FutureState {
+    package func generateTOTPSecret(session: MultiFactorSession) -> FutureState {
         guard case .enrollment(let uid) = session else {
             return rejected(.totpGenerateSecret, AuthError(code: .invalidMultiFactorSession,
                                                            message: "A TOTP secret needs an enrollment session."))
@@ -92,7 +92,7 @@ extension Auth {
     }
 
     /// Finishes a sign-in that needed a second factor. Result: an auth result.
-    public func resolveSignIn(_ pending: MultiFactorPending, assertion: MultiFactorAssertion) -> FutureState {
+    package func resolveSignIn(_ pending: MultiFactorPending, assertion: MultiFactorAssertion) -> FutureState {
         let verification: FinalizeMfaSignIn.Verification
         switch assertion {
         case .phone(.verificationCode(let verificationId, let code)):

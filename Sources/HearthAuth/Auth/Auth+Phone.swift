@@ -4,20 +4,20 @@ import HearthWire
 /// Phone number verification: SMS codes (first factor, second-factor enrollment and sign-in), app
 /// verification through reCAPTCHA, and Firebase's re-entrancy rule.
 extension Auth {
-    public struct PhoneVerificationRequest: Sendable {
+    package struct PhoneVerificationRequest: Sendable {
         /// Any reasonable spelling of an E.164 number; separators are removed.
-        public var phoneNumber: String?
+        package var phoneNumber: String?
         /// How long a sent code counts as fresh (no second SMS for the same number).
-        public var freshForMs: Int64 = 60_000
-        public var forceResendingToken: String?
-        public var session: MultiFactorSession?
+        package var freshForMs: Int64 = 60_000
+        package var forceResendingToken: String?
+        package var session: MultiFactorSession?
         /// Signing in with a second factor: the enrolled phone to text.
-        public var hint: MultiFactorInfoSnapshot?
+        package var hint: MultiFactorInfoSnapshot?
 
-        public init() {}
+        package init() {}
     }
 
-    public func setAppVerificationDisabledForTesting(_ disabled: Bool) {
+    package func setAppVerificationDisabledForTesting(_ disabled: Bool) {
         state.withLock { $0.appVerificationDisabledForTesting = disabled }
     }
 
@@ -27,7 +27,7 @@ extension Auth {
     }
 
     /// Result: `.phoneVerification`.
-    public func verifyPhoneNumber(_ request: PhoneVerificationRequest) -> FutureState {
+    package func verifyPhoneNumber(_ request: PhoneVerificationRequest) -> FutureState {
         let target: (key: String, number: String?)
         switch resolveTarget(request) {
         case .failure(let error): return rejected(.verifyPhoneNumber, error)
@@ -179,7 +179,7 @@ extension Auth {
     }
 
     /// Replaces the signed-in user's phone number with the one `credential` proves. Result: the user.
-    public func updatePhoneNumber(uid: String, credential: Credential) -> FutureState {
+    package func updatePhoneNumber(uid: String, credential: Credential) -> FutureState {
         guard case .phone(let phone) = credential else {
             return rejected(.updatePhoneNumberCredential,
                             AuthError(code: .invalidCredential, message: "A phone credential is required."))
@@ -200,13 +200,13 @@ extension Auth {
 /// autoRetrievalTimeout once the code is no longer fresh (a desktop never reads SMS itself); then
 /// `release`, once, after the last of them — or when the app is destroyed first (a verification still
 /// pending then fails with CANCELLED before it; a timeout still to come is dropped).
-public struct PhoneVerificationListener: Sendable {
-    public var codeSent: @Sendable (_ verificationId: String, _ resendToken: String) -> Void
-    public var failed: @Sendable (AuthError) -> Void
-    public var autoRetrievalTimeout: @Sendable (_ verificationId: String) -> Void
-    public var release: (@Sendable () -> Void)?
+package struct PhoneVerificationListener: Sendable {
+    package var codeSent: @Sendable (_ verificationId: String, _ resendToken: String) -> Void
+    package var failed: @Sendable (AuthError) -> Void
+    package var autoRetrievalTimeout: @Sendable (_ verificationId: String) -> Void
+    package var release: (@Sendable () -> Void)?
 
-    public init(codeSent: @escaping @Sendable (String, String) -> Void, failed: @escaping @Sendable (AuthError) -> Void,
+    package init(codeSent: @escaping @Sendable (String, String) -> Void, failed: @escaping @Sendable (AuthError) -> Void,
                 autoRetrievalTimeout: @escaping @Sendable (String) -> Void, release: (@Sendable () -> Void)? = nil) {
         self.codeSent = codeSent
         self.failed = failed
@@ -219,7 +219,7 @@ extension Auth {
     /// The listener form of `verifyPhoneNumber`: callbacks are host code on the loop thread. Returns
     /// `.appDestroyed`, and calls nothing, once the app's destroy has begun.
     @discardableResult
-    public func verifyPhoneNumber(_ request: PhoneVerificationRequest,
+    package func verifyPhoneNumber(_ request: PhoneVerificationRequest,
                                   listener: PhoneVerificationListener) -> AuthErrorCode? {
         // Kept before anything starts: from here on the release runs exactly once, whatever happens.
         let token = listener.release.flatMap { dispatcher.keepRelease($0) }

@@ -7,7 +7,7 @@ import HearthWire
 /// credential-only flow (the Apple SDK's getCredentialWith), a credential made of what came back, which
 /// the host signs in, links or reauthenticates with itself.
 extension Auth {
-    public enum ProviderFlowPurpose: Sendable {
+    package enum ProviderFlowPurpose: Sendable {
         case signIn
         case link(uid: String)
         case reauthenticate(uid: String)
@@ -35,12 +35,12 @@ extension Auth {
         }
     }
 
-    public func setProviderFlowSettings(_ settings: ProviderFlowSettings) {
+    package func setProviderFlowSettings(_ settings: ProviderFlowSettings) {
         state.withLock { $0.providerFlowSettings = settings }
     }
 
     /// Result: an auth result.
-    public func startProviderFlow(_ provider: OAuthProvider, purpose: ProviderFlowPurpose) -> FutureState {
+    package func startProviderFlow(_ provider: OAuthProvider, purpose: ProviderFlowPurpose) -> FutureState {
         let operation = purpose.operation
         if let error = provider.validationError { return rejected(operation, error) }
         guard let settings = state.current.providerFlowSettings else {
@@ -54,7 +54,7 @@ extension Auth {
     /// email sign-in link is never a provider's redirect, even on the flow's scheme and path: a flow
     /// must not end (as failed or cancelled) because the app was handed the link the user clicked in
     /// a mail; the app completes it with signInWithEmailLink.
-    public func handleURL(_ url: String) -> Bool {
+    package func handleURL(_ url: String) -> Bool {
         if Self.isSignInWithEmailLink(url) { return false }
         guard let matcher = pendingRedirectMatcher.current else { return false }
         switch matcher.match(url: url) {
@@ -66,7 +66,7 @@ extension Auth {
         }
     }
 
-    public func cancelProviderFlow() {
+    package func cancelProviderFlow() {
         loop.execute { [self] in providerFlows.cancel() }
     }
 

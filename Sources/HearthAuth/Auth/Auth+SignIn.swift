@@ -9,7 +9,7 @@ extension Auth {
         case user
     }
 
-    public func signInAnonymously() -> FutureState {
+    package func signInAnonymously() -> FutureState {
         perform(.signInAnonymously) { [self] future in
             // Already anonymous: the C++ SDK hands back the current user instead of replacing it.
             if let session = state.current.session, session.profile.isAnonymous {
@@ -23,7 +23,7 @@ extension Auth {
         }
     }
 
-    public func createUser(email: String, password: String) -> FutureState {
+    package func createUser(email: String, password: String) -> FutureState {
         if let error = Self.checkEmailAndPassword(email, password) {
             return rejected(.createUserWithEmailAndPassword, error)
         }
@@ -34,12 +34,12 @@ extension Auth {
         }
     }
 
-    public func signIn(email: String, password: String) -> FutureState {
+    package func signIn(email: String, password: String) -> FutureState {
         signInWithPassword(email: email, password: password, operation: .signInWithEmailAndPassword,
                            kind: .authResult)
     }
 
-    public func signInWithCustomToken(_ token: String) -> FutureState {
+    package func signInWithCustomToken(_ token: String) -> FutureState {
         if token.isEmpty {
             return rejected(.signInWithCustomToken,
                             AuthError(code: .invalidCustomToken, message: "The custom token is empty."))
@@ -52,12 +52,12 @@ extension Auth {
     }
 
     /// Result: the user (Future<User> in the C++ SDK).
-    public func signIn(with credential: Credential) -> FutureState {
+    package func signIn(with credential: Credential) -> FutureState {
         signIn(with: credential, operation: .signInWithCredential, kind: .user)
     }
 
     /// Result: an auth result.
-    public func signInAndRetrieveData(with credential: Credential) -> FutureState {
+    package func signInAndRetrieveData(with credential: Credential) -> FutureState {
         signIn(with: credential, operation: .signInAndRetrieveDataWithCredential, kind: .authResult)
     }
 
@@ -108,7 +108,7 @@ extension Auth {
     }
 
     /// `settings`: where the link leads (nil: Firebase's own page, and back nowhere).
-    public func sendPasswordResetEmail(_ email: String, settings: ActionCodeSettings? = nil) -> FutureState {
+    package func sendPasswordResetEmail(_ email: String, settings: ActionCodeSettings? = nil) -> FutureState {
         if email.isEmpty {
             return rejected(.sendPasswordResetEmail, AuthError(code: .missingEmail, message: "An email address is required."))
         }
@@ -120,7 +120,7 @@ extension Auth {
         }
     }
 
-    public func fetchProviders(forEmail email: String) -> FutureState {
+    package func fetchProviders(forEmail email: String) -> FutureState {
         if email.isEmpty {
             return rejected(.fetchProvidersForEmail, AuthError(code: .missingEmail, message: "An email address is required."))
         }

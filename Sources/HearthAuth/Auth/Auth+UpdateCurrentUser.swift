@@ -11,7 +11,7 @@ extension Auth {
     /// stays signed in then. A snapshot holds no tokens, so the user must still be signed in to its
     /// own Auth (else NO_SIGNED_IN_USER); its current profile is the one installed. Making the current
     /// user current again changes nothing.
-    public func updateCurrentUser(_ user: UserSnapshot) -> FutureState {
+    package func updateCurrentUser(_ user: UserSnapshot) -> FutureState {
         perform(.updateCurrentUser) { [self] future in
             let source = user.auth
             guard source.configuration.apiKey == configuration.apiKey else {

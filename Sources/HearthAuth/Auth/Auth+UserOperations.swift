@@ -3,7 +3,7 @@ import HearthBackend
 /// Operations on the signed-in user. Each names the uid it was asked for (from a host snapshot) and
 /// fails with NO_SIGNED_IN_USER when that user is no longer the signed-in one.
 extension Auth {
-    public func getToken(uid: String, forceRefresh: Bool) -> FutureState {
+    package func getToken(uid: String, forceRefresh: Bool) -> FutureState {
         perform(.getToken) { [self] future in
             guard signedInGeneration(uid: uid) != nil else { return finish(future, .failure(Self.noUser)) }
             refresher.token(force: forceRefresh) { [self] result in
@@ -12,7 +12,7 @@ extension Auth {
         }
     }
 
-    public func reload(uid: String) -> FutureState {
+    package func reload(uid: String) -> FutureState {
         userOperation(.reload, uid: uid) { [self] future, idToken, generation in
             send(GetAccountInfo(idToken: idToken)) { [self] result in
                 switch result {
@@ -31,7 +31,7 @@ extension Auth {
     }
 
     /// nil keeps a field; "" deletes it.
-    public func updateProfile(uid: String, displayName: String?, photoURL: String?) -> FutureState {
+    package func updateProfile(uid: String, displayName: String?, photoURL: String?) -> FutureState {
         var deletes: [UserAttribute] = []
         if displayName?.isEmpty == true { deletes.append(.displayName) }
         if photoURL?.isEmpty == true { deletes.append(.photoUrl) }
@@ -54,7 +54,7 @@ extension Auth {
         }
     }
 
-    public func updatePassword(uid: String, password: String) -> FutureState {
+    package func updatePassword(uid: String, password: String) -> FutureState {
         if password.isEmpty {
             return rejected(.updatePassword, AuthError(code: .missingPassword, message: "A password is required."))
         }
@@ -79,7 +79,7 @@ extension Auth {
     /// Sets the email without verifying the new address first: the SDKs' deprecated updateEmail. Projects
     /// with email enumeration protection refuse it (OPERATION_NOT_ALLOWED); the new address starts
     /// unverified, and an email/password account signs in with it from now on.
-    public func updateEmail(uid: String, email: String) -> FutureState {
+    package func updateEmail(uid: String, email: String) -> FutureState {
         if email.isEmpty {
             return rejected(.updateEmail, AuthError(code: .missingEmail, message: "An email address is required."))
         }
@@ -107,7 +107,7 @@ extension Auth {
     }
 
     /// `settings`: where the link leads (nil: Firebase's own page, and back nowhere).
-    public func sendEmailVerification(uid: String, settings: ActionCodeSettings? = nil) -> FutureState {
+    package func sendEmailVerification(uid: String, settings: ActionCodeSettings? = nil) -> FutureState {
         if let error = settings?.validationError { return rejected(.sendEmailVerification, error) }
         return userOperation(.sendEmailVerification, uid: uid) { [self] future, idToken, generation in
             send(SendOobCode(.verifyEmail(idToken: idToken), settings: settings)) { [self] result in
@@ -116,7 +116,7 @@ extension Auth {
         }
     }
 
-    public func sendEmailVerificationBeforeUpdatingEmail(uid: String, newEmail: String,
+    package func sendEmailVerificationBeforeUpdatingEmail(uid: String, newEmail: String,
                                                          settings: ActionCodeSettings? = nil) -> FutureState {
         if newEmail.isEmpty {
             return rejected(.sendEmailVerificationBeforeUpdatingEmail,
@@ -131,7 +131,7 @@ extension Auth {
         }
     }
 
-    public func deleteUser(uid: String) -> FutureState {
+    package func deleteUser(uid: String) -> FutureState {
         userOperation(.deleteUser, uid: uid) { [self] future, idToken, generation in
             send(DeleteAccount(idToken: idToken)) { [self] result in
                 switch result {

@@ -10,7 +10,7 @@ struct Session: Equatable {
 /// Firebase Auth for one app. Public methods may be called from any thread: they post work to the
 /// loop and return futures. Session state is guarded by a lock that is never held while host code,
 /// I/O or the network runs.
-public final class Auth: @unchecked Sendable {
+package final class Auth: @unchecked Sendable {
     struct State {
         var session: Session?
         /// Bumps on every sign-in and sign-out: work started for an earlier user must not touch the
@@ -39,8 +39,8 @@ public final class Auth: @unchecked Sendable {
         var appVerificationDisabledForTesting: Bool?
     }
 
-    public let configuration: AppConfiguration
-    public let dispatcher: CallbackDispatcher
+    package let configuration: AppConfiguration
+    package let dispatcher: CallbackDispatcher
     var loop: EventLoop { dispatcher.loop }
 
     let state: Locked<State>
@@ -105,29 +105,29 @@ public final class Auth: @unchecked Sendable {
 
     // MARK: - Configuration
 
-    public func useEmulator(_ address: EmulatorAddress) {
+    package func useEmulator(_ address: EmulatorAddress) {
         state.withLock { $0.emulator = address }
     }
 
     // The getters read one field under the lock: `state.current` copies the whole state (the session
     // and the backend configuration, a retain of each of their strings), and a sign-in reads the tenant.
-    public var emulator: EmulatorAddress? { state.withLock { $0.emulator } }
+    package var emulator: EmulatorAddress? { state.withLock { $0.emulator } }
 
-    public var languageCode: String? {
+    package var languageCode: String? {
         get { state.withLock { $0.languageCode } }
         set { state.withLock { $0.languageCode = (newValue?.isEmpty ?? true) ? nil : newValue } }
     }
 
     /// The Identity Platform tenant users sign in to (Firebase's `Auth.tenantId`); nil for the project's
     /// own users.
-    public var tenantId: String? { state.withLock { $0.tenantId } }
+    package var tenantId: String? { state.withLock { $0.tenantId } }
 
     /// Sets `tenantId`. Requests sent afterwards name it; the signed-in user stays signed in, as in
     /// Firebase's SDKs (a user of another tenant then fails the requests that name the tenant with
     /// TENANT_ID_MISMATCH). A sign-in checks its user against the tenant when it completes, as they do,
     /// so one still running across a change fails with TENANT_ID_MISMATCH. An empty id is refused:
     /// Firebase has no tenant without a name, and "" is easily meant as "none", which is nil.
-    public func setTenantId(_ tenantId: String?) throws(AuthError) {
+    package func setTenantId(_ tenantId: String?) throws(AuthError) {
         if let tenantId, tenantId.isEmpty {
             throw AuthError(code: .invalidArgument,
                             message: "The tenant id is empty (no tenant, the project's own users, is NULL).")
@@ -137,7 +137,7 @@ public final class Auth: @unchecked Sendable {
 
     // MARK: - Current user
 
-    public var currentUser: UserSnapshot? {
+    package var currentUser: UserSnapshot? {
         state.withLock { $0.session?.profile }.map { UserSnapshot(profile: $0, auth: self) }
     }
 
@@ -147,7 +147,7 @@ public final class Auth: @unchecked Sendable {
 
     /// Signs out now (from any thread); listeners are told on the loop.
     @discardableResult
-    public func signOut() -> SessionStoreError? {
+    package func signOut() -> SessionStoreError? {
         endSession(ifGeneration: nil)
         return signOutStoreErase()
     }
@@ -286,24 +286,24 @@ public final class Auth: @unchecked Sendable {
     // MARK: - Listeners
 
     /// Nil once the app's destroy has begun. `release` runs once, after the listener's last call.
-    public func addAuthStateListener(_ callback: @escaping @Sendable () -> Void,
+    package func addAuthStateListener(_ callback: @escaping @Sendable () -> Void,
                                      release: (@Sendable () -> Void)? = nil) -> UInt64? {
         authStateListeners.add(callback, release: release)
     }
 
-    public func removeAuthStateListener(_ id: UInt64) -> Bool { authStateListeners.remove(id) }
+    package func removeAuthStateListener(_ id: UInt64) -> Bool { authStateListeners.remove(id) }
 
     /// Nil once the app's destroy has begun. `release` runs once, after the listener's last call.
-    public func addIdTokenListener(_ callback: @escaping @Sendable () -> Void,
+    package func addIdTokenListener(_ callback: @escaping @Sendable () -> Void,
                                    release: (@Sendable () -> Void)? = nil) -> UInt64? {
         idTokenListeners.add(callback, release: release)
     }
 
-    public func removeIdTokenListener(_ id: UInt64) -> Bool { idTokenListeners.remove(id) }
+    package func removeIdTokenListener(_ id: UInt64) -> Bool { idTokenListeners.remove(id) }
 
     // MARK: - Operations plumbing
 
-    public func lastResult(_ operation: Operation) -> FutureState? {
+    package func lastResult(_ operation: Operation) -> FutureState? {
         operations.lastResult(operation)
     }
 
@@ -425,7 +425,7 @@ extension Auth {
 
 extension Auth {
     /// A future for `operation` that failed before any work started (bad arguments).
-    public func rejectedOperation(_ operation: Operation, _ error: AuthError) -> FutureState {
+    package func rejectedOperation(_ operation: Operation, _ error: AuthError) -> FutureState {
         rejected(operation, error)
     }
 }

@@ -1,7 +1,7 @@
 import HearthTransport
 
 /// The operations a host can ask for, each with its own "last result".
-public enum Operation: Int, CaseIterable, Sendable {
+package enum Operation: Int, CaseIterable, Sendable {
     case signInAnonymously
     case createUserWithEmailAndPassword
     case signInWithEmailAndPassword

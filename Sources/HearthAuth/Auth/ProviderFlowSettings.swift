@@ -2,18 +2,18 @@ import HearthBackend
 import HearthWire
 
 /// How a host runs provider flows: its UI delegate and where the redirect comes back.
-public struct ProviderFlowSettings: Sendable {
+package struct ProviderFlowSettings: Sendable {
     /// Shows a URL to the user (system browser, web view). Runs on the loop thread; false: refused.
-    public var openURL: @Sendable (String) -> Bool
+    package var openURL: @Sendable (String) -> Bool
     /// nil: Hearth's loopback receiver on 127.0.0.1. Else a custom-scheme URI the host registered; it
     /// hands incoming URLs to `Auth.handleURL`.
-    public var redirectURI: String?
-    public var loopbackPort: UInt16 = 0
-    public var timeoutMs: UInt64 = 300_000
+    package var redirectURI: String?
+    package var loopbackPort: UInt16 = 0
+    package var timeoutMs: UInt64 = 300_000
     /// Go through accounts:createAuthUri (the production path) even against the emulator.
-    public var alwaysUseCreateAuthUri = false
+    package var alwaysUseCreateAuthUri = false
 
-    public init(openURL: @escaping @Sendable (String) -> Bool) {
+    package init(openURL: @escaping @Sendable (String) -> Bool) {
         self.openURL = openURL
     }
 }

@@ -1,16 +1,16 @@
 import HearthBackend
 
 /// One provider linked to a user, as hosts see it.
-public struct UserInfoSnapshot: Sendable, Equatable {
+package struct UserInfoSnapshot: Sendable, Equatable {
     /// The provider's own id for the user (`rawId`).
-    public var uid: String
-    public var providerId: String
-    public var email: String
-    public var displayName: String
-    public var photoURL: String
-    public var phoneNumber: String
+    package var uid: String
+    package var providerId: String
+    package var email: String
+    package var displayName: String
+    package var photoURL: String
+    package var phoneNumber: String
 
-    public init(uid: String, providerId: String, email: String = "", displayName: String = "",
+    package init(uid: String, providerId: String, email: String = "", displayName: String = "",
                 photoURL: String = "", phoneNumber: String = "") {
         self.uid = uid
         self.providerId = providerId
@@ -28,38 +28,38 @@ public struct UserInfoSnapshot: Sendable, Equatable {
 }
 
 /// The profile of a user at one moment. Immutable, so hosts may read it on any thread.
-public struct UserProfile: Sendable, Equatable {
-    public var uid: String
-    public var email: String = ""
-    public var displayName: String = ""
-    public var photoURL: String = ""
-    public var phoneNumber: String = ""
-    public var isAnonymous: Bool = false
-    public var isEmailVerified: Bool = false
-    public var creationTimestamp: UInt64 = 0
-    public var lastSignInTimestamp: UInt64 = 0
-    public var providerData: [UserInfoSnapshot] = []
-    public var multiFactor: [MultiFactorInfoSnapshot] = []
+package struct UserProfile: Sendable, Equatable {
+    package var uid: String
+    package var email: String = ""
+    package var displayName: String = ""
+    package var photoURL: String = ""
+    package var phoneNumber: String = ""
+    package var isAnonymous: Bool = false
+    package var isEmailVerified: Bool = false
+    package var creationTimestamp: UInt64 = 0
+    package var lastSignInTimestamp: UInt64 = 0
+    package var providerData: [UserInfoSnapshot] = []
+    package var multiFactor: [MultiFactorInfoSnapshot] = []
     /// The Identity Platform tenant the user belongs to (Firebase's `User.tenantId`); nil for the
     /// project's own users.
-    public var tenantId: String?
+    package var tenantId: String?
 
-    public init(uid: String) { self.uid = uid }
+    package init(uid: String) { self.uid = uid }
 }
 
 /// One enrolled second factor (or a sign-in hint), as hosts see it.
-public struct MultiFactorInfoSnapshot: Sendable, Equatable {
+package struct MultiFactorInfoSnapshot: Sendable, Equatable {
     /// "phone" or "totp".
-    public var factorId: String
+    package var factorId: String
     /// The enrollment id.
-    public var uid: String
-    public var displayName: String
+    package var uid: String
+    package var displayName: String
     /// Masked in sign-in hints.
-    public var phoneNumber: String
+    package var phoneNumber: String
     /// Milliseconds since the epoch; 0 when unknown.
-    public var enrollmentTimestamp: UInt64
+    package var enrollmentTimestamp: UInt64
 
-    public init(factorId: String, uid: String, displayName: String, phoneNumber: String, enrollmentTimestamp: UInt64) {
+    package init(factorId: String, uid: String, displayName: String, phoneNumber: String, enrollmentTimestamp: UInt64) {
         self.factorId = factorId
         self.uid = uid
         self.displayName = displayName
@@ -67,7 +67,7 @@ public struct MultiFactorInfoSnapshot: Sendable, Equatable {
         self.enrollmentTimestamp = enrollmentTimestamp
     }
 
-    public init(_ hint: MultiFactorHint) {
+    package init(_ hint: MultiFactorHint) {
         factorId = hint.factorId.rawValue
         uid = hint.enrollmentId
         displayName = hint.displayName ?? ""
@@ -78,29 +78,29 @@ public struct MultiFactorInfoSnapshot: Sendable, Equatable {
 
 /// A host-visible user: a profile snapshot plus the Auth it belongs to, so that operations on it can
 /// find the signed-in user with the same uid.
-public final class UserSnapshot: Sendable {
-    public let profile: UserProfile
-    public let auth: Auth
+package final class UserSnapshot: Sendable {
+    package let profile: UserProfile
+    package let auth: Auth
 
     init(profile: UserProfile, auth: Auth) {
         self.profile = profile
         self.auth = auth
     }
 
-    public var uid: String { profile.uid }
+    package var uid: String { profile.uid }
     /// The C++ SDK reports "Firebase" for the user itself.
-    public var providerId: String { "Firebase" }
+    package var providerId: String { "Firebase" }
 }
 
 /// What a sign-in learned beyond the user.
-public struct AdditionalUserInfo: Sendable, Equatable {
-    public var providerId: String
-    public var userName: String
+package struct AdditionalUserInfo: Sendable, Equatable {
+    package var providerId: String
+    package var userName: String
     /// The IdP profile (rawUserInfo) as JSON object text; "{}" when none.
-    public var profileJSON: String
-    public var isNewUser: Bool
+    package var profileJSON: String
+    package var isNewUser: Bool
 
-    public init(providerId: String, userName: String = "", profileJSON: String = "{}", isNewUser: Bool) {
+    package init(providerId: String, userName: String = "", profileJSON: String = "{}", isNewUser: Bool) {
         self.providerId = providerId
         self.userName = userName
         self.profileJSON = profileJSON
@@ -112,15 +112,15 @@ public struct AdditionalUserInfo: Sendable, Equatable {
 /// another account (credential already in use, email exists, account exists with a different
 /// credential), what the host needs to sign in to that account instead: `user` is then nil and
 /// `updatedCredential` is set.
-public final class AuthResultSnapshot: Sendable {
-    public let user: UserSnapshot?
-    public let additionalUserInfo: AdditionalUserInfo
+package final class AuthResultSnapshot: Sendable {
+    package let user: UserSnapshot?
+    package let additionalUserInfo: AdditionalUserInfo
     /// The identity provider's own credential the server returned (access token, ID token, secret).
-    public let credential: Credential?
+    package let credential: Credential?
     /// A credential that signs in to the account that already owns the identity (conflicts only).
-    public let updatedCredential: Credential?
+    package let updatedCredential: Credential?
     /// The email the server reported with a conflict.
-    public let email: String?
+    package let email: String?
 
     init(user: UserSnapshot?, additionalUserInfo: AdditionalUserInfo, credential: Credential? = nil,
          updatedCredential: Credential? = nil, email: String? = nil) {
@@ -132,7 +132,7 @@ public final class AuthResultSnapshot: Sendable {
     }
 
     /// The conflict details of a failed operation, if its server answer carried any.
-    public static func conflict(from error: AuthError) -> AuthResultSnapshot? {
+    package static func conflict(from error: AuthError) -> AuthResultSnapshot? {
         switch error.code {
         case .credentialAlreadyInUse, .emailAlreadyInUse, .accountExistsWithDifferentCredentials: break
         default: return nil

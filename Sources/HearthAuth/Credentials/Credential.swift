@@ -3,7 +3,7 @@ import HearthBackend
 /// A credential a host signs in or links with. Immutable; printing one shows the provider only.
 ///
 /// Identity-provider credentials are `FederatedCredential`s (they all go through signInWithIdp).
-public enum Credential: Sendable, Equatable {
+package enum Credential: Sendable, Equatable {
     /// Email and password (provider "password").
     case emailPassword(email: String, password: String)
     /// Any identity provider (Google, Apple, Twitter, any OAuth/OIDC provider, a redirect result).
@@ -13,7 +13,7 @@ public enum Credential: Sendable, Equatable {
     /// An email address proven by a sign-in link (provider "password", sign-in method "emailLink").
     case emailLink(EmailLinkCredential)
 
-    public var providerId: String {
+    package var providerId: String {
         switch self {
         case .emailPassword: return ProviderID.password
         case .federated(let credential): return credential.providerId
@@ -23,7 +23,7 @@ public enum Credential: Sendable, Equatable {
     }
 
     /// Why this credential cannot be sent as it is (an empty token, an unknown provider), if so.
-    public var validationError: AuthError? {
+    package var validationError: AuthError? {
         switch self {
         case .emailPassword(let email, let password):
             if email.isEmpty { return AuthError(code: .missingEmail, message: "An email address is required.") }
@@ -42,7 +42,7 @@ public enum Credential: Sendable, Equatable {
 extension Credential {
     /// The identity provider's tokens this credential carries (for hosts that need them, e.g. to
     /// call the provider's API with the access token the server returned).
-    public var tokens: (idToken: String?, accessToken: String?, secret: String?) {
+    package var tokens: (idToken: String?, accessToken: String?, secret: String?) {
         switch self {
         case .emailPassword, .phone, .emailLink:
             return (nil, nil, nil)
@@ -63,7 +63,7 @@ extension Credential {
 }
 
 extension Credential: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    public var description: String { "Credential(\(providerId))" }
-    public var debugDescription: String { description }
-    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .enum) }
+    package var description: String { "Credential(\(providerId))" }
+    package var debugDescription: String { description }
+    package var customMirror: Mirror { Mirror(self, children: [], displayStyle: .enum) }
 }

@@ -4,19 +4,19 @@ import HearthBackend
 /// the address the link was sent to and the link's out-of-band code. Its provider is "password", its
 /// sign-in method "emailLink", as in Firebase. Used with accounts:signInWithEmailLink: to sign in,
 /// with the user's ID token to link, without it to reauthenticate.
-public struct EmailLinkCredential: Sendable, Equatable {
-    public let email: String
-    public let oobCode: String
+package struct EmailLinkCredential: Sendable, Equatable {
+    package let email: String
+    package let oobCode: String
     /// The tenant the link was issued for (its `tenantId`), nil for the project itself.
-    public let tenantId: String?
+    package let tenantId: String?
 
     /// nil when `link` is not an email action link.
-    public init?(email: String, link: String) {
+    package init?(email: String, link: String) {
         guard let parsed = ActionCodeURL(link: link) else { return nil }
         self.init(email: email, oobCode: parsed.code, tenantId: parsed.tenantId)
     }
 
-    public init(email: String, oobCode: String, tenantId: String? = nil) {
+    package init(email: String, oobCode: String, tenantId: String? = nil) {
         self.email = email
         self.oobCode = oobCode
         self.tenantId = tenantId

@@ -5,23 +5,23 @@ import HearthWire
 extension FederatedCredential {
     /// The request that signs in, links or reauthenticates with this credential. Check
     /// `validationError` first: this builds whatever the credential holds.
-    public func signInWithIdp(_ purpose: SignInWithIdp.Purpose = .signIn) -> SignInWithIdp {
+    package func signInWithIdp(_ purpose: SignInWithIdp.Purpose = .signIn) -> SignInWithIdp {
         SignInWithIdp(requestUri: requestUri, postBody: postBody, sessionId: sessionId, pendingToken: pendingToken,
                       purpose: purpose)
     }
 
     /// "http://localhost" for credentials the app supplies; the redirect URL after a provider flow.
-    public var requestUri: String {
+    package var requestUri: String {
         if case .idpRedirect(let redirect) = self { return redirect.requestUri }
         return SignInWithIdp.manualCredentialRequestUri
     }
 
-    public var sessionId: String? {
+    package var sessionId: String? {
         if case .idpRedirect(let redirect) = self { return redirect.sessionId }
         return nil
     }
 
-    public var pendingToken: String? {
+    package var pendingToken: String? {
         if case .oauth(let credential) = self { return credential.pendingToken }
         return nil
     }
@@ -33,7 +33,7 @@ extension FederatedCredential {
     /// Fields in JS's order: id_token, access_token, oauth_token_secret, code, providerId, nonce, user.
     /// A redirect sends the IdP's own POST body verbatim, adding `providerId` when the IdP's body lacks
     /// one (iOS sends `providerId=<id>` as the whole body after a redirect).
-    public var postBody: String {
+    package var postBody: String {
         if case .idpRedirect(let redirect) = self {
             guard let idpBody = redirect.postBody else {
                 return FormEncoding.encode([("providerId", redirect.providerId)])

@@ -10,7 +10,7 @@ extension FederatedCredential {
     ///   same code without the round trip and without sending half a credential.
     /// - `.invalidProviderId` when a generic credential's provider id is empty, not printable ASCII, or
     ///   names a sign-in method that is not an identity provider ("password", "phone", ...).
-    public var validationError: AuthError? {
+    package var validationError: AuthError? {
         switch self {
         case .google(let idToken, let accessToken):
             if idToken.nonEmpty == nil && accessToken.nonEmpty == nil {

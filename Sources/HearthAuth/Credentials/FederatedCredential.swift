@@ -6,7 +6,7 @@ import HearthWire
 ///
 /// Built freely (as the C++ SDK's `XxxAuthProvider::GetCredential` never fails); `validationError` says
 /// before any request whether it can work at all.
-public enum FederatedCredential: Sendable, Equatable {
+package enum FederatedCredential: Sendable, Equatable {
     /// Google Sign-In: an ID token, an access token, or both (at least one).
     case google(idToken: String?, accessToken: String?)
     /// Facebook Login (classic): the user access token.
@@ -32,7 +32,7 @@ public enum FederatedCredential: Sendable, Equatable {
     case idpRedirect(IdpRedirect)
 
     /// "google.com", "apple.com", the generic credential's own id, ...
-    public var providerId: String {
+    package var providerId: String {
         switch self {
         case .google: return ProviderID.google
         case .facebook, .facebookLimitedLogin: return ProviderID.facebook
@@ -47,14 +47,14 @@ public enum FederatedCredential: Sendable, Equatable {
 }
 
 extension FederatedCredential: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    public var description: String { "FederatedCredential(\(providerId))" }
-    public var debugDescription: String { description }
-    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .enum) }
+    package var description: String { "FederatedCredential(\(providerId))" }
+    package var debugDescription: String { description }
+    package var customMirror: Mirror { Mirror(self, children: [], displayStyle: .enum) }
 }
 
 extension FederatedCredential {
     /// The raw nonce this credential's ID token was requested with, if any.
-    public var rawNonce: String? {
+    package var rawNonce: String? {
         switch self {
         case .apple(_, let rawNonce, _, _), .facebookLimitedLogin(_, let rawNonce): return rawNonce
         case .oauth(let oauth): return oauth.rawNonce

@@ -6,21 +6,21 @@ import HearthTransport
 /// credential" of a sign-in or of an account conflict.
 ///
 /// Empty strings count as absent.
-public struct OAuthCredential: Sendable, Equatable, Redacted {
-    public let providerId: String
+package struct OAuthCredential: Sendable, Equatable, Redacted {
+    package let providerId: String
     /// An OpenID Connect ID token from the provider (`id_token=`).
-    public let idToken: String?
+    package let idToken: String?
     /// An OAuth access token (`access_token=`).
-    public let accessToken: String?
+    package let accessToken: String?
     /// An OAuth 1.0 token secret (`oauth_token_secret=`), only with an access token.
-    public let secret: String?
+    package let secret: String?
     /// The raw (unhashed) nonce whose SHA-256 is the ID token's `nonce` claim (`nonce=`).
-    public let rawNonce: String?
+    package let rawNonce: String?
     /// A `pendingToken` from an earlier signInWithIdp answer; when present it stands for the whole
     /// IdP credential and the tokens above are not sent (client-wire-reference §4.3).
-    public let pendingToken: String?
+    package let pendingToken: String?
 
-    public init(providerId: String, idToken: String? = nil, accessToken: String? = nil, secret: String? = nil,
+    package init(providerId: String, idToken: String? = nil, accessToken: String? = nil, secret: String? = nil,
                 rawNonce: String? = nil, pendingToken: String? = nil) {
         self.providerId = providerId
         self.idToken = idToken.nonEmpty
@@ -31,7 +31,7 @@ public struct OAuthCredential: Sendable, Equatable, Redacted {
     }
 
     /// Signs in again with what an earlier answer's `pendingToken` stands for.
-    public static func pending(providerId: String, pendingToken: String) -> OAuthCredential {
+    package static func pending(providerId: String, pendingToken: String) -> OAuthCredential {
         OAuthCredential(providerId: providerId, pendingToken: pendingToken)
     }
 

@@ -2,16 +2,16 @@ import HearthBackend
 
 /// Custom parameters of a provider sign-in flow: extra query parameters for the IdP's authorization
 /// URL (Microsoft `tenant`, `prompt`, `login_hint`; Twitter `lang`; Apple `locale`; ...).
-public enum OAuthCustomParameters {
+package enum OAuthCustomParameters {
     /// Parameters the flow itself sets. The REST reference reserves client_id, response_type, scope,
     /// redirect_uri and state; response_mode decides how the IdP answers (query or form post), which
     /// the redirect receiver depends on. Compared without regard to case, since some IdPs read
     /// parameter names that way.
-    public static let reserved: [String] = ["client_id", "redirect_uri", "response_mode", "response_type", "scope", "state"]
+    package static let reserved: [String] = ["client_id", "redirect_uri", "response_mode", "response_type", "scope", "state"]
 
     /// Nil when every parameter may be sent; otherwise `.invalidArgument` naming the first offending
     /// name in sorted order (an empty name, a reserved one, or one with control characters).
-    public static func validate(_ parameters: [String: String]) -> AuthError? {
+    package static func validate(_ parameters: [String: String]) -> AuthError? {
         for name in parameters.keys.sorted() {
             if name.isEmpty {
                 return AuthError(code: .invalidArgument, message: "A custom parameter needs a name.")

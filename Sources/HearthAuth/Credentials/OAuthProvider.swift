@@ -2,12 +2,12 @@ import HearthBackend
 
 /// A provider to sign in with through its own page (the desktop provider flow): provider id, scopes
 /// and custom parameters (Firebase's FederatedOAuthProviderData).
-public struct OAuthProvider: Sendable, Equatable {
-    public let providerId: String
-    public private(set) var scopes: [String] = []
-    public private(set) var customParameters: [String: String] = [:]
+package struct OAuthProvider: Sendable, Equatable {
+    package let providerId: String
+    package private(set) var scopes: [String] = []
+    package private(set) var customParameters: [String: String] = [:]
 
-    public init(providerId: String) {
+    package init(providerId: String) {
         self.providerId = providerId
     }
 
@@ -19,7 +19,7 @@ public struct OAuthProvider: Sendable, Equatable {
 
     /// Why this provider cannot start a flow: an unknown provider id (the C++ SDK's
     /// kAuthErrorInvalidProviderId for "MadeUpProvider"), or a reserved custom parameter.
-    public var validationError: AuthError? {
+    package var validationError: AuthError? {
         let isOpenIDOrSAML = (providerId.hasPrefix("oidc.") || providerId.hasPrefix("saml.")) && providerId.count > 5
         guard Self.pageProviders.contains(providerId) || isOpenIDOrSAML else {
             return AuthError(code: .invalidProviderId,
@@ -28,12 +28,12 @@ public struct OAuthProvider: Sendable, Equatable {
         return OAuthCustomParameters.validate(customParameters)
     }
 
-    public mutating func addScope(_ scope: String) {
+    package mutating func addScope(_ scope: String) {
         if !scope.isEmpty && !scopes.contains(scope) { scopes.append(scope) }
     }
 
     /// Refuses parameters the flow sets itself (client_id, redirect_uri, ...).
-    public mutating func setCustomParameter(_ name: String, _ value: String) -> AuthError? {
+    package mutating func setCustomParameter(_ name: String, _ value: String) -> AuthError? {
         if let error = OAuthCustomParameters.validate([name: value]) { return error }
         customParameters[name] = value
         return nil

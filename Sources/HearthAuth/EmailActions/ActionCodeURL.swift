@@ -9,17 +9,17 @@ import HearthWire
 /// Pasted text is forgiven its surrounding whitespace (a mail client's line break, a trailing space);
 /// query values keep a literal '+' (Firebase codes are URL-safe) and the last of a repeated name wins, as
 /// in Firebase's parser.
-public struct ActionCodeURL: Sendable, Equatable {
-    public let apiKey: String
+package struct ActionCodeURL: Sendable, Equatable {
+    package let apiKey: String
     /// The out-of-band code.
-    public let code: String
-    public let operation: ActionCodeOperation
-    public let continueURL: String?
-    public let languageCode: String?
-    public let tenantId: String?
+    package let code: String
+    package let operation: ActionCodeOperation
+    package let continueURL: String?
+    package let languageCode: String?
+    package let tenantId: String?
 
     /// nil unless `link` is (or wraps) an email action link.
-    public init?(link: String) {
+    package init?(link: String) {
         let trimmed = Self.trimmed(link)
         guard !trimmed.isEmpty else { return nil }
         let fields = Self.lastValues(Self.queryFields(of: Self.unwrapped(trimmed)))
@@ -34,7 +34,7 @@ public struct ActionCodeURL: Sendable, Equatable {
     }
 
     /// Whether `link` is an email sign-in link (Firebase's isSignInWithEmailLink).
-    public static func isSignInLink(_ link: String) -> Bool {
+    package static func isSignInLink(_ link: String) -> Bool {
         ActionCodeURL(link: link)?.operation == .emailSignIn
     }
 

@@ -40,32 +40,32 @@ import HearthTransport
 ///
 /// Lifetime: registered with the loop from start until every socket is closed; the loop's shutdown
 /// closes it. All methods: loop thread only.
-public final class LoopbackRedirectReceiver: LoopOwnedHandle {
-    public struct Options: Sendable {
+package final class LoopbackRedirectReceiver: LoopOwnedHandle {
+    package struct Options: Sendable {
         /// 0: a free port the system picks (recommended; RFC 8252 §7.3). Another value must be free,
         /// or `start` throws `.invalidArgument`.
-        public var port: UInt16 = 0
+        package var port: UInt16 = 0
         /// Where the browser is sent back to: "/" followed by printable ASCII, no '?' or '#'.
-        public var callbackPath = "/__/auth/callback"
+        package var callbackPath = "/__/auth/callback"
         /// How long to wait for the browser at most; nil: until `cancel` or `close`.
-        public var timeoutMs: UInt64? = 600_000
+        package var timeoutMs: UInt64? = 600_000
         /// Per connection, from accept to the end of the request.
-        public var requestTimeoutMs: UInt64 = 10_000
-        public var maximumHeadBytes = 16 * 1024
+        package var requestTimeoutMs: UInt64 = 10_000
+        package var maximumHeadBytes = 16 * 1024
         /// Apple's form_post bodies (code, id_token, state, user) are a few KiB.
-        public var maximumBodyBytes = 64 * 1024
+        package var maximumBodyBytes = 64 * 1024
         /// Connections open at once; more are closed on accept.
-        public var maximumConnections = 16
+        package var maximumConnections = 16
 
-        public init() {}
+        package init() {}
     }
 
-    public typealias Completion = (Result<RedirectResponse, AuthError>) -> Void
+    package typealias Completion = (Result<RedirectResponse, AuthError>) -> Void
 
     /// The port the receiver listens on (the chosen one when `Options.port` was 0).
-    public private(set) var port: UInt16 = 0
+    package private(set) var port: UInt16 = 0
     /// `http://127.0.0.1:PORT` + `callbackPath`: the redirect target (continueUri, redirect_uri).
-    public private(set) var redirectURI = ""
+    package private(set) var redirectURI = ""
 
     private let loop: EventLoop
     private let options: Options
@@ -84,7 +84,7 @@ public final class LoopbackRedirectReceiver: LoopOwnedHandle {
     /// - Throws: `.invalidArgument` for bad options or a requested port that is taken;
     ///   `.appDestroyed` once the loop has shut down; `.webInternalError` if the system refuses the
     ///   socket otherwise; `.failure` off the loop thread.
-    public static func start(on loop: EventLoop, expectedState: String?, options: Options = Options(),
+    package static func start(on loop: EventLoop, expectedState: String?, options: Options = Options(),
                              completion: @escaping Completion) throws(AuthError) -> LoopbackRedirectReceiver {
         guard loop.isLoopThread else {
             throw AuthError(code: .failure, message: "The loopback redirect receiver must be started on the loop thread.")
@@ -111,33 +111,33 @@ public final class LoopbackRedirectReceiver: LoopOwnedHandle {
     }
 
     /// The flow's `state`; requests must carry exactly this one.
-    public var expectedState: String? {
+    package var expectedState: String? {
         get { matcher?.expectedState }
         set { matcher?.expectedState = newValue }
     }
 
     /// The parameter `expectedState` comes back in (see `RedirectURLMatcher.correlationParameter`).
-    public var correlationParameter: String {
+    package var correlationParameter: String {
         get { matcher?.correlationParameter ?? RedirectURLMatcher.stateParameter }
         set { matcher?.correlationParameter = newValue }
     }
 
     /// Whether the receiver still waits for the browser (not completed, cancelled or closed).
-    public var isWaiting: Bool { completion != nil }
+    package var isWaiting: Bool { completion != nil }
 
     /// The address the listening socket is bound to, as the system reports it (getsockname); nil
     /// once it stopped listening.
-    public var localAddress: (host: String, port: UInt16)? { listener?.localAddress }
+    package var localAddress: (host: String, port: UInt16)? { listener?.localAddress }
 
     /// Completes with `.webContextCancelled` (inside this call) and closes. No effect once completed.
-    public func cancel() {
+    package func cancel() {
         finish(.failure(AuthError(code: .webContextCancelled, message: "The sign-in was cancelled by the app.")),
                keeping: nil)
     }
 
     /// Closes everything at once without completing (the completion is released, never called):
     /// for app destroy; the loop calls it at shutdown. A page being sent is cut off. Idempotent.
-    public func close() {
+    package func close() {
         completion = nil
         closeSockets(keeping: nil)
         for exchange in Array(exchanges.values) { exchange.close() }

@@ -12,17 +12,17 @@ import HearthWire
 /// - `.webContextCancelled` (HEARTH_ERROR_WEB_CONTEXT_CANCELLED, 56) from `cancel()`, inside it;
 /// - `.webContextCancelled` with a "timed out" message when `timeoutMs` passes;
 /// unless `close()` (app destroy) comes first: then it never runs and is released.
-public final class PendingProviderFlow {
-    public typealias Completion = (Result<RedirectResponse, AuthError>) -> Void
+package final class PendingProviderFlow {
+    package typealias Completion = (Result<RedirectResponse, AuthError>) -> Void
 
     /// Bytes of randomness in `makeState()` (RFC 6749 §10.10 asks for a guess probability ≤ 2^-128;
     /// this gives 2^-256).
     static let stateBytes = 32
 
     /// The redirect target: the loopback receiver's `redirectURI`, or the app's custom-scheme URL.
-    public let redirectTarget: String
+    package let redirectTarget: String
     /// The loopback receiver, for flows that use one.
-    public let receiver: LoopbackRedirectReceiver?
+    package let receiver: LoopbackRedirectReceiver?
 
     private var matcher: RedirectURLMatcher
     private var timer: LoopTimer?
@@ -32,7 +32,7 @@ public final class PendingProviderFlow {
 
     /// A fresh `state`: 32 bytes from the system's secure random source, base64url (43 characters).
     /// Throws `.failure` when the system has no usable random source.
-    public static func makeState() throws(AuthError) -> String {
+    package static func makeState() throws(AuthError) -> String {
         Base64.urlEncoded(try SecureRandom.bytes(stateBytes))
     }
 
@@ -47,7 +47,7 @@ public final class PendingProviderFlow {
 
     /// The `state` a redirect must carry; nil until known (every redirect is rejected until then).
     /// Setting it also tells the loopback receiver.
-    public var expectedState: String? {
+    package var expectedState: String? {
         get { matcher.expectedState }
         set {
             matcher.expectedState = newValue
@@ -57,7 +57,7 @@ public final class PendingProviderFlow {
 
     /// The parameter `expectedState` comes back in: `state`, or `oauth_token` for OAuth 1.0a
     /// providers. Setting it also tells the loopback receiver.
-    public var correlationParameter: String {
+    package var correlationParameter: String {
         get { matcher.correlationParameter }
         set {
             matcher.correlationParameter = newValue
@@ -66,12 +66,12 @@ public final class PendingProviderFlow {
     }
 
     /// Whether the completion has yet to run.
-    public var isPending: Bool { completion != nil }
+    package var isPending: Bool { completion != nil }
 
     /// A URL the host was handed (`hearth_auth_handle_url`): `.consumed` and `.failed` complete the
     /// flow with it; `.rejected` and `.notOurs` leave it waiting. After the flow ended every URL is
     /// `.notOurs`.
-    public func handle(url: String, postBody: String? = nil) -> RedirectMatch {
+    package func handle(url: String, postBody: String? = nil) -> RedirectMatch {
         guard isPending else { return .notOurs }
         let match = matcher.match(url: url, postBody: postBody)
         switch match {
@@ -83,13 +83,13 @@ public final class PendingProviderFlow {
     }
 
     /// Completes with `.webContextCancelled` (inside this call). No effect once ended.
-    public func cancel() {
+    package func cancel() {
         finish(.failure(AuthError(code: .webContextCancelled, message: "The sign-in was cancelled by the app.")))
     }
 
     /// Ends the flow without completing it (the completion is released, never called): for app
     /// destroy. Idempotent.
-    public func close() {
+    package func close() {
         completion = nil
         tearDown()
     }

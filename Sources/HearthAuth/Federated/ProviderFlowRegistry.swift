@@ -7,15 +7,15 @@ import HearthTransport
 /// A second flow while one is pending fails with `.webContextAlreadyPresented`
 /// (HEARTH_ERROR_WEB_CONTEXT_ALREADY_PRESENTED, 55) and leaves the first untouched. A flow leaves
 /// the registry when it ends, before its completion runs, so the completion may start the next one.
-public final class ProviderFlowRegistry {
+package final class ProviderFlowRegistry {
     /// Five minutes is too short for a provider's own two-factor step plus an account picker;
     /// Google's authorization codes live ten minutes anyway.
-    public static let defaultTimeoutMs: UInt64 = 600_000
+    package static let defaultTimeoutMs: UInt64 = 600_000
 
     private let loop: EventLoop
-    public private(set) var pending: PendingProviderFlow?
+    package private(set) var pending: PendingProviderFlow?
 
-    public init(loop: EventLoop) {
+    package init(loop: EventLoop) {
         self.loop = loop
     }
 
@@ -25,7 +25,7 @@ public final class ProviderFlowRegistry {
     ///   - state: the expected `state`, or nil to set `expectedState` later.
     ///   - timeoutMs: nil: no timeout.
     /// - Throws: `.webContextAlreadyPresented`; the receiver's errors (`LoopbackRedirectReceiver.start`).
-    public func beginLoopback(state: String?, receiverOptions: LoopbackRedirectReceiver.Options = .init(),
+    package func beginLoopback(state: String?, receiverOptions: LoopbackRedirectReceiver.Options = .init(),
                               timeoutMs: UInt64? = defaultTimeoutMs,
                               completion: @escaping PendingProviderFlow.Completion) throws(AuthError) -> PendingProviderFlow {
         try requireNoPendingFlow()
@@ -53,7 +53,7 @@ public final class ProviderFlowRegistry {
     /// such as `com.example.game:/oauth`, or an embedded web view that intercepts the redirect).
     /// - Throws: `.webContextAlreadyPresented`; `.invalidArgument` if `redirectTarget` is not an
     ///   absolute URL.
-    public func beginRedirect(to redirectTarget: String, state: String?, timeoutMs: UInt64? = defaultTimeoutMs,
+    package func beginRedirect(to redirectTarget: String, state: String?, timeoutMs: UInt64? = defaultTimeoutMs,
                               completion: @escaping PendingProviderFlow.Completion) throws(AuthError) -> PendingProviderFlow {
         try requireNoPendingFlow()
         try requireValid(timeoutMs)
@@ -64,17 +64,17 @@ public final class ProviderFlowRegistry {
     /// `hearth_auth_handle_url` / Firebase's `canHandle(url)`: offers `url` to the pending flow.
     /// Hearth consumed the URL when the result is `.consumed` or `.failed` (the flow completed with
     /// it); `.notOurs` when no flow is pending.
-    public func handle(url: String, postBody: String? = nil) -> RedirectMatch {
+    package func handle(url: String, postBody: String? = nil) -> RedirectMatch {
         pending?.handle(url: url, postBody: postBody) ?? .notOurs
     }
 
     /// Cancels the pending flow, if any (its completion gets `.webContextCancelled`).
-    public func cancel() {
+    package func cancel() {
         pending?.cancel()
     }
 
     /// App destroy: ends the pending flow without running its completion.
-    public func shutdown() {
+    package func shutdown() {
         pending?.close()
         pending = nil
     }

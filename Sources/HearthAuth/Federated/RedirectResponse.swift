@@ -7,11 +7,11 @@ import HearthTransport
 /// signInWithIdp's `requestUri` and `postBody` (`IdpRedirect`).
 ///
 /// Both hold authorization codes or tokens: printing one shows neither.
-public struct RedirectResponse: Sendable, Equatable, Redacted {
-    public let url: String
-    public let postBody: String?
+package struct RedirectResponse: Sendable, Equatable, Redacted {
+    package let url: String
+    package let postBody: String?
 
-    public init(url: String, postBody: String? = nil) {
+    package init(url: String, postBody: String? = nil) {
         self.url = url
         self.postBody = postBody
     }
@@ -23,7 +23,7 @@ public struct RedirectResponse: Sendable, Equatable, Redacted {
 }
 
 /// How a redirect that was meant for the pending flow relates to it.
-public enum RedirectMatch: Sendable, Equatable {
+package enum RedirectMatch: Sendable, Equatable {
     /// Not addressed to the flow's redirect target (another scheme, host or path; not a URL at all).
     case notOurs
     /// The flow's answer: the state matches and the IdP reported no error.

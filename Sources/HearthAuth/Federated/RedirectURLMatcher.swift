@@ -15,21 +15,21 @@ import HearthWire
 /// OAuth 1.0a providers (Twitter through Firebase's createAuthUri) send no `state`: their
 /// authorization URL carries a request token, `oauth_token`, which comes back with the verifier, or
 /// as `denied` when the user refuses. For them the matcher correlates on that token instead.
-public struct RedirectURLMatcher: Sendable {
+package struct RedirectURLMatcher: Sendable {
     /// The redirect target as given (continueUri / the loopback receiver's `redirectURI`).
-    public let redirectTarget: String
+    package let redirectTarget: String
     /// nil until known (e.g. read from createAuthUri's `authUri` after the target was chosen); until
     /// then every addressed URL is `.rejected`.
-    public var expectedState: String?
+    package var expectedState: String?
     /// The parameter that carries `expectedState` back: `state`, or `oauth_token` for OAuth 1.0a.
-    public var correlationParameter: String = RedirectURLMatcher.stateParameter
+    package var correlationParameter: String = RedirectURLMatcher.stateParameter
     private let target: RedirectURL
 
-    public static let stateParameter = "state"
-    public static let oauth1TokenParameter = "oauth_token"
+    package static let stateParameter = "state"
+    package static let oauth1TokenParameter = "oauth_token"
 
     /// Throws `.invalidArgument` if `redirectTarget` is not an absolute URL.
-    public init(redirectTarget: String, expectedState: String?) throws(AuthError) {
+    package init(redirectTarget: String, expectedState: String?) throws(AuthError) {
         guard let target = RedirectURL(parsing: redirectTarget) else {
             throw AuthError(code: .invalidArgument,
                             message: "The redirect target must be an absolute URL such as com.example.app:/oauth or http://127.0.0.1:PORT/path.")
@@ -43,7 +43,7 @@ public struct RedirectURLMatcher: Sendable {
     ///   - url: the URL the browser was sent to. Any text: garbage is `.notOurs`.
     ///   - postBody: the `application/x-www-form-urlencoded` body when the IdP posted its answer
     ///     (`response_mode=form_post`); '+' there means a space.
-    public func match(url: String, postBody: String? = nil) -> RedirectMatch {
+    package func match(url: String, postBody: String? = nil) -> RedirectMatch {
         guard let incoming = RedirectURL(parsing: url), target.covers(incoming) else { return .notOurs }
         let bodyFields = FormFields(parsing: Substring(postBody ?? ""), plusIsSpace: true)
         // Query first, then the form body, then the fragment: where each kind of IdP puts its answer.

@@ -20,32 +20,32 @@ import HearthTransport
 /// not start (destroying the app, removing a listener) takes the gate too: it waits for a running
 /// callback to end. The loop thread takes it recursively, so a callback can do any of those things
 /// itself.
-public final class CallbackDispatcher: @unchecked Sendable {
+package final class CallbackDispatcher: @unchecked Sendable {
     /// One run of host code.
-    public struct HostCall: @unchecked Sendable {
+    package struct HostCall: @unchecked Sendable {
         let run: () -> Void
         /// What runs instead once the app is destroyed; nil: nothing (the call is dropped).
         let ifDestroyed: (() -> Void)?
 
         /// Runs whether or not the app is destroyed by then (completion callbacks, releases).
-        public static func final(_ body: @escaping () -> Void) -> HostCall {
+        package static func final(_ body: @escaping () -> Void) -> HostCall {
             HostCall(run: body, ifDestroyed: body)
         }
 
         /// Dropped once the app is destroyed (listener calls, the UI delegate, phone listener events).
-        public static func event(_ body: @escaping () -> Void) -> HostCall {
+        package static func event(_ body: @escaping () -> Void) -> HostCall {
             HostCall(run: body, ifDestroyed: nil)
         }
 
         /// `run` in its turn, `cancelled` instead when the app is destroyed first (posted functions).
-        public static func cancellable(run: @escaping () -> Void,
+        package static func cancellable(run: @escaping () -> Void,
                                        cancelled: @escaping () -> Void) -> HostCall {
             HostCall(run: run, ifDestroyed: cancelled)
         }
     }
 
     /// A release callback kept by the dispatcher; `release(_:)` or `finalize` runs it, exactly once.
-    public struct ReleaseToken: Sendable, Hashable {
+    package struct ReleaseToken: Sendable, Hashable {
         let id: UInt64
     }
 
@@ -60,23 +60,23 @@ public final class CallbackDispatcher: @unchecked Sendable {
         var releases: [UInt64: () -> Void] = [:]
     }
 
-    public let loop: EventLoop
+    package let loop: EventLoop
     let gate = RecursiveLock()
     private let state = Locked(State())
 
-    public init(loop: EventLoop) {
+    package init(loop: EventLoop) {
         self.loop = loop
     }
 
     /// True once the app's destroy has begun.
-    public var isDestroyed: Bool { state.withLock { $0.destroyed } }
+    package var isDestroyed: Bool { state.withLock { $0.destroyed } }
 
     // MARK: Scheduling
 
     /// Queues host code for a later loop turn. Returns false, and runs nothing, once `finalize` has run:
     /// the caller then still owns what the call would have finished with.
     @discardableResult
-    public func schedule(_ call: HostCall) -> Bool {
+    package func schedule(_ call: HostCall) -> Bool {
         let queued = state.withLock { state -> Bool in
             guard !state.finalized else { return false }
             state.queue.append(call)
@@ -89,7 +89,7 @@ public final class CallbackDispatcher: @unchecked Sendable {
 
     /// Host code dropped once the app is destroyed (a listener call), as a shorthand.
     @discardableResult
-    public func schedule(_ event: @escaping () -> Void) -> Bool {
+    package func schedule(_ event: @escaping () -> Void) -> Bool {
         schedule(.event(event))
     }
 
@@ -114,7 +114,7 @@ public final class CallbackDispatcher: @unchecked Sendable {
 
     /// Keeps `release` until `release(_:)` or `finalize` runs it. Nil once the app's destroy has begun:
     /// the registration must then fail, and `release` never runs.
-    public func keepRelease(_ release: @escaping () -> Void) -> ReleaseToken? {
+    package func keepRelease(_ release: @escaping () -> Void) -> ReleaseToken? {
         state.withLock { state in
             guard !state.destroyed else { return nil }
             let id = state.nextRelease
@@ -126,7 +126,7 @@ public final class CallbackDispatcher: @unchecked Sendable {
 
     /// The registration of `token` has ended: its release runs on a later loop turn, after everything
     /// already due (so after the registration's last call). A second call does nothing.
-    public func release(_ token: ReleaseToken) {
+    package func release(_ token: ReleaseToken) {
         let body = state.withLock { state -> (() -> Void)? in
             // Once finalized, `finalize` has run every kept release (this one included).
             guard !state.finalized else { return nil }
@@ -137,7 +137,7 @@ public final class CallbackDispatcher: @unchecked Sendable {
 
     /// Takes back a kept release that must not run (its registration failed after all). False when
     /// `finalize` took it first: it has run, or runs, as the registration's final call.
-    public func forget(_ token: ReleaseToken) -> Bool {
+    package func forget(_ token: ReleaseToken) -> Bool {
         state.withLock { state in
             guard !state.finalized else { return false }
             return state.releases.removeValue(forKey: token.id) != nil
@@ -148,14 +148,14 @@ public final class CallbackDispatcher: @unchecked Sendable {
 
     /// Any thread, once, when the app is destroyed: from now on queued entries run their `ifDestroyed`
     /// part, no release can be kept, and no host code is running on another thread when this returns.
-    public func markDestroyed() {
+    package func markDestroyed() {
         gate.withLock { state.withLock { $0.destroyed = true } }
     }
 
     /// Loop thread, once, the last thing the app does on its loop (after `markDestroyed` and after the
     /// pending futures were completed as cancelled): runs every entry still queued, then every kept
     /// release in registration order. After it returns no host code of the app runs.
-    public func finalize() {
+    package func finalize() {
         gate.withLock {
             let (calls, releases) = state.withLock { state -> ([HostCall], [() -> Void]) in
                 state.destroyed = true
@@ -174,7 +174,7 @@ public final class CallbackDispatcher: @unchecked Sendable {
 
     /// Runs `body` once no host callback is running on another thread (immediately on the loop
     /// thread or when none runs).
-    public func excludingCallbacks<T>(_ body: () throws -> T) rethrows -> T {
+    package func excludingCallbacks<T>(_ body: () throws -> T) rethrows -> T {
         try gate.withLock(body)
     }
 }

@@ -2,7 +2,7 @@ import HearthBackend
 import HearthTransport
 
 /// What a finished operation produced.
-public enum FutureValue: Sendable {
+package enum FutureValue: Sendable {
     case none
     case authResult(AuthResultSnapshot)
     case user(UserSnapshot)
@@ -18,7 +18,7 @@ public enum FutureValue: Sendable {
     case actionCodeInfo(ActionCodeInfo)
 }
 
-public enum FutureWaitResult: Sendable, Equatable {
+package enum FutureWaitResult: Sendable, Equatable {
     case complete
     case timedOut
     /// Blocking here would stop the loop that has to complete the future.
@@ -27,8 +27,8 @@ public enum FutureWaitResult: Sendable, Equatable {
 
 /// The shared state of one operation: completes once, from any thread; any number of completion
 /// callbacks wait for it, and each runs exactly once (as host code, through the dispatcher).
-public final class FutureState: @unchecked Sendable {
-    public typealias Outcome = Result<FutureValue, AuthError>
+package final class FutureState: @unchecked Sendable {
+    package typealias Outcome = Result<FutureValue, AuthError>
 
     private let lock = ConditionLock()
     // Two optionals, not one `Outcome?`: in a `Result<FutureValue, AuthError>?` a failure leaves the
@@ -47,39 +47,39 @@ public final class FutureState: @unchecked Sendable {
     /// the only one: no array to allocate), the rest after it.
     private var firstCallback: (() -> Void)?
     private var moreCallbacks: [() -> Void] = []
-    public let dispatcher: CallbackDispatcher
+    package let dispatcher: CallbackDispatcher
     /// The Auth that runs the operation (to finish a sign-in that needs a second factor).
-    public private(set) weak var auth: Auth?
+    package private(set) weak var auth: Auth?
 
-    public init(dispatcher: CallbackDispatcher, auth: Auth? = nil) {
+    package init(dispatcher: CallbackDispatcher, auth: Auth? = nil) {
         self.dispatcher = dispatcher
         self.auth = auth
     }
 
     /// An already-failed future (bad arguments): completes before the caller sees it.
-    public static func failed(_ error: AuthError, dispatcher: CallbackDispatcher, auth: Auth? = nil) -> FutureState {
+    package static func failed(_ error: AuthError, dispatcher: CallbackDispatcher, auth: Auth? = nil) -> FutureState {
         let state = FutureState(dispatcher: dispatcher, auth: auth)
         state.complete(.failure(error))
         return state
     }
 
-    public var result: Outcome? {
+    package var result: Outcome? {
         lock.withLock {
             if let failure { return .failure(failure) }
             return value.map { .success($0) }
         }
     }
     /// The value of a successful operation; nil while pending or after a failure.
-    public var successValue: FutureValue? { lock.withLock { value } }
+    package var successValue: FutureValue? { lock.withLock { value } }
     /// The error of a failed operation; nil while pending or after a success.
-    public var error: AuthError? { lock.withLock { failure } }
+    package var error: AuthError? { lock.withLock { failure } }
     /// The error's code alone (nil while pending or after a success), without copying the error.
-    public var errorCode: AuthErrorCode? { lock.withLock { failureCode } }
-    public var isComplete: Bool { lock.withLock { completed } }
+    package var errorCode: AuthErrorCode? { lock.withLock { failureCode } }
+    package var isComplete: Bool { lock.withLock { completed } }
 
     /// First completion wins; later ones are ignored (returns false).
     @discardableResult
-    public func complete(_ result: Outcome) -> Bool {
+    package func complete(_ result: Outcome) -> Bool {
         lock.lock()
         if completed {
             lock.unlock()
@@ -105,13 +105,13 @@ public final class FutureState: @unchecked Sendable {
         return true
     }
 
-    public func succeed(_ value: FutureValue) { complete(.success(value)) }
-    public func fail(_ error: AuthError) { complete(.failure(error)) }
+    package func succeed(_ value: FutureValue) { complete(.success(value)) }
+    package func fail(_ error: AuthError) { complete(.failure(error)) }
 
     /// Adds a completion callback: it runs once, as host code on a later loop turn, after the future
     /// completes (at once if it has). Returns `.appDestroyed`, and keeps nothing, once the app's
     /// destroy has begun.
-    public func addCallback(_ callback: @escaping () -> Void) -> AuthErrorCode? {
+    package func addCallback(_ callback: @escaping () -> Void) -> AuthErrorCode? {
         if dispatcher.isDestroyed { return .appDestroyed }
         lock.lock()
         guard completed else {
@@ -128,7 +128,7 @@ public final class FutureState: @unchecked Sendable {
         return dispatcher.schedule(.final(callback)) ? nil : .appDestroyed
     }
 
-    public func wait(timeoutMs: Int64) -> FutureWaitResult {
+    package func wait(timeoutMs: Int64) -> FutureWaitResult {
         if isComplete { return .complete }
         if dispatcher.loop.isLoopThread && !dispatcher.isDestroyed { return .wouldDeadlock }
         return lock.withLock {

@@ -2,24 +2,24 @@ import HearthBackend
 
 /// One enrolled second factor as hosts see it: in a resolver's hints after a sign-in that needs a second
 /// factor, and in a user's enrolled factors (both come from `mfaInfo[]` entries).
-public struct MultiFactorHint: Sendable, Equatable {
-    public enum FactorID: String, Sendable, CaseIterable {
+package struct MultiFactorHint: Sendable, Equatable {
+    package enum FactorID: String, Sendable, CaseIterable {
         case phone
         case totp
     }
 
     /// "phone" for an entry with `phoneInfo`, "totp" for one with `totpInfo`.
-    public var factorId: FactorID
+    package var factorId: FactorID
     /// `mfaEnrollmentId`: what mfaSignIn and mfaEnrollment:withdraw take (the C++/iOS factor `uid`).
-    public var enrollmentId: String
-    public var displayName: String?
+    package var enrollmentId: String
+    package var displayName: String?
     /// The phone factor's number as the server shows it: masked ("+*******0100") in a sign-in's hints,
     /// possibly in full in a lookup. Nil for TOTP.
-    public var phoneNumber: String?
+    package var phoneNumber: String?
     /// `enrolledAt` in milliseconds since the Unix epoch; nil when absent or not RFC 3339.
-    public var enrollmentTimeMs: Int64?
+    package var enrollmentTimeMs: Int64?
 
-    public init(factorId: FactorID, enrollmentId: String, displayName: String? = nil, phoneNumber: String? = nil,
+    package init(factorId: FactorID, enrollmentId: String, displayName: String? = nil, phoneNumber: String? = nil,
                 enrollmentTimeMs: Int64? = nil) {
         self.factorId = factorId
         self.enrollmentId = enrollmentId
@@ -30,7 +30,7 @@ public struct MultiFactorHint: Sendable, Equatable {
 
     /// Nil for a factor kind this client does not know (neither `phoneInfo` nor `totpInfo`): such a
     /// factor can be neither used nor described, and the SDKs leave it out too.
-    public init?(record: MultiFactorInfoRecord) {
+    package init?(record: MultiFactorInfoRecord) {
         let factorId: FactorID
         if record.phoneInfo != nil {
             factorId = .phone
@@ -46,7 +46,7 @@ public struct MultiFactorHint: Sendable, Equatable {
     }
 
     /// The usable factors of `mfaInfo[]`, in the server's order.
-    public static func list(_ records: [MultiFactorInfoRecord]) -> [MultiFactorHint] {
+    package static func list(_ records: [MultiFactorInfoRecord]) -> [MultiFactorHint] {
         records.compactMap(MultiFactorHint.init(record:))
     }
 }

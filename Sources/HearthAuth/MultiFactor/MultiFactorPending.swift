@@ -7,17 +7,17 @@ import HearthWire
 /// credential is the session the second step (mfaSignIn:start / :finalize) proves the first factor with.
 ///
 /// Holds the pending credential: prints without it.
-public struct MultiFactorPending: Sendable, Equatable, Redacted {
+package struct MultiFactorPending: Sendable, Equatable, Redacted {
     /// `mfaPendingCredential`.
-    public var pendingCredential: String
+    package var pendingCredential: String
     /// The account's usable second factors (`mfaInfo[]`), in the server's order. May be empty when the
     /// server lists only factor kinds this client does not know.
-    public var hints: [MultiFactorHint]
+    package var hints: [MultiFactorHint]
     /// The account's uid, when the answer names it (password and provider sign-ins do).
-    public var localId: String?
-    public var email: String?
+    package var localId: String?
+    package var email: String?
 
-    public init(pendingCredential: String, hints: [MultiFactorHint], localId: String? = nil, email: String? = nil) {
+    package init(pendingCredential: String, hints: [MultiFactorHint], localId: String? = nil, email: String? = nil) {
         self.pendingCredential = pendingCredential
         self.hints = hints
         self.localId = localId
@@ -26,13 +26,13 @@ public struct MultiFactorPending: Sendable, Equatable, Redacted {
 
     /// From a second-factor-required error. Nil for any other error, and when the body has no pending
     /// credential (an error from a local check or an error envelope has no body to resolve).
-    public init?(from error: AuthError) {
+    package init?(from error: AuthError) {
         guard error.code == .secondFactorRequired, case .object(let object)? = error.body else { return nil }
         self.init(decoding: object)
     }
 
     /// From the answer's JSON object. Nil without a non-empty `mfaPendingCredential`.
-    public init?(decoding object: JSONObject) {
+    package init?(decoding object: JSONObject) {
         let reader = ResponseReader(object)
         guard let pending = reader.nonEmptyString("mfaPendingCredential") else { return nil }
         self.init(pendingCredential: pending,

@@ -8,9 +8,9 @@ import HearthWire
 /// issuer parameter are percent-encoded (RFC 3986 unreserved characters kept, so a space is %20 and a ':'
 /// inside a name is %3A, leaving the one literal ':' as the separator). The secret is unpadded base32.
 /// All parameters are written, the defaults included, so apps that ignore some still agree.
-public enum OTPAuthURI {
+package enum OTPAuthURI {
     /// An empty issuer leaves out both the label prefix and the `issuer` parameter.
-    public static func totp(secret: [UInt8], accountName: String, issuer: String, algorithm: TOTPAlgorithm,
+    package static func totp(secret: [UInt8], accountName: String, issuer: String, algorithm: TOTPAlgorithm,
                             digits: Int, periodSeconds: Int) -> String {
         var uri = "otpauth://totp/"
         if !issuer.isEmpty { uri += PercentEncoding.encode(issuer) + ":" }
@@ -24,7 +24,7 @@ public enum OTPAuthURI {
     }
 
     /// The URI for a generator's secret and parameters.
-    public static func totp(_ generator: TOTPGenerator, accountName: String, issuer: String) -> String {
+    package static func totp(_ generator: TOTPGenerator, accountName: String, issuer: String) -> String {
         totp(secret: generator.secret, accountName: accountName, issuer: issuer, algorithm: generator.algorithm,
              digits: generator.digits, periodSeconds: generator.periodSeconds)
     }

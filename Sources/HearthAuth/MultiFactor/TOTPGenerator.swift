@@ -7,20 +7,20 @@ import HearthTransport
 /// their own authenticator (kiosks, test rigs) compute the code the server expects.
 ///
 /// Holds the shared secret: prints without it.
-public struct TOTPGenerator: Sendable, Equatable, Redacted {
+package struct TOTPGenerator: Sendable, Equatable, Redacted {
     /// RFC 4226 §5.3 asks for at least 6 digits; the 31-bit truncated value has at most 10.
-    public static let digitRange = 6...10
-    public static let defaultDigits = 6
-    public static let defaultPeriodSeconds = 30
+    package static let digitRange = 6...10
+    package static let defaultDigits = 6
+    package static let defaultPeriodSeconds = 30
 
-    public let secret: [UInt8]
-    public let algorithm: TOTPAlgorithm
-    public let digits: Int
-    public let periodSeconds: Int
+    package let secret: [UInt8]
+    package let algorithm: TOTPAlgorithm
+    package let digits: Int
+    package let periodSeconds: Int
 
     /// Fails with invalid argument for an empty secret, a digit count outside `digitRange`, or a period
     /// that is not positive.
-    public init(secret: [UInt8], algorithm: TOTPAlgorithm = .sha1, digits: Int = TOTPGenerator.defaultDigits,
+    package init(secret: [UInt8], algorithm: TOTPAlgorithm = .sha1, digits: Int = TOTPGenerator.defaultDigits,
                 periodSeconds: Int = TOTPGenerator.defaultPeriodSeconds) throws(AuthError) {
         guard !secret.isEmpty else {
             throw AuthError(code: .invalidArgument, message: "The TOTP shared secret is empty.")
@@ -38,7 +38,7 @@ public struct TOTPGenerator: Sendable, Equatable, Redacted {
     }
 
     /// The same from a base32 secret (the form servers and `otpauth://` URIs carry).
-    public init(base32Secret: String, algorithm: TOTPAlgorithm = .sha1, digits: Int = TOTPGenerator.defaultDigits,
+    package init(base32Secret: String, algorithm: TOTPAlgorithm = .sha1, digits: Int = TOTPGenerator.defaultDigits,
                 periodSeconds: Int = TOTPGenerator.defaultPeriodSeconds) throws(AuthError) {
         guard let secret = Base32.decode(base32Secret) else {
             throw AuthError(code: .invalidArgument, message: "The TOTP shared secret is not base32.")
@@ -48,7 +48,7 @@ public struct TOTPGenerator: Sendable, Equatable, Redacted {
 
     /// The HOTP value for `counter` (RFC 4226 §5.3): HMAC of the 8-byte big-endian counter, dynamic
     /// truncation to 31 bits, the last `digits` decimal digits with leading zeros.
-    public func code(counter: UInt64) -> String {
+    package func code(counter: UInt64) -> String {
         var message: [UInt8] = []
         for shift in stride(from: 56, through: 0, by: -8) {
             message.append(UInt8(truncatingIfNeeded: counter >> UInt64(shift)))
@@ -65,17 +65,17 @@ public struct TOTPGenerator: Sendable, Equatable, Redacted {
     }
 
     /// The TOTP time step of a Unix time (RFC 6238 §4.2 with T0 = 0).
-    public func counter(atUnixTime seconds: UInt64) -> UInt64 {
+    package func counter(atUnixTime seconds: UInt64) -> UInt64 {
         seconds / UInt64(periodSeconds)
     }
 
     /// The TOTP code valid at a Unix time, in seconds.
-    public func code(atUnixTime seconds: UInt64) -> String {
+    package func code(atUnixTime seconds: UInt64) -> String {
         code(counter: counter(atUnixTime: seconds))
     }
 
     /// How many seconds the code of that time stays valid (1...periodSeconds).
-    public func secondsRemaining(atUnixTime seconds: UInt64) -> Int {
+    package func secondsRemaining(atUnixTime seconds: UInt64) -> Int {
         periodSeconds - Int(seconds % UInt64(periodSeconds))
     }
 

@@ -10,19 +10,19 @@ import HearthTransport
 /// 30 seconds), which is what an app scanning the URI would assume too.
 ///
 /// Holds the shared secret: prints without it.
-public struct TOTPSecret: Sendable, Equatable, Redacted {
+package struct TOTPSecret: Sendable, Equatable, Redacted {
     /// The secret as the server sent it (base32), for hosts that show it for manual entry.
-    public let sharedSecretKey: String
+    package let sharedSecretKey: String
     /// The secret and the code parameters.
-    public let generator: TOTPGenerator
+    package let generator: TOTPGenerator
     /// Goes back with the first code in mfaEnrollment:finalize.
-    public let sessionInfo: String
+    package let sessionInfo: String
     /// `finalizeEnrollmentTime` in milliseconds since the Unix epoch; nil when absent or unreadable.
-    public let finalizeEnrollmentTimeMs: Int64?
+    package let finalizeEnrollmentTimeMs: Int64?
 
     /// Fails (malformed response) when the secret is not base32 or the server names an algorithm, code
     /// length or period no authenticator can use.
-    public init(session: TotpEnrollmentSession) throws(AuthError) {
+    package init(session: TotpEnrollmentSession) throws(AuthError) {
         let algorithm: TOTPAlgorithm
         if let name = session.hashingAlgorithm {
             guard let known = TOTPAlgorithm(name: name) else {
@@ -49,7 +49,7 @@ public struct TOTPSecret: Sendable, Equatable, Redacted {
 
     /// The `otpauth://` URI for a QR code (see `OTPAuthURI`). The issuer is usually the app's name, the
     /// account name the user's email.
-    public func qrCodeURI(accountName: String, issuer: String) -> String {
+    package func qrCodeURI(accountName: String, issuer: String) -> String {
         OTPAuthURI.totp(generator, accountName: accountName, issuer: issuer)
     }
 

@@ -7,26 +7,26 @@ import Darwin
 /// Persistence "file": one JSON file per app in a private directory. A save never leaves a torn
 /// file: it writes a temporary file, fsyncs it, renames it over the old one and fsyncs the directory,
 /// so after a crash the file holds either the old or the new session.
-public final class FileSessionStore: SessionStore {
-    public let directory: String
-    public let path: String
+package final class FileSessionStore: SessionStore {
+    package let directory: String
+    package let path: String
     /// Sessions are small; anything larger is not ours.
     static let maximumSize = 1 << 20
 
-    public init(directory: String, fileName: String) {
+    package init(directory: String, fileName: String) {
         self.directory = directory
         self.path = directory + "/" + fileName
     }
 
     /// `$XDG_DATA_HOME/hearth`, else `$HOME/.local/share/hearth`, else the working directory's
     /// `.hearth`.
-    public static func defaultDirectory() -> String {
+    package static func defaultDirectory() -> String {
         if let xdg = getenv("XDG_DATA_HOME"), xdg.pointee != 0 { return String(cString: xdg) + "/hearth" }
         if let home = getenv("HOME"), home.pointee != 0 { return String(cString: home) + "/.local/share/hearth" }
         return ".hearth"
     }
 
-    public func load() -> [UInt8]? {
+    package func load() -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 { return nil }
         defer { close(fd) }
@@ -45,7 +45,7 @@ public final class FileSessionStore: SessionStore {
         return bytes
     }
 
-    public func save(_ bytes: [UInt8]) throws(SessionStoreError) {
+    package func save(_ bytes: [UInt8]) throws(SessionStoreError) {
         try makeDirectory()
         removeTemporariesOfDeadProcesses()
         let temp = path + ".tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
@@ -61,7 +61,7 @@ public final class FileSessionStore: SessionStore {
         syncDirectory()
     }
 
-    public func erase() throws(SessionStoreError) {
+    package func erase() throws(SessionStoreError) {
         if unlink(path) != 0 && errno != ENOENT { throw failure("cannot remove \(path)") }
         syncDirectory()
     }

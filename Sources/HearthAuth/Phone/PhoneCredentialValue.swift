@@ -2,20 +2,20 @@ import HearthBackend
 
 /// What a phone credential holds (the C++ SDK's `PhoneAuthProvider::GetCredential` and the credential a
 /// phone conflict hands back). Its printed and dumped forms name the provider only.
-public enum PhoneCredentialValue: Sendable, Equatable {
+package enum PhoneCredentialValue: Sendable, Equatable {
     /// The verification id (`sessionInfo` of sendVerificationCode) and the SMS code the user typed.
     case verificationCode(verificationId: String, code: String)
     /// A proof the server issued for a number it verified but could not attach (link or update onto a
     /// number another account owns), with that number. Signs in to the account that owns the number.
     case temporaryProof(phoneNumber: String, temporaryProof: String)
 
-    public var providerId: String { ProviderID.phone }
+    package var providerId: String { ProviderID.phone }
 
     /// The credential of a link or update that failed because another account owns the number: the
     /// credential-already-in-use error whose body is the server's 200 answer with `temporaryProof` and
     /// `phoneNumber` (iOS `FIRAuthErrorUserInfoUpdatedCredentialKey`, JS `credentialFromError`). Nil for
     /// any other error, and for a body without both fields (an error envelope, a local check).
-    public init?(updatedCredentialFrom error: AuthError) {
+    package init?(updatedCredentialFrom error: AuthError) {
         guard error.code == .credentialAlreadyInUse, case .object(let object)? = error.body,
               object["error"] == nil else { return nil }
         let reader = ResponseReader(object)
@@ -27,7 +27,7 @@ public enum PhoneCredentialValue: Sendable, Equatable {
     /// Nil when every part is present; otherwise the error the C++ SDK and the server report for the
     /// missing part (missing verification id / code; missing phone number; invalid credential for an empty
     /// proof, as the server answers INVALID_TEMPORARY_PROOF).
-    public func validate() -> AuthError? {
+    package func validate() -> AuthError? {
         switch self {
         case .verificationCode(let verificationId, let code):
             if verificationId.isEmpty { return AuthError(code: .missingVerificationId) }
@@ -40,7 +40,7 @@ public enum PhoneCredentialValue: Sendable, Equatable {
     }
 
     /// The signInWithPhoneNumber request that uses this credential for `purpose`.
-    public func signInWithPhoneNumber(_ purpose: SignInWithPhoneNumber.Purpose = .signIn) -> SignInWithPhoneNumber {
+    package func signInWithPhoneNumber(_ purpose: SignInWithPhoneNumber.Purpose = .signIn) -> SignInWithPhoneNumber {
         switch self {
         case .verificationCode(let verificationId, let code):
             return SignInWithPhoneNumber(proof: .code(sessionInfo: verificationId, code: code), purpose: purpose)
@@ -53,7 +53,7 @@ public enum PhoneCredentialValue: Sendable, Equatable {
 }
 
 extension PhoneCredentialValue: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    public var description: String { "PhoneCredentialValue(\(providerId))" }
-    public var debugDescription: String { description }
-    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .enum) }
+    package var description: String { "PhoneCredentialValue(\(providerId))" }
+    package var debugDescription: String { description }
+    package var customMirror: Mirror { Mirror(self, children: [], displayStyle: .enum) }
 }

@@ -8,20 +8,20 @@ import HearthTransport
 ///
 /// Hosts use `Nonce.random()` so nobody hand-rolls the randomness. The raw value is a secret until the
 /// sign-in completes: printing a Nonce shows neither value.
-public struct Nonce: Sendable, Equatable, Redacted {
+package struct Nonce: Sendable, Equatable, Redacted {
     /// The characters of a generated raw nonce (Firebase's sample: `0-9A-Za-z-._`).
-    public static let alphabet: [Character] = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-._")
-    public static let defaultLength = 32
+    package static let alphabet: [Character] = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-._")
+    package static let defaultLength = 32
     /// Longer nonces gain nothing and would only bloat the ID token.
-    public static let maximumLength = 1024
+    package static let maximumLength = 1024
 
     /// What goes to Firebase (`nonce=` in the signInWithIdp postBody).
-    public let raw: String
+    package let raw: String
     /// Lowercase hex SHA-256 of `raw`: what goes to the identity provider.
-    public let sha256Hex: String
+    package let sha256Hex: String
 
     /// Wraps a raw nonce the host already has.
-    public init(raw: String) {
+    package init(raw: String) {
         self.raw = raw
         self.sha256Hex = SHA256.hexDigest(raw)
     }
@@ -29,7 +29,7 @@ public struct Nonce: Sendable, Equatable, Redacted {
     /// A fresh raw nonce of `length` characters from `alphabet`, drawn from the operating system's secure
     /// random source. Throws `.invalidArgument` for a length outside 1...`maximumLength`, `.failure`
     /// when the system has no usable random source.
-    public static func random(length: Int = defaultLength) throws(AuthError) -> Nonce {
+    package static func random(length: Int = defaultLength) throws(AuthError) -> Nonce {
         guard (1...maximumLength).contains(length) else {
             throw AuthError(code: .invalidArgument,
                             message: "A nonce must be 1 to \(maximumLength) characters long, not \(length).")

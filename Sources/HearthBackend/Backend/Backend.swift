@@ -5,16 +5,16 @@ import HearthTransport
 ///
 /// Threading: like the transport it uses, a Backend belongs to the loop thread. `perform` and `cancel`
 /// are called there, and completions run there, never inside `perform`.
-public final class Backend {
-    public let transport: any HTTPTransport
+package final class Backend {
+    package let transport: any HTTPTransport
     private let parts = RequestParts()
 
-    public init(transport: any HTTPTransport) {
+    package init(transport: any HTTPTransport) {
         self.transport = transport
     }
 
     @discardableResult
-    public func perform<R: BackendRPC>(_ rpc: R, config: BackendConfig,
+    package func perform<R: BackendRPC>(_ rpc: R, config: BackendConfig,
                                        completion: @escaping (Result<R.Response, AuthError>) -> Void) -> RequestID {
         let rpc = Self.scoped(rpc, config: config)
         let request = parts.request(for: rpc, config: config)
@@ -37,7 +37,7 @@ public final class Backend {
 
     /// Cancels a request started by `perform`: its completion runs later with `.cancelled`, unless it
     /// already ran.
-    public func cancel(_ id: RequestID) {
+    package func cancel(_ id: RequestID) {
         transport.cancel(id)
     }
 
@@ -50,7 +50,7 @@ public final class Backend {
     }
 
     /// The HTTP request for `rpc` under `config`.
-    public static func request<R: BackendRPC>(for rpc: R, config: BackendConfig) -> HTTPRequest {
+    package static func request<R: BackendRPC>(for rpc: R, config: BackendConfig) -> HTTPRequest {
         let rpc = scoped(rpc, config: config)
         let endpoint = rpc.endpoint
         let contentType = endpoint.method == "GET" ? nil : rpc.contentType

@@ -2,18 +2,18 @@ import HearthWire
 
 /// Where a local emulator listens. Every endpoint, token refresh included, goes to
 /// `http://HOST:PORT/<production host>/<path>` when one is set.
-public struct EmulatorAddress: Sendable, Equatable {
+package struct EmulatorAddress: Sendable, Equatable {
     /// A host name or IP literal; IPv6 literals may be given with or without brackets.
-    public var host: String
-    public var port: UInt16
+    package var host: String
+    package var port: UInt16
 
-    public init(host: String, port: UInt16) {
+    package init(host: String, port: UInt16) {
         self.host = host
         self.port = port
     }
 
     /// `host:port` for a URL, with IPv6 literals in brackets ("[::1]:9099").
-    public var authority: String {
+    package var authority: String {
         let isBracketed = host.hasPrefix("[") && host.hasSuffix("]")
         let needsBrackets = !isBracketed && host.contains(":")
         return (needsBrackets ? "[\(host)]" : host) + ":" + String(port)
@@ -21,7 +21,7 @@ public struct EmulatorAddress: Sendable, Equatable {
 
     /// Parses the `FIREBASE_AUTH_EMULATOR_HOST` form: "host:port", "[v6]:port", optionally with an
     /// "http://" prefix and a trailing '/'. Nil when there is no host or the port is not 1...65535.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         var rest = Substring(text.trimmingASCIIWhitespace())
         if rest.hasPrefix("http://") { rest = rest.dropFirst("http://".count) }
         while rest.hasSuffix("/") { rest = rest.dropLast() }
@@ -49,22 +49,22 @@ public struct EmulatorAddress: Sendable, Equatable {
 }
 
 /// What every request needs to know about the app: key, optional headers, where to send it.
-public struct BackendConfig: Sendable, Equatable {
+package struct BackendConfig: Sendable, Equatable {
     /// The Web API key, sent as the `key` query parameter.
-    public var apiKey: String { didSet { encodedAPIKey = PercentEncoding.encode(apiKey) } }
+    package var apiKey: String { didSet { encodedAPIKey = PercentEncoding.encode(apiKey) } }
     /// Sent as `X-Firebase-GMPID` when set.
-    public var appId: String?
+    package var appId: String?
     /// Sent as `X-Firebase-Locale` when set (localizes emails and SMS the server sends).
-    public var languageCode: String?
+    package var languageCode: String?
     /// Routes every endpoint to a local emulator when set.
-    public var emulator: EmulatorAddress? { didSet { emulatorAuthority = emulator?.authority } }
+    package var emulator: EmulatorAddress? { didSet { emulatorAuthority = emulator?.authority } }
     /// Sent as `X-Client-Version`.
-    public var clientVersion: String
+    package var clientVersion: String
     /// Per-request timeout; nil leaves the transport's default.
-    public var timeoutMs: Int?
+    package var timeoutMs: Int?
     /// The Identity Platform tenant the Auth signs users in to (`Auth.tenantId`); nil for the project's
     /// own users. Sent as `tenantId` by the requests that carry it (`TenantScopedRPC`).
-    public var tenantId: String?
+    package var tenantId: String?
 
     // Derived once, not per request: every request's URL carries them.
     /// `apiKey`, percent-encoded for the query.
@@ -72,7 +72,7 @@ public struct BackendConfig: Sendable, Equatable {
     /// `emulator?.authority`.
     private(set) var emulatorAuthority: String?
 
-    public init(apiKey: String, appId: String? = nil, languageCode: String? = nil,
+    package init(apiKey: String, appId: String? = nil, languageCode: String? = nil,
                 emulator: EmulatorAddress? = nil, clientVersion: String = BackendConfig.defaultClientVersion,
                 timeoutMs: Int? = nil, tenantId: String? = nil) {
         self.apiKey = apiKey
@@ -86,5 +86,5 @@ public struct BackendConfig: Sendable, Equatable {
         self.emulatorAuthority = emulator?.authority
     }
 
-    public static let defaultClientVersion = "Hearth/\(HearthCoreVersion.string)"
+    package static let defaultClientVersion = "Hearth/\(HearthVersion.string)"
 }

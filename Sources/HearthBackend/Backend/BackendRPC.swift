@@ -2,32 +2,32 @@ import HearthWire
 
 /// 200 responses that are really errors. Which checks apply depends on the RPC (client-wire-reference
 /// §0.4, §3.4): an RPC lists its own in `successShapedErrors`.
-public struct SuccessShapedErrors: OptionSet, Sendable {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+package struct SuccessShapedErrors: OptionSet, Sendable {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// A body with `errorMessage` (signInWithIdp with returnIdpCredential answers
     /// FEDERATED_USER_ID_ALREADY_LINKED / EMAIL_EXISTS this way): mapped by the server error table.
     /// JS applies it to every response, and no success body carries the field.
-    public static let errorMessage = SuccessShapedErrors(rawValue: 1 << 0)
+    package static let errorMessage = SuccessShapedErrors(rawValue: 1 << 0)
     /// `needConfirmation: true` → account exists with different credentials. JS checks every response.
-    public static let needConfirmation = SuccessShapedErrors(rawValue: 1 << 1)
+    package static let needConfirmation = SuccessShapedErrors(rawValue: 1 << 1)
     /// A non-empty `mfaPendingCredential` → second factor required (first-factor sign-in RPCs).
-    public static let secondFactor = SuccessShapedErrors(rawValue: 1 << 2)
+    package static let secondFactor = SuccessShapedErrors(rawValue: 1 << 2)
     /// `temporaryProof` without `idToken` → credential already in use (phone sign-in/link RPCs).
-    public static let phoneTemporaryProof = SuccessShapedErrors(rawValue: 1 << 3)
+    package static let phoneTemporaryProof = SuccessShapedErrors(rawValue: 1 << 3)
 
     /// What every RPC checks.
-    public static let standard: SuccessShapedErrors = [.errorMessage, .needConfirmation]
+    package static let standard: SuccessShapedErrors = [.errorMessage, .needConfirmation]
     /// What first-factor sign-in RPCs check.
-    public static let signIn: SuccessShapedErrors = [.errorMessage, .needConfirmation, .secondFactor]
+    package static let signIn: SuccessShapedErrors = [.errorMessage, .needConfirmation, .secondFactor]
 }
 
 /// One REST call: how to encode the request and decode a successful answer. Error answers never reach
 /// `decode`; `Backend` turns them into `AuthError`s.
 ///
 /// RPCs carry passwords and tokens, so their printed and dumped forms name the endpoint only.
-public protocol BackendRPC: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+package protocol BackendRPC: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     associatedtype Response: Sendable
 
     var endpoint: Endpoint { get }
@@ -54,19 +54,19 @@ public protocol BackendRPC: Sendable, CustomStringConvertible, CustomDebugString
 /// exactly these with `_addTidIfNecessary`; accounts:lookup, accounts:update, accounts:delete, linking an
 /// email with signUp and the token refresh go without it). `Backend` fills it in from
 /// `BackendConfig.tenantId` unless the request names a tenant of its own.
-public protocol TenantScopedRPC: BackendRPC {
+package protocol TenantScopedRPC: BackendRPC {
     var tenantId: String? { get set }
 }
 
 extension BackendRPC {
-    public var contentType: String { "application/json" }
-    public var successShapedErrors: SuccessShapedErrors { .standard }
-    public func decode(plainSuccess body: [UInt8]) -> Result<Response, AuthError>? { nil }
-    public mutating func scope(toTenant tenantId: String) {}
+    package var contentType: String { "application/json" }
+    package var successShapedErrors: SuccessShapedErrors { .standard }
+    package func decode(plainSuccess body: [UInt8]) -> Result<Response, AuthError>? { nil }
+    package mutating func scope(toTenant tenantId: String) {}
 
-    public var description: String { "\(Self.self)(\(endpoint.path))" }
-    public var debugDescription: String { description }
-    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+    package var description: String { "\(Self.self)(\(endpoint.path))" }
+    package var debugDescription: String { description }
+    package var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }
 
 extension JSONObject {
@@ -83,7 +83,7 @@ extension JSONObject {
 
 extension TenantScopedRPC {
     /// A tenant the request already names (one the caller chose on purpose) wins, as in the JS SDK.
-    public mutating func scope(toTenant tenantId: String) {
+    package mutating func scope(toTenant tenantId: String) {
         if self.tenantId == nil { self.tenantId = tenantId }
     }
 }

@@ -2,20 +2,20 @@ import HearthWire
 
 /// One REST endpoint, independent of where it is served: the production host it belongs to and the path
 /// under it. `url(for:)` adds the scheme, the emulator prefix and the API key.
-public struct Endpoint: Sendable, Hashable {
-    public static let identityToolkitHost = "identitytoolkit.googleapis.com"
-    public static let secureTokenHost = "securetoken.googleapis.com"
+package struct Endpoint: Sendable, Hashable {
+    package static let identityToolkitHost = "identitytoolkit.googleapis.com"
+    package static let secureTokenHost = "securetoken.googleapis.com"
 
     /// Production host name, e.g. "identitytoolkit.googleapis.com".
-    public var host: String
+    package var host: String
     /// Path below the host, without the leading '/', e.g. "v1/accounts:signUp".
-    public var path: String
+    package var path: String
     /// "POST" for every RPC except the few GETs (projects, recaptchaConfig).
-    public var method: String
+    package var method: String
     /// Query parameters after `key`, in order (values are percent-encoded when the URL is built).
-    public var query: [QueryParameter]
+    package var query: [QueryParameter]
 
-    public init(host: String, path: String, method: String = "POST", query: [QueryParameter] = []) {
+    package init(host: String, path: String, method: String = "POST", query: [QueryParameter] = []) {
         self.host = host
         self.path = path
         self.method = method
@@ -23,20 +23,20 @@ public struct Endpoint: Sendable, Hashable {
     }
 
     /// Identity Toolkit v1, e.g. `.identityToolkitV1("accounts:signUp")`.
-    public static func identityToolkitV1(_ method: String) -> Endpoint {
+    package static func identityToolkitV1(_ method: String) -> Endpoint {
         Endpoint(host: identityToolkitHost, path: "v1/" + method)
     }
 
     /// Identity Toolkit v2, e.g. `.identityToolkitV2("accounts/mfaEnrollment:start")`.
-    public static func identityToolkitV2(_ path: String) -> Endpoint {
+    package static func identityToolkitV2(_ path: String) -> Endpoint {
         Endpoint(host: identityToolkitHost, path: "v2/" + path)
     }
 
     /// The Secure Token service's refresh endpoint.
-    public static let secureToken = Endpoint(host: secureTokenHost, path: "v1/token")
+    package static let secureToken = Endpoint(host: secureTokenHost, path: "v1/token")
 
     /// Production: `https://HOST/PATH?key=KEY`; emulator: `http://EMULATOR/HOST/PATH?key=KEY`.
-    public func url(for config: BackendConfig) -> String {
+    package func url(for config: BackendConfig) -> String {
         // Built in one buffer, not by string concatenation: every request builds its URL.
         var url: [UInt8] = []
         url.reserveCapacity(96 + host.utf8.count + path.utf8.count + config.encodedAPIKey.utf8.count)
@@ -62,11 +62,11 @@ public struct Endpoint: Sendable, Hashable {
     }
 }
 
-public struct QueryParameter: Sendable, Hashable {
-    public var name: String
-    public var value: String
+package struct QueryParameter: Sendable, Hashable {
+    package var name: String
+    package var value: String
 
-    public init(_ name: String, _ value: String) {
+    package init(_ name: String, _ value: String) {
         self.name = name
         self.value = value
     }

@@ -1,22 +1,22 @@
 import HearthWire
 
 /// A failed operation: the code hosts switch on, a human message, and what the server said.
-public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
+package struct AuthError: Error, Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
-    public var code: AuthErrorCode
+    package var code: AuthErrorCode
     /// The server's detail text where there is one, else the code's default message. Never empty.
-    public var message: String
+    package var message: String
     /// The server's error code (`error.message` or `errorMessage` before the first ':'), if the server sent
     /// one.
-    public var serverCode: String?
+    package var serverCode: String?
     /// The whole JSON object of the response, when the server answered with one: for 200-shaped errors
     /// it holds what later code needs to build an updated credential (email, phoneNumber, oauth*
     /// fields, temporaryProof, mfaPendingCredential, mfaInfo); for error envelopes, the envelope.
     /// May contain tokens: never log it.
-    public var body: JSONValue?
+    package var body: JSONValue?
 
-    public init(code: AuthErrorCode, message: String? = nil, serverCode: String? = nil, body: JSONValue? = nil) {
+    package init(code: AuthErrorCode, message: String? = nil, serverCode: String? = nil, body: JSONValue? = nil) {
         self.code = code
         if let message, !message.isEmpty {
             self.message = message
@@ -28,9 +28,9 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible, Cu
     }
 
     /// Code name and message only: the body may hold tokens.
-    public var description: String { "\(code.name): \(message)" }
-    public var debugDescription: String { description }
-    public var customMirror: Mirror {
+    package var description: String { "\(code.name): \(message)" }
+    package var debugDescription: String { description }
+    package var customMirror: Mirror {
         Mirror(self, children: ["code": code, "message": message, "serverCode": serverCode as Any], displayStyle: .struct)
     }
 }

@@ -1,6 +1,6 @@
 /// Every `hearth_error` value of include/hearth.h. 0...78 and -1 equal the Firebase C++ SDK's
 /// `firebase::auth::AuthError`; 1000 and up are Hearth's own.
-public enum AuthErrorCode: Int32, Sendable, CaseIterable {
+package enum AuthErrorCode: Int32, Sendable, CaseIterable {
     case none = 0
     case unimplemented = -1
     case failure = 1
@@ -94,7 +94,7 @@ public enum AuthErrorCode: Int32, Sendable, CaseIterable {
 
 extension AuthErrorCode {
     /// The C name, e.g. "HEARTH_ERROR_CREDENTIAL_ALREADY_IN_USE".
-    public var name: String { "HEARTH_ERROR_" + nameSuffix }
+    package var name: String { "HEARTH_ERROR_" + nameSuffix }
 
     private var nameSuffix: String {
         switch self {
@@ -190,7 +190,7 @@ extension AuthErrorCode {
     }
 
     /// A generic English sentence for the code (what `hearth_error_message` returns). Never empty.
-    public var defaultMessage: String {
+    package var defaultMessage: String {
         switch self {
         case .none: return "The operation completed successfully."
         case .unimplemented: return "This operation is not implemented."

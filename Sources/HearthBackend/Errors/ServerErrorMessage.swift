@@ -3,14 +3,14 @@ import HearthWire
 /// A server error text split the way the iOS SDK splits it: the code is the text before the first ':',
 /// trimmed, and the rest (trimmed) is the detail. "WEAK_PASSWORD : Password should be at least 6
 /// characters" and "FEDERATED_USER_ID_ALREADY_LINKED:" both work; text without ':' is all code.
-public struct ServerErrorMessage: Sendable, Equatable {
+package struct ServerErrorMessage: Sendable, Equatable {
     /// The whole text, trimmed.
-    public let text: String
-    public let code: String
+    package let text: String
+    package let code: String
     /// The text after the first ':', trimmed; nil when absent or empty.
-    public let detail: String?
+    package let detail: String?
 
-    public init(_ text: String) {
+    package init(_ text: String) {
         let trimmed = text.trimmingASCIIWhitespace()
         self.text = trimmed
         if let colon = trimmed.firstIndex(of: ":") {

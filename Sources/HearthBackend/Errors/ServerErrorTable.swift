@@ -5,9 +5,9 @@ import HearthWire
 /// Sources: client-wire-reference §3.2 (iOS/JS maps) and §1.13 (refresh errors), cpp-sdk-reference §3
 /// (the C++ desktop map, whose numbering Hearth keeps). Where the references disagree, the entry takes the
 /// most specific value of the C++ enum and the comment says why.
-public enum ServerErrorTable {
+package enum ServerErrorTable {
     /// Server code (text before the first ':') → code.
-    public static let entries: [String: AuthErrorCode] = [
+    package static let entries: [String: AuthErrorCode] = [
         // Sign-in, sign-up, account state.
         "EMAIL_EXISTS": .emailAlreadyInUse,
         "EMAIL_NOT_FOUND": .userNotFound,
@@ -138,7 +138,7 @@ public enum ServerErrorTable {
     ]
 
     /// Whole messages whose meaning differs from their code's (the C++ map matches these first).
-    public static let exactMessages: [String: AuthErrorCode] = [
+    package static let exactMessages: [String: AuthErrorCode] = [
         // The C++ desktop map matches this whole message before its code and reports no such provider
         // (16); every other INVALID_PROVIDER_ID message stays invalid provider id (59).
         "INVALID_PROVIDER_ID : Provider Id is not supported.": .noSuchProvider,
@@ -163,7 +163,7 @@ public enum ServerErrorTable {
     ]
 
     /// The code for a server code (the text before the first ':'), or nil when the table lacks it.
-    public static func code(forServerCode serverCode: String) -> AuthErrorCode? {
+    package static func code(forServerCode serverCode: String) -> AuthErrorCode? {
         entries[serverCode]
     }
 
@@ -176,7 +176,7 @@ public enum ServerErrorTable {
     ///
     /// Message: the detail after ':' for known codes (their default sentence when there is none); the
     /// whole server text for unknown codes and for codes mapped to `failure`, so nothing is lost.
-    public static func error(serverMessage: String, reasons: [String] = [], httpStatus: Int = 400,
+    package static func error(serverMessage: String, reasons: [String] = [], httpStatus: Int = 400,
                              body: JSONValue? = nil) -> AuthError {
         let parsed = ServerErrorMessage(serverMessage)
         let serverCode = parsed.code.isEmpty ? nil : parsed.code

@@ -8,7 +8,7 @@ import Darwin
 import HearthWire
 
 /// Why a token could not be read as a JWT.
-public enum JWTError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum JWTError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Not three dot-separated segments (header.payload.signature; the signature may be empty).
     case notThreeSegments
     /// The payload segment is not base64url.
@@ -16,7 +16,7 @@ public enum JWTError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The payload is not a JSON object.
     case payloadNotJSONObject
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notThreeSegments: return "the token is not a JWT (expected header.payload.signature)"
         case .payloadNotBase64URL: return "the token's payload is not base64url"
@@ -27,8 +27,8 @@ public enum JWTError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// Reads JWT claims without checking the signature: the client only needs what the server told it
 /// (expiry, uid, sign-in provider); the server verifies tokens, and emulator tokens are unsigned.
-public enum JWT {
-    public static func claims(of token: String) throws(JWTError) -> JSONObject {
+package enum JWT {
+    package static func claims(of token: String) throws(JWTError) -> JSONObject {
         let bytes = try payload(of: token)
         guard let value = try? JSONValue.parse(bytes), case .object(let claims) = value else {
             throw .payloadNotJSONObject
@@ -62,33 +62,33 @@ public enum JWT {
 }
 
 /// Typed access to the claims Firebase ID tokens carry.
-public struct JWTClaims: Sendable, Equatable {
-    public let values: JSONObject
+package struct JWTClaims: Sendable, Equatable {
+    package let values: JSONObject
 
-    public init(_ values: JSONObject) { self.values = values }
+    package init(_ values: JSONObject) { self.values = values }
 
     /// Decodes `token`'s payload (no signature check).
-    public init(token: String) throws(JWTError) {
+    package init(token: String) throws(JWTError) {
         self.values = try JWT.claims(of: token)
     }
 
-    public subscript(name: String) -> JSONValue? { values[name] }
+    package subscript(name: String) -> JSONValue? { values[name] }
 
     /// `exp`: expiry, seconds since the epoch.
-    public var expiration: Int64? { values["exp"]?.int64Value }
+    package var expiration: Int64? { values["exp"]?.int64Value }
     /// `iat`: issue time, seconds since the epoch.
-    public var issuedAt: Int64? { values["iat"]?.int64Value }
+    package var issuedAt: Int64? { values["iat"]?.int64Value }
     /// `auth_time`: when the user last signed in, seconds since the epoch.
-    public var authTime: Int64? { values["auth_time"]?.int64Value }
+    package var authTime: Int64? { values["auth_time"]?.int64Value }
     /// `sub`: the user's uid.
-    public var subject: String? { values["sub"]?.nonEmptyStringValue }
+    package var subject: String? { values["sub"]?.nonEmptyStringValue }
     /// `user_id` (Firebase's copy of the uid), else `sub`.
-    public var userID: String? { values["user_id"]?.nonEmptyStringValue ?? subject }
+    package var userID: String? { values["user_id"]?.nonEmptyStringValue ?? subject }
     /// `firebase.sign_in_provider`: "anonymous", "password", "custom", "google.com", ...
-    public var signInProvider: String? { values["firebase"]?["sign_in_provider"]?.nonEmptyStringValue }
+    package var signInProvider: String? { values["firebase"]?["sign_in_provider"]?.nonEmptyStringValue }
     /// `firebase.sign_in_provider` of `token`, read without building the other claims (every sign-in
     /// needs it; nil when absent, empty or the token unreadable, as `signInProvider` reads it).
-    public static func signInProvider(of token: String) -> String? {
+    package static func signInProvider(of token: String) -> String? {
         guard let payload = try? JWT.payload(of: token),
               let claims = try? SignInProviderClaims(bytes: payload) else { return nil }
         return claims.firebase?.signInProvider?.nonEmptyStringValue
@@ -117,7 +117,7 @@ public struct JWTClaims: Sendable, Equatable {
     }
 
     /// `exp - iat`: the token's lifetime in seconds, when both are present.
-    public var lifetime: Int64? {
+    package var lifetime: Int64? {
         guard let expiration, let issuedAt else { return nil }
         let (difference, overflow) = expiration.subtractingReportingOverflow(issuedAt)
         return overflow ? nil : difference

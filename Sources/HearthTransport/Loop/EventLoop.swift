@@ -33,12 +33,12 @@ import Darwin
 ///
 /// Lifetime: the loop (and, in owned mode, its thread) lives until `shutdown`; call it exactly when
 /// the app goes away. The object itself stays valid afterwards (calls are refused or ignored).
-public final class EventLoop: @unchecked Sendable {
-    public let isOwned: Bool
+package final class EventLoop: @unchecked Sendable {
+    package let isOwned: Bool
     /// Whether Hearth's wake handle and timers stay ref'd while idle: always in owned mode; in
     /// borrowed mode only if the host asked for it.
-    public let idleHandlesKeepLoopAlive: Bool
-    public let uvLoop: UnsafeMutablePointer<uv_loop_t>
+    package let idleHandlesKeepLoopAlive: Bool
+    package let uvLoop: UnsafeMutablePointer<uv_loop_t>
 
     /// Wakes the loop for work queued by other threads: they write `wakeChannel`, which this poll
     /// watches (`hearth_wake.h` says why not a uv_async_t). The channel stays open as long as this
@@ -108,7 +108,7 @@ public final class EventLoop: @unchecked Sendable {
     // MARK: Creation
 
     /// Starts Hearth's own loop thread. Returns once that thread is running and identified.
-    public static func makeOwned() throws -> EventLoop {
+    package static func makeOwned() throws -> EventLoop {
         let uvLoop = UVHandle.allocate(uv_loop_t.self)
         let rc = uv_loop_init(uvLoop)
         guard rc == 0 else {
@@ -148,7 +148,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Attaches to a loop the host runs; idle Hearth never keeps it alive. Call on the thread that
     /// runs `uvLoop`; creates no threads.
-    public static func borrowing(_ uvLoop: UnsafeMutablePointer<uv_loop_t>) throws -> EventLoop {
+    package static func borrowing(_ uvLoop: UnsafeMutablePointer<uv_loop_t>) throws -> EventLoop {
         try borrowing(uvLoop, idleHandlesKeepLoopAlive: false)
     }
 
@@ -156,7 +156,7 @@ public final class EventLoop: @unchecked Sendable {
     /// - Parameter idleHandlesKeepLoopAlive: false (the design's default): idle Hearth never keeps
     ///   the host's loop alive. true: Hearth's wake handle and timers stay ref'd, for hosts whose
     ///   loop holds nothing else (see the type's notes).
-    public static func borrowing(_ uvLoop: UnsafeMutablePointer<uv_loop_t>,
+    package static func borrowing(_ uvLoop: UnsafeMutablePointer<uv_loop_t>,
                                  idleHandlesKeepLoopAlive: Bool) throws -> EventLoop {
         let wake = try makeWakeHandle(on: uvLoop)
         let loop = EventLoop(isOwned: false, idleHandlesKeepLoopAlive: idleHandlesKeepLoopAlive,
@@ -199,7 +199,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Thread-safe. Owned: whether this is Hearth's loop thread (false once it has exited).
     /// Borrowed: whether this is the thread that last ran one of Hearth's callbacks (initially the
     /// thread that called `borrowing`).
-    public var isLoopThread: Bool {
+    package var isLoopThread: Bool {
         var current = uv_thread_self()
         return lock.withLock {
             guard var thread = loopThread, !threadFinished else { return false }
@@ -284,7 +284,7 @@ public final class EventLoop: @unchecked Sendable {
     /// and saves its round trip (a closure, the lock twice, a wake and a turn). Only for work that may
     /// run inside the caller's own call: host callbacks never do (they always wait for a later turn,
     /// `CallbackDispatcher`).
-    public var acceptsInlineWork: Bool {
+    package var acceptsInlineWork: Bool {
         var current = uv_thread_self()
         let onLoopThread = lock.withLock { () -> Bool in
             guard phase == .running, queue.isEmpty, var thread = loopThread, !threadFinished else { return false }
@@ -298,7 +298,7 @@ public final class EventLoop: @unchecked Sendable {
     /// inline, even when called on the loop thread). Any thread.
     /// - Returns: false, and drops `work`, once shutdown has begun.
     @discardableResult
-    public func execute(_ work: @escaping () -> Void) -> Bool {
+    package func execute(_ work: @escaping () -> Void) -> Bool {
         let onLoopThread = isLoopThread
         let (accepted, signal) = lock.withLock { () -> (Bool, Bool) in
             guard phase == .running else { return (false, false) }
@@ -352,7 +352,7 @@ public final class EventLoop: @unchecked Sendable {
     // MARK: Handles
 
     /// A new unref'd timer. Loop thread only. After shutdown the timer is inert.
-    public func makeTimer() -> LoopTimer {
+    package func makeTimer() -> LoopTimer {
         guard !handlesClosed else { return LoopTimer(inertOn: self) }
         let timer = LoopTimer(loop: self)
         register(timer)
@@ -407,7 +407,7 @@ public final class EventLoop: @unchecked Sendable {
     /// during the host's next `uv_run` when called outside one). The app ends its registrations there.
     ///
     /// Never waits on the network. After `last` ran no Hearth work or callback runs on this loop again.
-    public func shutdown(final: (() -> Void)? = nil, last: (() -> Void)? = nil) {
+    package func shutdown(final: (() -> Void)? = nil, last: (() -> Void)? = nil) {
         if isLoopThread {
             shutdownOnLoopThread(final: final, last: last)
         } else {

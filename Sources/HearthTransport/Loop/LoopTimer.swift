@@ -7,7 +7,7 @@ import CLibUV
 /// refresh) lets the host's loop return. The flip side, from libuv: on a borrowed loop the timer
 /// fires only while the host's loop is alive for some other reason (see `EventLoop`).
 /// The timer lives until `close()` or the loop's shutdown; a closed timer ignores `start`.
-public final class LoopTimer: LoopOwnedHandle {
+package final class LoopTimer: LoopOwnedHandle {
     private let loop: EventLoop
     /// nil once closed (or if the loop was already shut down when the timer was made).
     private var handle: UnsafeMutablePointer<uv_timer_t>?
@@ -33,7 +33,7 @@ public final class LoopTimer: LoopOwnedHandle {
 
     /// (Re)starts the timer: `callback` runs on the loop thread after `afterMs`, then every
     /// `repeatMs` if that is non-zero. Replaces any previous schedule and callback.
-    public func start(afterMs: UInt64, repeatMs: UInt64 = 0, _ callback: @escaping () -> Void) {
+    package func start(afterMs: UInt64, repeatMs: UInt64 = 0, _ callback: @escaping () -> Void) {
         guard let handle else { return }
         self.callback = callback
         uv_timer_start(handle, { handle in
@@ -41,18 +41,18 @@ public final class LoopTimer: LoopOwnedHandle {
         }, afterMs, repeatMs)
     }
 
-    public func stop() {
+    package func stop() {
         guard let handle else { return }
         uv_timer_stop(handle)
         callback = nil
     }
 
-    public var isActive: Bool {
+    package var isActive: Bool {
         guard let handle else { return false }
         return uv_is_active(UVHandle.base(handle)) != 0
     }
 
-    public func close() {
+    package func close() {
         guard let handle else { return }
         self.handle = nil
         callback = nil

@@ -57,18 +57,18 @@ package enum UVHandle {
 }
 
 /// A libuv failure while setting up the loop, with libuv's own name and sentence for the code.
-public struct LoopError: Error, Equatable, CustomStringConvertible {
+package struct LoopError: Error, Equatable, CustomStringConvertible {
     /// What Hearth was doing, e.g. "uv_loop_init".
-    public let operation: String
+    package let operation: String
     /// The negative libuv error code.
-    public let code: Int32
+    package let code: Int32
 
-    public init(operation: String, code: Int32) {
+    package init(operation: String, code: Int32) {
         self.operation = operation
         self.code = code
     }
 
-    public var description: String {
+    package var description: String {
         "\(operation) failed: \(String(cString: uv_err_name(code))) (\(String(cString: uv_strerror(code))))"
     }
 }

@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// How much a log message matters; the host picks the least it wants to hear.
-public enum LogLevel: Int32, Sendable, Comparable, CaseIterable {
+package enum LogLevel: Int32, Sendable, Comparable, CaseIterable {
     /// Every HTTP request: method, URL without its query values, outcome, time.
     case debug = 0
     /// App lifecycle, sign-in state changes, operations started and finished.
@@ -17,15 +17,15 @@ public enum LogLevel: Int32, Sendable, Comparable, CaseIterable {
     /// Hearth could not do its own work (a session could not be saved or erased).
     case error = 3
 
-    public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
+    package static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// Where log messages go: the host's callback and the least level it wants.
-public struct LogSink: Sendable {
-    public let minimum: LogLevel
-    public let deliver: @Sendable (LogLevel, String) -> Void
+package struct LogSink: Sendable {
+    package let minimum: LogLevel
+    package let deliver: @Sendable (LogLevel, String) -> Void
 
-    public init(minimum: LogLevel, deliver: @escaping @Sendable (LogLevel, String) -> Void) {
+    package init(minimum: LogLevel, deliver: @escaping @Sendable (LogLevel, String) -> Void) {
         self.minimum = minimum
         self.deliver = deliver
     }
@@ -33,17 +33,17 @@ public struct LogSink: Sendable {
 
 /// Hearth's log: off until a host installs a sink; then every message passes `LogRedaction.scrub`.
 /// Messages are built only when someone listens (autoclosures), so call sites cost one check when off.
-public enum Log {
-    public static func debug(_ message: @autoclosure () -> String) { LogCenter.shared.emit(.debug, message) }
-    public static func info(_ message: @autoclosure () -> String) { LogCenter.shared.emit(.info, message) }
-    public static func warning(_ message: @autoclosure () -> String) { LogCenter.shared.emit(.warning, message) }
-    public static func error(_ message: @autoclosure () -> String) { LogCenter.shared.emit(.error, message) }
+package enum Log {
+    package static func debug(_ message: @autoclosure () -> String) { LogCenter.shared.emit(.debug, message) }
+    package static func info(_ message: @autoclosure () -> String) { LogCenter.shared.emit(.info, message) }
+    package static func warning(_ message: @autoclosure () -> String) { LogCenter.shared.emit(.warning, message) }
+    package static func error(_ message: @autoclosure () -> String) { LogCenter.shared.emit(.error, message) }
 
-    public static func isEnabled(_ level: LogLevel) -> Bool { LogCenter.shared.isEnabled(level) }
+    package static func isEnabled(_ level: LogLevel) -> Bool { LogCenter.shared.isEnabled(level) }
 
     /// Replaces the sink (nil: logging off). After this returns the previous sink is not running on
     /// another thread and never runs again.
-    public static func setSink(_ sink: LogSink?) { LogCenter.shared.setSink(sink) }
+    package static func setSink(_ sink: LogSink?) { LogCenter.shared.setSink(sink) }
 }
 
 /// The process-wide sink, and the bookkeeping that lets `setSink` wait for deliveries in progress on
@@ -108,7 +108,7 @@ final class ThreadFlag: @unchecked Sendable {
 
 extension Log {
     /// Milliseconds on the monotonic clock, for durations in messages.
-    public static func monotonicMs() -> Int64 {
+    package static func monotonicMs() -> Int64 {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000

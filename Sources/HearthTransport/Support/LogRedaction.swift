@@ -6,8 +6,8 @@
 ///   its length, so short passwords and six-digit codes go too;
 /// - long opaque runs go: URL-safe runs (ID and refresh tokens, OOB codes, session infos, API keys) and
 ///   standard-base64 runs, whole, so a token whose `+` and `/` cut it into short pieces leaves none.
-public enum LogRedaction {
-    public static let placeholder = "<redacted>"
+package enum LogRedaction {
+    package static let placeholder = "<redacted>"
     /// Shorter runs stay readable: Firebase uids are 28 characters.
     static let longestReadableRun = 31
 
@@ -25,7 +25,7 @@ public enum LogRedaction {
     ]
 
     /// `url` with every query value and the fragment replaced: "…/accounts:signUp?key=<redacted>".
-    public static func url(_ url: String) -> String {
+    package static func url(_ url: String) -> String {
         var base = Substring(url)
         if let hash = base.firstIndex(of: "#") { base = base[..<hash] }
         guard let mark = base.firstIndex(of: "?") else { return String(base) }
@@ -36,7 +36,7 @@ public enum LogRedaction {
     }
 
     /// `text` with secrets' values and long opaque runs replaced.
-    public static func scrub(_ text: String) -> String {
+    package static func scrub(_ text: String) -> String {
         var result = ""
         result.unicodeScalars.append(contentsOf: OpaqueRuns.redact(SecretValues.redact(Array(text.unicodeScalars))))
         return result

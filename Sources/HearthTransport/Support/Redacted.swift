@@ -5,7 +5,7 @@ package protocol Redacted: CustomStringConvertible, CustomDebugStringConvertible
 }
 
 extension Redacted {
-    public var description: String { "\(Self.self)(\(redactedSummary))" }
-    public var debugDescription: String { description }
-    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+    package var description: String { "\(Self.self)(\(redactedSummary))" }
+    package var debugDescription: String { description }
+    package var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }

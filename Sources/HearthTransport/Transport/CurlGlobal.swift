@@ -41,7 +41,7 @@ enum CurlGlobal {
 }
 
 /// Why a transport could not be created.
-public enum TransportSetupError: Error, Equatable, Sendable {
+package enum TransportSetupError: Error, Equatable, Sendable {
     /// libcurl could not be initialised (its own text).
     case curl(String)
     /// An option is unusable, e.g. a CA bundle path that cannot be read.
@@ -50,7 +50,7 @@ public enum TransportSetupError: Error, Equatable, Sendable {
 
 extension TransportSetupError {
     /// The sentence for hosts.
-    public var reason: String {
+    package var reason: String {
         switch self {
         case .curl(let text), .invalidOption(let text): return text
         }

@@ -30,37 +30,37 @@ import Darwin
 /// - Loop liveness: while requests are in flight the transport's polls and timer are ref'd, so a
 ///   host running `uv_run(UV_RUN_DEFAULT)` sees them complete; when idle (idle keep-alive
 ///   connections included) they are unref'd and never keep the host's loop running.
-public final class CurlTransport: HTTPTransport {
-    public struct Options {
+package final class CurlTransport: HTTPTransport {
+    package struct Options {
         /// Total time allowed for one request when it sets no `timeoutMs` of its own (a request's
         /// non-positive `timeoutMs` also falls back to this). Must be positive.
-        public var defaultTimeoutMs: Int = 30_000
+        package var defaultTimeoutMs: Int = 30_000
         /// A PEM file of extra trusted CA certificates (e.g. a test server's); nil uses the system's
         /// (curl's built-in bundle, or this machine's when curl's is missing: `SystemCABundle`).
-        public var caBundlePath: String? = nil
+        package var caBundlePath: String? = nil
         /// The User-Agent header; nil sends none.
-        public var userAgent: String? = nil
+        package var userAgent: String? = nil
         /// Larger response bodies fail with `.network` instead of filling memory. It counts the body as
         /// it arrives decoded, so a small compressed answer that inflates past it fails too.
-        public var maxResponseBytes: Int = 64 << 20
+        package var maxResponseBytes: Int = 64 << 20
         /// Ask for gzip answers (`Accept-Encoding: gzip`) and decode them, as Google's servers compress
         /// what they send when asked (JSON with tokens shrinks to about half). Needs a libcurl with zlib
         /// (`CurlGlobal.decodesGzip`); without one, requests ask for nothing.
-        public var acceptsGzip: Bool = true
+        package var acceptsGzip: Bool = true
         /// How many idle easy handles to keep for reuse once no request is in flight.
-        public var idleHandlePoolSize: Int = 8
+        package var idleHandlePoolSize: Int = 8
         /// How many idle easy handles to keep while requests are in flight (at least
         /// `idleHandlePoolSize`): a burst's handles serve the requests that follow it.
-        public var busyHandlePoolSize: Int = 64
+        package var busyHandlePoolSize: Int = 64
         /// Requests in curl, and so connections open, at once to one host; further requests wait in the
         /// transport, in the order they were sent, for one of them to finish (`HostAdmission`). 0: no
         /// limit.
-        public var maxConnectionsPerHost: Int = 64
+        package var maxConnectionsPerHost: Int = 64
         /// Tests only (package-internal): curl `CONNECT_TO` entries, "HOST:PORT:CONNECT-HOST:CONNECT-PORT",
         /// so a production URL reaches a local server while TLS still verifies the production name.
         package var connectTo: [String] = []
 
-        public init() {}
+        package init() {}
     }
 
     private let loop: EventLoop
@@ -82,7 +82,7 @@ public final class CurlTransport: HTTPTransport {
     private var generation: UInt64 = 0
 
     /// Any thread (no loop calls happen before the first `send`).
-    public init(loop: EventLoop, options: Options) throws {
+    package init(loop: EventLoop, options: Options) throws {
         try CurlGlobal.ensureInitialised()
         guard options.defaultTimeoutMs > 0 else {
             throw TransportSetupError.invalidOption("defaultTimeoutMs must be positive")
@@ -111,7 +111,7 @@ public final class CurlTransport: HTTPTransport {
     /// Why `path` cannot serve as a CA bundle, or nil when it can: it must open for reading and be a
     /// regular file. Checked up front because curl would otherwise fail every request with it later.
     /// (Root passes any permission check, so opening is the only honest test of "readable".)
-    public static func caBundleProblem(_ path: String) -> String? {
+    package static func caBundleProblem(_ path: String) -> String? {
         guard !path.isEmpty else { return "CA bundle path is empty" }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return "CA bundle is not readable: \(path)" }
@@ -145,7 +145,7 @@ public final class CurlTransport: HTTPTransport {
     // MARK: HTTPTransport
 
     @discardableResult
-    public func send(_ request: HTTPRequest,
+    package func send(_ request: HTTPRequest,
                      completion: @escaping (Result<HTTPResponse, TransportError>) -> Void) -> RequestID {
         lastID += 1
         let id = RequestID(lastID)
@@ -241,7 +241,7 @@ public final class CurlTransport: HTTPTransport {
         if let nextDeadlineMs { armAdmissionTimer(nextDeadlineMs) }
     }
 
-    public func cancel(_ id: RequestID) {
+    package func cancel(_ id: RequestID) {
         guard let transfer = inFlight.removeValue(forKey: id) else { return }
         // A waiting one keeps its entry in `admission`, skipped when its turn comes.
         retire(transfer, reuse: false)
@@ -253,7 +253,7 @@ public final class CurlTransport: HTTPTransport {
     /// handles and connections, closes the polls and timer. Later `send`s fail with `.cancelled`,
     /// delivered asynchronously. Idempotent. During the loop's shutdown curl's state is freed after
     /// the shutdown has returned (`EventLoop.afterShutdown`); the loop closes the polls and timer.
-    public func close() {
+    package func close() {
         guard !isClosed else { return }
         isClosed = true
         generation &+= 1
@@ -278,7 +278,7 @@ public final class CurlTransport: HTTPTransport {
     }
 
     /// Requests sent and not yet completed or cancelled.
-    public var inFlightCount: Int { inFlight.count }
+    package var inFlightCount: Int { inFlight.count }
 
     // MARK: Completion
 

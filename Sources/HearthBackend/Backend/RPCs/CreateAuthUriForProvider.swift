@@ -7,21 +7,21 @@ import HearthWire
 /// redirect in signInWithIdp. (`CreateAuthUri` is the email-probing use of the same endpoint.)
 ///
 /// Reserved custom parameters are the caller's to refuse first (`OAuthCustomParameters.validate`).
-public struct CreateAuthUriForProvider: TenantScopedRPC {
-    public var providerId: String
+package struct CreateAuthUriForProvider: TenantScopedRPC {
+    package var providerId: String
     /// Where the IdP sends the browser back: the loopback receiver's URL or the app's custom scheme.
-    public var continueUri: String
+    package var continueUri: String
     /// OAuth scopes, sent space-separated as `oauthScope`; empty ones and repeats are dropped, and the
     /// field is left out when none remain (for Google, any scope switches the server to the code flow).
-    public var scopes: [String]
+    package var scopes: [String]
     /// Extra query parameters for the IdP's authorization URL (`customParameter`), e.g. Microsoft's
     /// `tenant`, `prompt`, `login_hint`, Twitter's `lang`, Apple's `locale`.
-    public var customParameters: [String: String]
+    package var customParameters: [String: String]
     /// A session id of the caller's choosing; the server makes one up when absent.
-    public var sessionId: String?
-    public var tenantId: String?
+    package var sessionId: String?
+    package var tenantId: String?
 
-    public init(providerId: String, continueUri: String, scopes: [String] = [],
+    package init(providerId: String, continueUri: String, scopes: [String] = [],
                 customParameters: [String: String] = [:], sessionId: String? = nil, tenantId: String? = nil) {
         self.providerId = providerId
         self.continueUri = continueUri
@@ -31,16 +31,16 @@ public struct CreateAuthUriForProvider: TenantScopedRPC {
         self.tenantId = tenantId
     }
 
-    public var endpoint: Endpoint { .identityToolkitV1("accounts:createAuthUri") }
+    package var endpoint: Endpoint { .identityToolkitV1("accounts:createAuthUri") }
 
     /// The scopes as sent: non-empty, first occurrence kept, in the given order.
-    public var oauthScope: String? {
+    package var oauthScope: String? {
         var seen: Set<String> = []
         let kept = scopes.filter { !$0.isEmpty && seen.insert($0).inserted }
         return kept.isEmpty ? nil : kept.joined(separator: " ")
     }
 
-    public func encodeBody() -> [UInt8] {
+    package func encodeBody() -> [UInt8] {
         var body: JSONObject = ["providerId": .string(providerId), "continueUri": .string(continueUri)]
         body.setIfPresent("oauthScope", oauthScope)
         if !customParameters.isEmpty {
@@ -53,7 +53,7 @@ public struct CreateAuthUriForProvider: TenantScopedRPC {
         return JSONValue.object(body).serialized()
     }
 
-    public func decode(_ object: JSONObject) throws(AuthError) -> Response {
+    package func decode(_ object: JSONObject) throws(AuthError) -> Response {
         let reader = ResponseReader(object)
         let authUri = try reader.requiredString("authUri")
         // The server echoes ours or makes one; without any, the redirect could not be verified later.
@@ -64,14 +64,14 @@ public struct CreateAuthUriForProvider: TenantScopedRPC {
                         providerId: reader.nonEmptyString("providerId") ?? providerId)
     }
 
-    public struct Response: Sendable, Equatable, Redacted {
+    package struct Response: Sendable, Equatable, Redacted {
         /// Where to send the user's browser.
-        public var authUri: String
+        package var authUri: String
         /// Goes back with the redirect as signInWithIdp `sessionId`.
-        public var sessionId: String
-        public var providerId: String
+        package var sessionId: String
+        package var providerId: String
 
-        public init(authUri: String, sessionId: String, providerId: String) {
+        package init(authUri: String, sessionId: String, providerId: String) {
             self.authUri = authUri
             self.sessionId = sessionId
             self.providerId = providerId

@@ -1,20 +1,20 @@
 import HearthWire
 
 /// `accounts:delete` for the signed-in user.
-public struct DeleteAccount: BackendRPC {
-    public var idToken: String
+package struct DeleteAccount: BackendRPC {
+    package var idToken: String
 
-    public init(idToken: String) {
+    package init(idToken: String) {
         self.idToken = idToken
     }
 
-    public var endpoint: Endpoint { .identityToolkitV1("accounts:delete") }
+    package var endpoint: Endpoint { .identityToolkitV1("accounts:delete") }
 
-    public func encodeBody() -> [UInt8] {
+    package func encodeBody() -> [UInt8] {
         let body: JSONValue = ["idToken": .string(idToken)]
         return body.serialized()
     }
 
     /// The answer carries nothing but `kind`.
-    public func decode(_ object: JSONObject) throws(AuthError) {}
+    package func decode(_ object: JSONObject) throws(AuthError) {}
 }

@@ -3,30 +3,30 @@ import HearthWire
 /// v2 `accounts/mfaEnrollment:finalize`: completes an enrollment with the first code of the new factor
 /// (client-wire-reference §1.14). The answer replaces the user's tokens; it has no `expiresIn`, so the
 /// lifetime comes from the new ID token (`TokenResponse` reads `exp - iat`).
-public struct FinalizeMfaEnrollment: TenantScopedRPC {
-    public enum Verification: Sendable, Equatable {
+package struct FinalizeMfaEnrollment: TenantScopedRPC {
+    package enum Verification: Sendable, Equatable {
         /// The enrollment session (mfaEnrollment:start's `phoneSessionInfo.sessionInfo`) and the SMS code.
         case phone(sessionInfo: String, code: String)
         /// The enrollment session (`totpSessionInfo.sessionInfo`) and a code from the shared secret.
         case totp(sessionInfo: String, verificationCode: String)
     }
 
-    public var idToken: String
+    package var idToken: String
     /// The factor's name shown to the user later (e.g. "Work phone"); left out when nil.
-    public var displayName: String?
-    public var verification: Verification
-    public var tenantId: String?
+    package var displayName: String?
+    package var verification: Verification
+    package var tenantId: String?
 
-    public init(idToken: String, displayName: String? = nil, verification: Verification, tenantId: String? = nil) {
+    package init(idToken: String, displayName: String? = nil, verification: Verification, tenantId: String? = nil) {
         self.idToken = idToken
         self.displayName = displayName
         self.verification = verification
         self.tenantId = tenantId
     }
 
-    public var endpoint: Endpoint { .identityToolkitV2("accounts/mfaEnrollment:finalize") }
+    package var endpoint: Endpoint { .identityToolkitV2("accounts/mfaEnrollment:finalize") }
 
-    public func encodeBody() -> [UInt8] {
+    package func encodeBody() -> [UInt8] {
         var body: JSONObject = ["idToken": .string(idToken)]
         body.setIfPresent("displayName", displayName)
         switch verification {
@@ -40,7 +40,7 @@ public struct FinalizeMfaEnrollment: TenantScopedRPC {
         return JSONValue.object(body).serialized()
     }
 
-    public func decode(_ object: JSONObject) throws(AuthError) -> TokenResponse {
+    package func decode(_ object: JSONObject) throws(AuthError) -> TokenResponse {
         try TokenResponse(decoding: object)
     }
 }

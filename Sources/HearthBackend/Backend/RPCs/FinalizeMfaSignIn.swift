@@ -3,8 +3,8 @@ import HearthWire
 /// v2 `accounts/mfaSignIn:finalize`: completes a sign-in with the second factor's code
 /// (client-wire-reference §1.14, §5 example 4). The answer has tokens only (no `expiresIn`: the lifetime
 /// comes from the ID token); the caller looks the user up afterwards.
-public struct FinalizeMfaSignIn: TenantScopedRPC {
-    public enum Verification: Sendable, Equatable {
+package struct FinalizeMfaSignIn: TenantScopedRPC {
+    package enum Verification: Sendable, Equatable {
         /// mfaSignIn:start's session (`phoneResponseInfo.sessionInfo`) and the SMS code.
         case phone(sessionInfo: String, code: String)
         /// The TOTP factor's enrollment id and the current code.
@@ -12,19 +12,19 @@ public struct FinalizeMfaSignIn: TenantScopedRPC {
     }
 
     /// The first step's proof (`MultiFactorPending.pendingCredential`).
-    public var mfaPendingCredential: String
-    public var verification: Verification
-    public var tenantId: String?
+    package var mfaPendingCredential: String
+    package var verification: Verification
+    package var tenantId: String?
 
-    public init(mfaPendingCredential: String, verification: Verification, tenantId: String? = nil) {
+    package init(mfaPendingCredential: String, verification: Verification, tenantId: String? = nil) {
         self.mfaPendingCredential = mfaPendingCredential
         self.verification = verification
         self.tenantId = tenantId
     }
 
-    public var endpoint: Endpoint { .identityToolkitV2("accounts/mfaSignIn:finalize") }
+    package var endpoint: Endpoint { .identityToolkitV2("accounts/mfaSignIn:finalize") }
 
-    public func encodeBody() -> [UInt8] {
+    package func encodeBody() -> [UInt8] {
         var body: JSONObject = ["mfaPendingCredential": .string(mfaPendingCredential)]
         switch verification {
         case .phone(let sessionInfo, let code):
@@ -37,7 +37,7 @@ public struct FinalizeMfaSignIn: TenantScopedRPC {
         return JSONValue.object(body).serialized()
     }
 
-    public func decode(_ object: JSONObject) throws(AuthError) -> TokenResponse {
+    package func decode(_ object: JSONObject) throws(AuthError) -> TokenResponse {
         try TokenResponse(decoding: object)
     }
 }

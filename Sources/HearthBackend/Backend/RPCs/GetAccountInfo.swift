@@ -1,17 +1,17 @@
 import HearthWire
 
 /// `accounts:lookup` for the signed-in user.
-public struct GetAccountInfo: BackendRPC {
-    public var idToken: String
+package struct GetAccountInfo: BackendRPC {
+    package var idToken: String
 
-    public init(idToken: String) {
+    package init(idToken: String) {
         self.idToken = idToken
     }
 
-    public var endpoint: Endpoint { Self.lookup }
+    package var endpoint: Endpoint { Self.lookup }
     private static let lookup = Endpoint.identityToolkitV1("accounts:lookup")
 
-    public func encodeBody() -> [UInt8] {
+    package func encodeBody() -> [UInt8] {
         JSONObjectWriter.document(capacity: 16 + idToken.utf8.count) { body, out in
             body.string("idToken", idToken, into: &out)
         }
@@ -19,11 +19,11 @@ public struct GetAccountInfo: BackendRPC {
 
     /// The one user of `users[]`. No users means the account is gone (the emulator omits `users` then);
     /// more than one cannot answer a lookup by ID token.
-    public func decode(_ object: JSONObject) throws(AuthError) -> UserRecord {
+    package func decode(_ object: JSONObject) throws(AuthError) -> UserRecord {
         try decode(Members(object))
     }
 
-    public func decode(plainSuccess body: [UInt8]) -> Result<UserRecord, AuthError>? {
+    package func decode(plainSuccess body: [UInt8]) -> Result<UserRecord, AuthError>? {
         PlainSuccess.decode(body) { (members: Members) throws(AuthError) in try decode(members) }
     }
 

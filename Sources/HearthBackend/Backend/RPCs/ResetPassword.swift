@@ -3,40 +3,40 @@ import HearthWire
 /// `accounts:resetPassword`: with only the code, tells what an out-of-band code is for (Firebase's
 /// checkActionCode and verifyPasswordResetCode); with `newPassword`, uses a PASSWORD_RESET code to
 /// set the password (confirmPasswordReset).
-public struct ResetPassword: TenantScopedRPC {
-    public var oobCode: String
-    public var newPassword: String?
-    public var tenantId: String?
+package struct ResetPassword: TenantScopedRPC {
+    package var oobCode: String
+    package var newPassword: String?
+    package var tenantId: String?
 
-    public init(oobCode: String, newPassword: String? = nil, tenantId: String? = nil) {
+    package init(oobCode: String, newPassword: String? = nil, tenantId: String? = nil) {
         self.oobCode = oobCode
         self.newPassword = newPassword
         self.tenantId = tenantId
     }
 
-    public struct Response: Sendable, Equatable {
+    package struct Response: Sendable, Equatable {
         /// "PASSWORD_RESET", "VERIFY_AND_CHANGE_EMAIL", ...; nil when the server does not say.
-        public var requestType: String?
-        public var email: String?
-        public var newEmail: String?
+        package var requestType: String?
+        package var email: String?
+        package var newEmail: String?
 
-        public init(requestType: String? = nil, email: String? = nil, newEmail: String? = nil) {
+        package init(requestType: String? = nil, email: String? = nil, newEmail: String? = nil) {
             self.requestType = requestType
             self.email = email
             self.newEmail = newEmail
         }
     }
 
-    public var endpoint: Endpoint { .identityToolkitV1("accounts:resetPassword") }
+    package var endpoint: Endpoint { .identityToolkitV1("accounts:resetPassword") }
 
-    public func encodeBody() -> [UInt8] {
+    package func encodeBody() -> [UInt8] {
         var body: JSONObject = ["oobCode": .string(oobCode)]
         body.setIfPresent("newPassword", newPassword)
         body.setIfPresent("tenantId", tenantId)
         return JSONValue.object(body).serialized()
     }
 
-    public func decode(_ object: JSONObject) throws(AuthError) -> Response {
+    package func decode(_ object: JSONObject) throws(AuthError) -> Response {
         let reader = ResponseReader(object)
         return Response(requestType: reader.nonEmptyString("requestType"), email: reader.nonEmptyString("email"),
                         newEmail: reader.nonEmptyString("newEmail"))
@@ -50,7 +50,7 @@ extension ResetPassword.Response {
     /// the account had moved to). Throws, as the JS SDK fails with an internal error, when an answer
     /// lacks what its operation needs: a request type always, the new address for verify-and-change,
     /// the email for any code but a sign-in link.
-    public func actionCodeInfo() throws(AuthError) -> ActionCodeInfo {
+    package func actionCodeInfo() throws(AuthError) -> ActionCodeInfo {
         guard let requestType else { throw .malformedResponse("missing requestType") }
         let operation = ActionCodeOperation(requestType: requestType)
         switch operation {

@@ -3,41 +3,41 @@ import HearthWire
 
 /// `securetoken.googleapis.com/v1/token`: exchanges a refresh token for a fresh ID token. Sent as a
 /// form body, as JS does (the service also takes JSON).
-public struct SecureTokenRefresh: BackendRPC {
-    public var refreshToken: String
+package struct SecureTokenRefresh: BackendRPC {
+    package var refreshToken: String
 
-    public init(refreshToken: String) {
+    package init(refreshToken: String) {
         self.refreshToken = refreshToken
     }
 
-    public var endpoint: Endpoint { .secureToken }
-    public var contentType: String { "application/x-www-form-urlencoded" }
+    package var endpoint: Endpoint { .secureToken }
+    package var contentType: String { "application/x-www-form-urlencoded" }
 
-    public func encodeBody() -> [UInt8] {
+    package func encodeBody() -> [UInt8] {
         FormEncoding.bytes([("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
     }
 
-    public func decode(_ object: JSONObject) throws(AuthError) -> Response {
+    package func decode(_ object: JSONObject) throws(AuthError) -> Response {
         try Response(decoding: object)
     }
 
-    public func decode(plainSuccess body: [UInt8]) -> Result<Response, AuthError>? {
+    package func decode(plainSuccess body: [UInt8]) -> Result<Response, AuthError>? {
         PlainSuccess.decode(body) { (members: Response.Members) throws(AuthError) in try Response(members) }
     }
 
-    public struct Response: Sendable, Equatable, Redacted {
+    package struct Response: Sendable, Equatable, Redacted {
         /// The new ID token (`id_token`, else `access_token`: the service sends the same JWT in both).
-        public var idToken: String
+        package var idToken: String
         /// `access_token`, else `id_token`.
-        public var accessToken: String
+        package var accessToken: String
         /// The refresh token to keep from now on; nil when the server did not send one (keep the old one).
-        public var refreshToken: String?
+        package var refreshToken: String?
         /// Seconds the new ID token stays valid; nil when unknown (treat as expired).
-        public var expiresIn: Int64?
-        public var userId: String?
-        public var projectId: String?
+        package var expiresIn: Int64?
+        package var userId: String?
+        package var projectId: String?
 
-        public init(decoding object: JSONObject) throws(AuthError) {
+        package init(decoding object: JSONObject) throws(AuthError) {
             try self.init(Members(object))
         }
 

@@ -1,8 +1,8 @@
 import HearthWire
 
 /// `accounts:sendOobCode`: asks the server to email an action link.
-public struct SendOobCode: TenantScopedRPC {
-    public enum Request: Sendable, Equatable {
+package struct SendOobCode: TenantScopedRPC {
+    package enum Request: Sendable, Equatable {
         /// PASSWORD_RESET to `email`.
         case passwordReset(email: String)
         /// VERIFY_EMAIL for the signed-in user.
@@ -13,20 +13,20 @@ public struct SendOobCode: TenantScopedRPC {
         case emailSignIn(email: String)
     }
 
-    public var request: Request
+    package var request: Request
     /// Where the link leads and which apps may open it; nil: Firebase's defaults.
-    public var settings: ActionCodeSettings?
-    public var tenantId: String?
+    package var settings: ActionCodeSettings?
+    package var tenantId: String?
 
-    public init(_ request: Request, settings: ActionCodeSettings? = nil, tenantId: String? = nil) {
+    package init(_ request: Request, settings: ActionCodeSettings? = nil, tenantId: String? = nil) {
         self.request = request
         self.settings = settings
         self.tenantId = tenantId
     }
 
-    public var endpoint: Endpoint { .identityToolkitV1("accounts:sendOobCode") }
+    package var endpoint: Endpoint { .identityToolkitV1("accounts:sendOobCode") }
 
-    public func encodeBody() -> [UInt8] {
+    package func encodeBody() -> [UInt8] {
         var body: JSONObject
         switch request {
         case .passwordReset(let email):
@@ -44,7 +44,7 @@ public struct SendOobCode: TenantScopedRPC {
     }
 
     /// The address the email went to, when the server says.
-    public func decode(_ object: JSONObject) throws(AuthError) -> String? {
+    package func decode(_ object: JSONObject) throws(AuthError) -> String? {
         ResponseReader(object).string("email")
     }
 }

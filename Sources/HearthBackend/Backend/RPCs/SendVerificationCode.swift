@@ -6,28 +6,28 @@ import HearthWire
 ///
 /// App verification on a desktop is a reCAPTCHA token (`recaptchaToken`); without one only the emulator
 /// and projects' fictional test numbers answer (what `appVerificationDisabledForTesting` means).
-public struct SendVerificationCode: TenantScopedRPC {
+package struct SendVerificationCode: TenantScopedRPC {
     /// E.164, e.g. "+16505554567" (`PhoneNumber.validateE164` checks it first).
-    public var phoneNumber: String
-    public var recaptchaToken: String?
-    public var tenantId: String?
+    package var phoneNumber: String
+    package var recaptchaToken: String?
+    package var tenantId: String?
 
-    public init(phoneNumber: String, recaptchaToken: String? = nil, tenantId: String? = nil) {
+    package init(phoneNumber: String, recaptchaToken: String? = nil, tenantId: String? = nil) {
         self.phoneNumber = phoneNumber
         self.recaptchaToken = recaptchaToken
         self.tenantId = tenantId
     }
 
-    public var endpoint: Endpoint { .identityToolkitV1("accounts:sendVerificationCode") }
+    package var endpoint: Endpoint { .identityToolkitV1("accounts:sendVerificationCode") }
 
-    public func encodeBody() -> [UInt8] {
+    package func encodeBody() -> [UInt8] {
         var body: JSONObject = ["phoneNumber": .string(phoneNumber)]
         body.setIfPresent("recaptchaToken", recaptchaToken)
         body.setIfPresent("tenantId", tenantId)
         return JSONValue.object(body).serialized()
     }
 
-    public func decode(_ object: JSONObject) throws(AuthError) -> PhoneSessionInfo {
+    package func decode(_ object: JSONObject) throws(AuthError) -> PhoneSessionInfo {
         try PhoneSessionInfo(decoding: object)
     }
 }

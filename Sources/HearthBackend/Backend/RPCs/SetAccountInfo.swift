@@ -2,7 +2,7 @@ import HearthTransport
 import HearthWire
 
 /// Attributes `accounts:update` can delete (`deleteAttribute[]`).
-public enum UserAttribute: String, Sendable, CaseIterable {
+package enum UserAttribute: String, Sendable, CaseIterable {
     case displayName = "DISPLAY_NAME"
     case photoUrl = "PHOTO_URL"
     case email = "EMAIL"
@@ -11,17 +11,17 @@ public enum UserAttribute: String, Sendable, CaseIterable {
 
 /// `accounts:update` for the signed-in user: profile, email, password, deleting attributes, unlinking
 /// providers. Changing the email or password re-issues tokens (the old ones stop working).
-public struct SetAccountInfo: BackendRPC {
-    public var idToken: String
-    public var displayName: String?
-    public var photoUrl: String?
-    public var email: String?
-    public var password: String?
-    public var deleteAttributes: [UserAttribute]
+package struct SetAccountInfo: BackendRPC {
+    package var idToken: String
+    package var displayName: String?
+    package var photoUrl: String?
+    package var email: String?
+    package var password: String?
+    package var deleteAttributes: [UserAttribute]
     /// Provider ids to unlink.
-    public var deleteProviders: [String]
+    package var deleteProviders: [String]
 
-    public init(idToken: String, displayName: String? = nil, photoUrl: String? = nil, email: String? = nil,
+    package init(idToken: String, displayName: String? = nil, photoUrl: String? = nil, email: String? = nil,
                 password: String? = nil, deleteAttributes: [UserAttribute] = [], deleteProviders: [String] = []) {
         self.idToken = idToken
         self.displayName = displayName
@@ -32,9 +32,9 @@ public struct SetAccountInfo: BackendRPC {
         self.deleteProviders = deleteProviders
     }
 
-    public var endpoint: Endpoint { .identityToolkitV1("accounts:update") }
+    package var endpoint: Endpoint { .identityToolkitV1("accounts:update") }
 
-    public func encodeBody() -> [UInt8] {
+    package func encodeBody() -> [UInt8] {
         var body: JSONObject = ["idToken": .string(idToken), "returnSecureToken": true]
         body.setIfPresent("displayName", displayName)
         body.setIfPresent("photoUrl", photoUrl)
@@ -45,28 +45,28 @@ public struct SetAccountInfo: BackendRPC {
         return JSONValue.object(body).serialized()
     }
 
-    public func decode(_ object: JSONObject) throws(AuthError) -> Response {
+    package func decode(_ object: JSONObject) throws(AuthError) -> Response {
         try Response(decoding: object)
     }
 
     /// The account after the update, and new tokens when the server issued them.
-    public struct Response: Sendable, Equatable, Redacted {
-        public var localId: String?
-        public var email: String?
-        public var emailVerified: Bool?
-        public var displayName: String?
-        public var photoUrl: String?
+    package struct Response: Sendable, Equatable, Redacted {
+        package var localId: String?
+        package var email: String?
+        package var emailVerified: Bool?
+        package var displayName: String?
+        package var photoUrl: String?
         /// A non-empty `passwordHash` was sent (the hash itself is not kept).
-        public var hasPassword: Bool
+        package var hasPassword: Bool
         /// The providers still linked.
-        public var providerUserInfo: [ProviderUserInfo]
+        package var providerUserInfo: [ProviderUserInfo]
         /// Set together with `refreshToken` when the server re-issued tokens.
-        public var idToken: String?
-        public var refreshToken: String?
+        package var idToken: String?
+        package var refreshToken: String?
         /// Seconds the new ID token stays valid; nil without new tokens or when unknown.
-        public var expiresIn: Int64?
+        package var expiresIn: Int64?
 
-        public init(decoding object: JSONObject) throws(AuthError) {
+        package init(decoding object: JSONObject) throws(AuthError) {
             let reader = ResponseReader(object)
             localId = reader.nonEmptyString("localId")
             email = reader.string("email")

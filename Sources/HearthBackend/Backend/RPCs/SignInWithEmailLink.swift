@@ -3,33 +3,33 @@ import HearthWire
 /// `accounts:signInWithEmailLink`: signs in with an EMAIL_SIGNIN code (creating the account of the
 /// email if there is none), or with `idToken` links the email to that user. The body is what Firebase's
 /// SDKs send: no `returnSecureToken`, the answer carries tokens anyway.
-public struct SignInWithEmailLink: TenantScopedRPC {
-    public var email: String
-    public var oobCode: String
+package struct SignInWithEmailLink: TenantScopedRPC {
+    package var email: String
+    package var oobCode: String
     /// Links to this user instead of signing in.
-    public var idToken: String?
+    package var idToken: String?
     /// Sent when signing in and when linking (the JS SDK adds it to both).
-    public var tenantId: String?
+    package var tenantId: String?
 
-    public init(email: String, oobCode: String, idToken: String? = nil, tenantId: String? = nil) {
+    package init(email: String, oobCode: String, idToken: String? = nil, tenantId: String? = nil) {
         self.email = email
         self.oobCode = oobCode
         self.idToken = idToken
         self.tenantId = tenantId
     }
 
-    public var endpoint: Endpoint { .identityToolkitV1("accounts:signInWithEmailLink") }
+    package var endpoint: Endpoint { .identityToolkitV1("accounts:signInWithEmailLink") }
     /// An account with second factors answers with `mfaPendingCredential` instead of tokens.
-    public var successShapedErrors: SuccessShapedErrors { .signIn }
+    package var successShapedErrors: SuccessShapedErrors { .signIn }
 
-    public func encodeBody() -> [UInt8] {
+    package func encodeBody() -> [UInt8] {
         var body: JSONObject = ["email": .string(email), "oobCode": .string(oobCode)]
         body.setIfPresent("idToken", idToken)
         body.setIfPresent("tenantId", tenantId)
         return JSONValue.object(body).serialized()
     }
 
-    public func decode(_ object: JSONObject) throws(AuthError) -> TokenResponse {
+    package func decode(_ object: JSONObject) throws(AuthError) -> TokenResponse {
         try TokenResponse(decoding: object)
     }
 }

@@ -9,8 +9,8 @@ import HearthWire
 /// answer FEDERATED_USER_ID_ALREADY_LINKED and EMAIL_EXISTS as 200 bodies that still carry the IdP's
 /// tokens, from which the app gets an updated credential (§4.3); without it those come as plain 400s and
 /// the tokens are lost. iOS always sends it; the reference recommends it.
-public struct SignInWithIdp: TenantScopedRPC {
-    public enum Purpose: Sendable, Equatable {
+package struct SignInWithIdp: TenantScopedRPC {
+    package enum Purpose: Sendable, Equatable {
         /// Sign in (or sign up) with the credential.
         case signIn
         /// Link the credential to the user whose Firebase ID token this is.
@@ -22,18 +22,18 @@ public struct SignInWithIdp: TenantScopedRPC {
 
     /// Where the IdP sent the user back: "http://localhost" for credentials the app supplies (the
     /// server requires the field but does not use it then), the redirect URL after a provider flow.
-    public var requestUri: String
+    package var requestUri: String
     /// The credential as a form body (`providerId=…&id_token=…`), or the IdP's own POST body.
-    public var postBody: String
-    public var sessionId: String?
-    public var pendingToken: String?
-    public var purpose: Purpose
+    package var postBody: String
+    package var sessionId: String?
+    package var pendingToken: String?
+    package var purpose: Purpose
     /// Sent for sign-in, link and reauthentication alike (the JS SDK adds it to every signInWithIdp).
-    public var tenantId: String?
+    package var tenantId: String?
 
-    public static let manualCredentialRequestUri = "http://localhost"
+    package static let manualCredentialRequestUri = "http://localhost"
 
-    public init(requestUri: String = SignInWithIdp.manualCredentialRequestUri, postBody: String,
+    package init(requestUri: String = SignInWithIdp.manualCredentialRequestUri, postBody: String,
                 sessionId: String? = nil, pendingToken: String? = nil, purpose: Purpose = .signIn,
                 tenantId: String? = nil) {
         self.requestUri = requestUri
@@ -44,13 +44,13 @@ public struct SignInWithIdp: TenantScopedRPC {
         self.tenantId = tenantId
     }
 
-    public var endpoint: Endpoint { .identityToolkitV1("accounts:signInWithIdp") }
+    package var endpoint: Endpoint { .identityToolkitV1("accounts:signInWithIdp") }
 
     // A first-factor sign-in: errorMessage, needConfirmation and mfaPendingCredential all apply (JS runs
     // every signInWithIdp through _performSignInRequest, link and reauthenticate included).
-    public var successShapedErrors: SuccessShapedErrors { .signIn }
+    package var successShapedErrors: SuccessShapedErrors { .signIn }
 
-    public func encodeBody() -> [UInt8] {
+    package func encodeBody() -> [UInt8] {
         var body: JSONObject = [
             "requestUri": .string(requestUri),
             "postBody": .string(postBody),
@@ -74,18 +74,18 @@ public struct SignInWithIdp: TenantScopedRPC {
         return JSONValue.object(body).serialized()
     }
 
-    public func decode(_ object: JSONObject) throws(AuthError) -> Response {
+    package func decode(_ object: JSONObject) throws(AuthError) -> Response {
         try Response(decoding: object)
     }
 
     /// A successful answer: the Firebase tokens and what the IdP said about the user.
-    public struct Response: Sendable, Equatable, Redacted {
-        public var tokens: TokenResponse
-        public var idp: IdpResponse
+    package struct Response: Sendable, Equatable, Redacted {
+        package var tokens: TokenResponse
+        package var idp: IdpResponse
 
         /// idToken, refreshToken and a non-empty providerId are required (iOS rejects an answer without
         /// providerId as unexpected).
-        public init(decoding object: JSONObject) throws(AuthError) {
+        package init(decoding object: JSONObject) throws(AuthError) {
             tokens = try TokenResponse(decoding: object)
             idp = IdpResponse(decoding: object)
             if idp.providerId == nil { throw .malformedResponse("missing providerId") }

@@ -13,16 +13,16 @@ import HearthWire
 /// in `AuthError.body`, from which `PhoneCredentialValue(updatedCredentialFrom:)` builds the credential
 /// that signs in to the other account. The check applies to every purpose, as in iOS: no answer with a
 /// temporary proof and no tokens can be used as a success.
-public struct SignInWithPhoneNumber: TenantScopedRPC {
+package struct SignInWithPhoneNumber: TenantScopedRPC {
     /// What proves the phone number.
-    public enum Proof: Sendable, Equatable {
+    package enum Proof: Sendable, Equatable {
         /// The verification id (sendVerificationCode's `sessionInfo`) and the SMS code.
         case code(sessionInfo: String, code: String)
         /// A proof from an earlier answer (the credential-already-in-use conflict) and its number.
         case temporaryProof(phoneNumber: String, temporaryProof: String)
     }
 
-    public enum Purpose: Sendable, Equatable {
+    package enum Purpose: Sendable, Equatable {
         /// Sign in, creating the account when the number is new.
         case signIn
         /// Add the phone provider to the user whose ID token this is.
@@ -34,7 +34,7 @@ public struct SignInWithPhoneNumber: TenantScopedRPC {
         case reauthenticate
 
         /// The `operation` enum value sent for this purpose.
-        public var operation: String {
+        package var operation: String {
             switch self {
             case .signIn: return "SIGN_UP_OR_IN"
             case .link: return "LINK"
@@ -44,22 +44,22 @@ public struct SignInWithPhoneNumber: TenantScopedRPC {
         }
     }
 
-    public var proof: Proof
-    public var purpose: Purpose
+    package var proof: Proof
+    package var purpose: Purpose
     /// Sent for every purpose (the JS SDK's sign-in, link and reauthentication calls all add it).
-    public var tenantId: String?
+    package var tenantId: String?
 
-    public init(proof: Proof, purpose: Purpose = .signIn, tenantId: String? = nil) {
+    package init(proof: Proof, purpose: Purpose = .signIn, tenantId: String? = nil) {
         self.proof = proof
         self.purpose = purpose
         self.tenantId = tenantId
     }
 
-    public var endpoint: Endpoint { .identityToolkitV1("accounts:signInWithPhoneNumber") }
+    package var endpoint: Endpoint { .identityToolkitV1("accounts:signInWithPhoneNumber") }
 
-    public var successShapedErrors: SuccessShapedErrors { SuccessShapedErrors.signIn.union(.phoneTemporaryProof) }
+    package var successShapedErrors: SuccessShapedErrors { SuccessShapedErrors.signIn.union(.phoneTemporaryProof) }
 
-    public func encodeBody() -> [UInt8] {
+    package func encodeBody() -> [UInt8] {
         var body: JSONObject = ["operation": .string(purpose.operation)]
         switch proof {
         case .code(let sessionInfo, let code):
@@ -79,22 +79,22 @@ public struct SignInWithPhoneNumber: TenantScopedRPC {
         return JSONValue.object(body).serialized()
     }
 
-    public func decode(_ object: JSONObject) throws(AuthError) -> Response {
+    package func decode(_ object: JSONObject) throws(AuthError) -> Response {
         try Response(decoding: object)
     }
 
-    public struct Response: Sendable, Equatable, Redacted {
+    package struct Response: Sendable, Equatable, Redacted {
         /// Tokens, `localId` and `isNewUser`.
-        public var tokens: TokenResponse
+        package var tokens: TokenResponse
         /// The verified number, E.164 (the server always sends it).
-        public var phoneNumber: String?
+        package var phoneNumber: String?
 
-        public init(tokens: TokenResponse, phoneNumber: String?) {
+        package init(tokens: TokenResponse, phoneNumber: String?) {
             self.tokens = tokens
             self.phoneNumber = phoneNumber
         }
 
-        public init(decoding object: JSONObject) throws(AuthError) {
+        package init(decoding object: JSONObject) throws(AuthError) {
             tokens = try TokenResponse(decoding: object)
             phoneNumber = ResponseReader(object).nonEmptyString("phoneNumber")
         }

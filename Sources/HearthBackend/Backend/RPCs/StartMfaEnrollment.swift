@@ -4,8 +4,8 @@ import HearthWire
 /// v2 `accounts/mfaEnrollment:start`: begins enrolling a second factor for the signed-in user
 /// (client-wire-reference §1.14). For a phone, the server texts a code and answers with its session; for
 /// TOTP, it answers with a new shared secret.
-public struct StartMfaEnrollment: TenantScopedRPC {
-    public enum Factor: Sendable, Equatable {
+package struct StartMfaEnrollment: TenantScopedRPC {
+    package enum Factor: Sendable, Equatable {
         /// An SMS factor on `phoneNumber` (E.164), with the reCAPTCHA token that verifies the app when
         /// there is one.
         case phone(phoneNumber: String, recaptchaToken: String?)
@@ -13,19 +13,19 @@ public struct StartMfaEnrollment: TenantScopedRPC {
         case totp
     }
 
-    public var idToken: String
-    public var factor: Factor
-    public var tenantId: String?
+    package var idToken: String
+    package var factor: Factor
+    package var tenantId: String?
 
-    public init(idToken: String, factor: Factor, tenantId: String? = nil) {
+    package init(idToken: String, factor: Factor, tenantId: String? = nil) {
         self.idToken = idToken
         self.factor = factor
         self.tenantId = tenantId
     }
 
-    public var endpoint: Endpoint { .identityToolkitV2("accounts/mfaEnrollment:start") }
+    package var endpoint: Endpoint { .identityToolkitV2("accounts/mfaEnrollment:start") }
 
-    public func encodeBody() -> [UInt8] {
+    package func encodeBody() -> [UInt8] {
         var body: JSONObject = ["idToken": .string(idToken)]
         switch factor {
         case .phone(let phoneNumber, let recaptchaToken):
@@ -40,7 +40,7 @@ public struct StartMfaEnrollment: TenantScopedRPC {
     }
 
     /// The session of the factor that was asked for (an answer for the other kind is malformed).
-    public func decode(_ object: JSONObject) throws(AuthError) -> Response {
+    package func decode(_ object: JSONObject) throws(AuthError) -> Response {
         switch factor {
         case .phone:
             return .phone(try PhoneSessionInfo(decoding: object, container: "phoneSessionInfo"))
@@ -53,7 +53,7 @@ public struct StartMfaEnrollment: TenantScopedRPC {
     }
 
     /// Holds a session and possibly a shared secret: prints the factor kind only.
-    public enum Response: Sendable, Equatable, Redacted {
+    package enum Response: Sendable, Equatable, Redacted {
         /// The SMS was sent; the session goes back with its code.
         case phone(PhoneSessionInfo)
         /// The shared secret to show (as an `otpauth://` URI) and its session.

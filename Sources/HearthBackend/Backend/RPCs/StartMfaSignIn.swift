@@ -5,17 +5,17 @@ import HearthWire
 ///
 /// `phoneSignInInfo` is always sent, empty when there is neither number nor token: JS always sends it;
 /// the emulator does not require it.
-public struct StartMfaSignIn: TenantScopedRPC {
+package struct StartMfaSignIn: TenantScopedRPC {
     /// The first step's proof (`MultiFactorPending.pendingCredential`).
-    public var mfaPendingCredential: String
+    package var mfaPendingCredential: String
     /// The chosen factor (`MultiFactorHint.enrollmentId`).
-    public var mfaEnrollmentId: String
+    package var mfaEnrollmentId: String
     /// The hint's (masked) number, as iOS sends it; the server goes by the enrollment id.
-    public var phoneNumber: String?
-    public var recaptchaToken: String?
-    public var tenantId: String?
+    package var phoneNumber: String?
+    package var recaptchaToken: String?
+    package var tenantId: String?
 
-    public init(mfaPendingCredential: String, mfaEnrollmentId: String, phoneNumber: String? = nil,
+    package init(mfaPendingCredential: String, mfaEnrollmentId: String, phoneNumber: String? = nil,
                 recaptchaToken: String? = nil, tenantId: String? = nil) {
         self.mfaPendingCredential = mfaPendingCredential
         self.mfaEnrollmentId = mfaEnrollmentId
@@ -24,9 +24,9 @@ public struct StartMfaSignIn: TenantScopedRPC {
         self.tenantId = tenantId
     }
 
-    public var endpoint: Endpoint { .identityToolkitV2("accounts/mfaSignIn:start") }
+    package var endpoint: Endpoint { .identityToolkitV2("accounts/mfaSignIn:start") }
 
-    public func encodeBody() -> [UInt8] {
+    package func encodeBody() -> [UInt8] {
         var info: JSONObject = [:]
         info.setIfPresent("phoneNumber", phoneNumber)
         info.setIfPresent("recaptchaToken", recaptchaToken)
@@ -39,7 +39,7 @@ public struct StartMfaSignIn: TenantScopedRPC {
         return JSONValue.object(body).serialized()
     }
 
-    public func decode(_ object: JSONObject) throws(AuthError) -> PhoneSessionInfo {
+    package func decode(_ object: JSONObject) throws(AuthError) -> PhoneSessionInfo {
         try PhoneSessionInfo(decoding: object, container: "phoneResponseInfo")
     }
 }

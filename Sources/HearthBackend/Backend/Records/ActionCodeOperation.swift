@@ -1,6 +1,6 @@
 /// What an out-of-band code does. The raw values are hearth_action_code_operation's (the numbering of
 /// Firebase's iOS ActionCodeOperation).
-public enum ActionCodeOperation: Int32, Sendable, CaseIterable {
+package enum ActionCodeOperation: Int32, Sendable, CaseIterable {
     case unknown = 0
     case passwordReset = 1
     case verifyEmail = 2
@@ -10,7 +10,7 @@ public enum ActionCodeOperation: Int32, Sendable, CaseIterable {
     case revertSecondFactorAddition = 6
 
     /// From an answer's `requestType` ("PASSWORD_RESET", ...); `.unknown` for anything else.
-    public init(requestType: String) {
+    package init(requestType: String) {
         switch requestType {
         case "PASSWORD_RESET": self = .passwordReset
         case "VERIFY_EMAIL": self = .verifyEmail
@@ -23,7 +23,7 @@ public enum ActionCodeOperation: Int32, Sendable, CaseIterable {
     }
 
     /// From a link's `mode` ("resetPassword", ...); nil for anything else (then it is no action link).
-    public init?(linkMode: String) {
+    package init?(linkMode: String) {
         switch linkMode {
         case "resetPassword": self = .passwordReset
         case "verifyEmail": self = .verifyEmail
@@ -38,16 +38,16 @@ public enum ActionCodeOperation: Int32, Sendable, CaseIterable {
 
 /// What checking an out-of-band code tells (Firebase's ActionCodeInfo): the operation, and the email
 /// addresses it concerns.
-public struct ActionCodeInfo: Sendable, Equatable {
-    public var operation: ActionCodeOperation
+package struct ActionCodeInfo: Sendable, Equatable {
+    package var operation: ActionCodeOperation
     /// The account's email, or for a verify-and-change code the address it changes to. "" when the
     /// server does not say (an email sign-in code does not reveal its address).
-    public var email: String
+    package var email: String
     /// For a verify-and-change code the address being replaced; for a recover-email code the address
     /// the account moved to. "" otherwise.
-    public var previousEmail: String
+    package var previousEmail: String
 
-    public init(operation: ActionCodeOperation, email: String = "", previousEmail: String = "") {
+    package init(operation: ActionCodeOperation, email: String = "", previousEmail: String = "") {
         self.operation = operation
         self.email = email
         self.previousEmail = previousEmail

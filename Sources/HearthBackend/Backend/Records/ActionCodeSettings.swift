@@ -2,23 +2,23 @@ import HearthWire
 
 /// Where an email action link leads and which apps may open it (Firebase's ActionCodeSettings), sent
 /// with accounts:sendOobCode. nil fields are left out of the request.
-public struct ActionCodeSettings: Sendable, Equatable {
+package struct ActionCodeSettings: Sendable, Equatable {
     /// The continue URL (`continueUrl`): where the action page sends the browser afterwards, and for a
     /// sign-in link the URL the link is handed to (with the link's parameters added).
-    public var url: String?
+    package var url: String?
     /// `canHandleCodeInApp`: the app completes the action itself rather than Firebase's web page.
     /// Sign-in links require it.
-    public var handleCodeInApp = false
-    public var iOSBundleId: String?
-    public var androidPackageName: String?
-    public var androidInstallApp = false
-    public var androidMinimumVersion: String?
+    package var handleCodeInApp = false
+    package var iOSBundleId: String?
+    package var androidPackageName: String?
+    package var androidInstallApp = false
+    package var androidMinimumVersion: String?
     /// The Firebase Hosting domain the link uses (`linkDomain`).
-    public var linkDomain: String?
+    package var linkDomain: String?
     /// The Firebase Dynamic Links domain (deprecated by Firebase together with Dynamic Links).
-    public var dynamicLinkDomain: String?
+    package var dynamicLinkDomain: String?
 
-    public init(url: String? = nil) {
+    package init(url: String? = nil) {
         self.url = url
     }
 
@@ -26,7 +26,7 @@ public struct ActionCodeSettings: Sendable, Equatable {
     /// of the JS SDK's `_setActionCodeSettingsOnRequest`, in its order. A C host states "no Android
     /// app" with a NULL package name, so Android settings without one are refused here too (Firebase's
     /// server says MISSING_ANDROID_PACKAGE_NAME).
-    public var validationError: AuthError? {
+    package var validationError: AuthError? {
         guard let url, !url.isEmpty else {
             return AuthError(code: .invalidContinueUri,
                              message: "The action code settings need a continue URL (url is \(url == nil ? "NULL" : "empty")).")

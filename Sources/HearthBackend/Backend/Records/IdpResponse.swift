@@ -7,49 +7,49 @@ import HearthWire
 /// tokens are `TokenResponse`'s job.
 ///
 /// Holds the IdP's OAuth tokens: prints without them.
-public struct IdpResponse: Sendable, Equatable, Redacted {
+package struct IdpResponse: Sendable, Equatable, Redacted {
     /// "google.com", "apple.com", ... (non-empty or nil).
-    public var providerId: String?
+    package var providerId: String?
     /// The user's id at the IdP; a URL on some providers ("https://accounts.google.com/<sub>").
-    public var federatedId: String?
+    package var federatedId: String?
     /// The Firebase uid (absent from conflict answers).
-    public var localId: String?
-    public var email: String?
-    public var emailVerified: Bool?
+    package var localId: String?
+    package var email: String?
+    package var emailVerified: Bool?
     /// An account with this email exists but is linked to a different account of the same IdP.
-    public var emailRecycled: Bool?
-    public var displayName: String?
-    public var fullName: String?
-    public var firstName: String?
-    public var lastName: String?
-    public var photoUrl: String?
+    package var emailRecycled: Bool?
+    package var displayName: String?
+    package var fullName: String?
+    package var firstName: String?
+    package var lastName: String?
+    package var photoUrl: String?
     /// Twitter's screen name or GitHub's login, as the server reports it.
-    public var screenName: String?
+    package var screenName: String?
     /// `username` (older deployments; what iOS reads).
-    public var username: String?
+    package var username: String?
     /// The IdP's profile: `rawUserInfo`, sent as a JSON-encoded string by v1 and as an object by some
     /// deployments; nil when absent or not a JSON object.
-    public var rawUserInfo: JSONObject?
-    public var isNewUser: Bool
-    public var oauthIdToken: String?
-    public var oauthAccessToken: String?
-    public var oauthTokenSecret: String?
+    package var rawUserInfo: JSONObject?
+    package var isNewUser: Bool
+    package var oauthIdToken: String?
+    package var oauthAccessToken: String?
+    package var oauthTokenSecret: String?
     /// Stands for the IdP credential in a later signInWithIdp.
-    public var pendingToken: String?
+    package var pendingToken: String?
     /// The raw nonce the ID token was checked against (JS puts it in the updated credential).
-    public var nonce: String?
-    public var needConfirmation: Bool
+    package var nonce: String?
+    package var needConfirmation: Bool
     /// With `needConfirmation`: the providers that can sign in to the existing account. Sent as an
     /// array or as a JSON-encoded array.
-    public var verifiedProvider: [String]
+    package var verifiedProvider: [String]
     /// A 200 error text: FEDERATED_USER_ID_ALREADY_LINKED or EMAIL_EXISTS.
-    public var errorMessage: String?
+    package var errorMessage: String?
     /// Proof of the first factor when the account needs a second one.
-    public var mfaPendingCredential: String?
-    public var mfaInfo: [MultiFactorInfoRecord]
-    public var tenantId: String?
+    package var mfaPendingCredential: String?
+    package var mfaInfo: [MultiFactorInfoRecord]
+    package var tenantId: String?
 
-    public init(decoding object: JSONObject) {
+    package init(decoding object: JSONObject) {
         let reader = ResponseReader(object)
         providerId = reader.nonEmptyString("providerId")
         federatedId = reader.nonEmptyString("federatedId")
@@ -82,7 +82,7 @@ public struct IdpResponse: Sendable, Equatable, Redacted {
     /// The C++ SDK's `AdditionalUserInfo::user_name`: GitHub's `login` and Twitter's `screen_name` from
     /// the profile; otherwise (and when the profile lacks them) what the server reports as `screenName`
     /// or `username`.
-    public var userName: String? {
+    package var userName: String? {
         let profileKey: String?
         switch providerId {
         case ProviderID.gitHub: profileKey = "login"
@@ -94,7 +94,7 @@ public struct IdpResponse: Sendable, Equatable, Redacted {
     }
 
     /// At least one IdP token came back: iOS's condition for building an updated credential.
-    public var hasOAuthTokens: Bool {
+    package var hasOAuthTokens: Bool {
         oauthIdToken != nil || oauthAccessToken != nil || oauthTokenSecret != nil
     }
 

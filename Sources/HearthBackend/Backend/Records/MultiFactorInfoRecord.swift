@@ -1,17 +1,17 @@
 import HearthWire
 
 /// One enrolled second factor (`mfaInfo[]` of lookup and of a second-factor-required answer).
-public struct MultiFactorInfoRecord: Sendable, Equatable {
-    public var mfaEnrollmentId: String
-    public var displayName: String?
+package struct MultiFactorInfoRecord: Sendable, Equatable {
+    package var mfaEnrollmentId: String
+    package var displayName: String?
     /// RFC 3339 text, as sent.
-    public var enrolledAt: String?
+    package var enrolledAt: String?
     /// The (possibly masked) phone number of an SMS factor.
-    public var phoneInfo: String?
+    package var phoneInfo: String?
     /// A `totpInfo` member is present (its content is `{}`).
-    public var isTOTP: Bool
+    package var isTOTP: Bool
 
-    public init(mfaEnrollmentId: String, displayName: String? = nil, enrolledAt: String? = nil,
+    package init(mfaEnrollmentId: String, displayName: String? = nil, enrolledAt: String? = nil,
                 phoneInfo: String? = nil, isTOTP: Bool = false) {
         self.mfaEnrollmentId = mfaEnrollmentId
         self.displayName = displayName
@@ -21,14 +21,14 @@ public struct MultiFactorInfoRecord: Sendable, Equatable {
     }
 
     /// "phone", "totp", or nil for a factor kind this client does not know.
-    public var factorId: String? {
+    package var factorId: String? {
         if phoneInfo != nil { return "phone" }
         if isTOTP { return "totp" }
         return nil
     }
 
     /// Entries without an enrollment id cannot be used; they are skipped.
-    public init?(decoding object: JSONObject) {
+    package init?(decoding object: JSONObject) {
         self.init(Members(object))
     }
 
@@ -39,7 +39,7 @@ public struct MultiFactorInfoRecord: Sendable, Equatable {
                   isTOTP: members.totpInfo?.objectValue != nil)
     }
 
-    public static func list(_ values: [JSONValue]) -> [MultiFactorInfoRecord] {
+    package static func list(_ values: [JSONValue]) -> [MultiFactorInfoRecord] {
         values.compactMap { $0.objectValue.flatMap(MultiFactorInfoRecord.init(decoding:)) }
     }
 

@@ -6,10 +6,10 @@ import HearthWire
 /// verification id; it goes back with the SMS code.
 ///
 /// It stands for a pending verification: prints without it.
-public struct PhoneSessionInfo: Sendable, Equatable, Redacted {
-    public var sessionInfo: String
+package struct PhoneSessionInfo: Sendable, Equatable, Redacted {
+    package var sessionInfo: String
 
-    public init(sessionInfo: String) {
+    package init(sessionInfo: String) {
         self.sessionInfo = sessionInfo
     }
 

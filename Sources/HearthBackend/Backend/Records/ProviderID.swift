@@ -1,16 +1,16 @@
 /// Provider ids as the server spells them (the C++ SDK's `kProviderId` constants).
-public enum ProviderID {
-    public static let password = "password"
-    public static let phone = "phone"
-    public static let google = "google.com"
-    public static let facebook = "facebook.com"
-    public static let twitter = "twitter.com"
-    public static let gitHub = "github.com"
-    public static let playGames = "playgames.google.com"
-    public static let apple = "apple.com"
-    public static let microsoft = "microsoft.com"
-    public static let yahoo = "yahoo.com"
-    public static let gameCenter = "gc.apple.com"
+package enum ProviderID {
+    package static let password = "password"
+    package static let phone = "phone"
+    package static let google = "google.com"
+    package static let facebook = "facebook.com"
+    package static let twitter = "twitter.com"
+    package static let gitHub = "github.com"
+    package static let playGames = "playgames.google.com"
+    package static let apple = "apple.com"
+    package static let microsoft = "microsoft.com"
+    package static let yahoo = "yahoo.com"
+    package static let gameCenter = "gc.apple.com"
 
     /// Ids that name a Firebase sign-in method rather than an identity provider: signInWithIdp cannot
     /// take them (their credentials go through their own RPCs).

@@ -1,19 +1,19 @@
 import HearthWire
 
 /// One linked provider of a user (`providerUserInfo[]` of lookup and update).
-public struct ProviderUserInfo: Sendable, Equatable {
+package struct ProviderUserInfo: Sendable, Equatable {
     /// "password", "phone", "google.com", ...
-    public var providerId: String
+    package var providerId: String
     /// The user's id at the provider (what JS uses as the provider uid).
-    public var rawId: String?
+    package var rawId: String?
     /// A URL-style id on some providers (what iOS uses); prefer `rawId`.
-    public var federatedId: String?
-    public var email: String?
-    public var displayName: String?
-    public var photoUrl: String?
-    public var phoneNumber: String?
+    package var federatedId: String?
+    package var email: String?
+    package var displayName: String?
+    package var photoUrl: String?
+    package var phoneNumber: String?
 
-    public init(providerId: String, rawId: String? = nil, federatedId: String? = nil, email: String? = nil,
+    package init(providerId: String, rawId: String? = nil, federatedId: String? = nil, email: String? = nil,
                 displayName: String? = nil, photoUrl: String? = nil, phoneNumber: String? = nil) {
         self.providerId = providerId
         self.rawId = rawId
@@ -25,7 +25,7 @@ public struct ProviderUserInfo: Sendable, Equatable {
     }
 
     /// The provider uid: `rawId`, else `federatedId`.
-    public var uid: String? { rawId ?? federatedId }
+    package var uid: String? { rawId ?? federatedId }
 
     /// Entries without a providerId are not providers; they are skipped.
     init?(decoding object: JSONObject) {

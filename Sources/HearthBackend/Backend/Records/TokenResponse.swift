@@ -2,24 +2,24 @@ import HearthTransport
 import HearthWire
 
 /// The token-bearing answer of the sign-in and sign-up RPCs.
-public struct TokenResponse: Sendable, Equatable, Redacted {
-    public var idToken: String
-    public var refreshToken: String
+package struct TokenResponse: Sendable, Equatable, Redacted {
+    package var idToken: String
+    package var refreshToken: String
     /// Seconds the ID token stays valid from receipt; nil when unknown (treat as expired).
-    public var expiresIn: Int64?
+    package var expiresIn: Int64?
     /// The uid: `localId`, else the ID token's `user_id`/`sub` (signInWithCustomToken sends no localId).
-    public var localId: String?
-    public var email: String?
-    public var displayName: String?
+    package var localId: String?
+    package var email: String?
+    package var displayName: String?
     /// `photoUrl`, else `profilePicture`.
-    public var photoUrl: String?
+    package var photoUrl: String?
     /// `isNewUser`; a `kind` of "identitytoolkit#SignupNewUserResponse" also means new (as JS reads it).
-    public var isNewUser: Bool
+    package var isNewUser: Bool
     /// `registered` (signInWithPassword).
-    public var registered: Bool?
-    public var kind: String?
+    package var registered: Bool?
+    package var kind: String?
 
-    public init(idToken: String, refreshToken: String, expiresIn: Int64?, localId: String?, email: String? = nil,
+    package init(idToken: String, refreshToken: String, expiresIn: Int64?, localId: String?, email: String? = nil,
                 displayName: String? = nil, photoUrl: String? = nil, isNewUser: Bool = false,
                 registered: Bool? = nil, kind: String? = nil) {
         self.idToken = idToken
@@ -35,7 +35,7 @@ public struct TokenResponse: Sendable, Equatable, Redacted {
     }
 
     /// Reads the response; idToken and refreshToken are required.
-    public init(decoding object: JSONObject) throws(AuthError) {
+    package init(decoding object: JSONObject) throws(AuthError) {
         try self.init(Members(object))
     }
 

@@ -5,21 +5,21 @@ import HearthWire
 /// generator and an `otpauth://` URI.
 ///
 /// Holds the shared secret: prints without it.
-public struct TotpEnrollmentSession: Sendable, Equatable, Redacted {
+package struct TotpEnrollmentSession: Sendable, Equatable, Redacted {
     /// The shared secret, base32.
-    public var sharedSecretKey: String
+    package var sharedSecretKey: String
     /// Goes back with the first code in mfaEnrollment:finalize.
-    public var sessionInfo: String
+    package var sessionInfo: String
     /// Digits per code; nil when not sent.
-    public var verificationCodeLength: Int?
+    package var verificationCodeLength: Int?
     /// "SHA1", "SHA256" or "SHA512" as the server spells it; nil when not sent.
-    public var hashingAlgorithm: String?
+    package var hashingAlgorithm: String?
     /// Seconds per code; nil when not sent.
-    public var periodSec: Int?
+    package var periodSec: Int?
     /// RFC 3339 deadline for finalizing the enrollment, as sent.
-    public var finalizeEnrollmentTime: String?
+    package var finalizeEnrollmentTime: String?
 
-    public init(sharedSecretKey: String, sessionInfo: String, verificationCodeLength: Int? = nil,
+    package init(sharedSecretKey: String, sessionInfo: String, verificationCodeLength: Int? = nil,
                 hashingAlgorithm: String? = nil, periodSec: Int? = nil, finalizeEnrollmentTime: String? = nil) {
         self.sharedSecretKey = sharedSecretKey
         self.sessionInfo = sessionInfo
@@ -31,7 +31,7 @@ public struct TotpEnrollmentSession: Sendable, Equatable, Redacted {
 
     /// `sharedSecretKey` and `sessionInfo` are required. The int32 fields are read from numbers or from
     /// strings of digits (proto3 JSON allows both).
-    public init(decoding object: JSONObject) throws(AuthError) {
+    package init(decoding object: JSONObject) throws(AuthError) {
         let reader = ResponseReader(object)
         guard let key = reader.nonEmptyString("sharedSecretKey") else {
             throw .malformedResponse("missing totpSessionInfo.sharedSecretKey")

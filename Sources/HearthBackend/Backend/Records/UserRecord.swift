@@ -1,28 +1,28 @@
 import HearthWire
 
 /// One account as `accounts:lookup` describes it.
-public struct UserRecord: Sendable, Equatable {
-    public var localId: String
-    public var email: String?
-    public var emailVerified: Bool
-    public var displayName: String?
-    public var photoUrl: String?
-    public var phoneNumber: String?
+package struct UserRecord: Sendable, Equatable {
+    package var localId: String
+    package var email: String?
+    package var emailVerified: Bool
+    package var displayName: String?
+    package var photoUrl: String?
+    package var phoneNumber: String?
     /// A non-empty `passwordHash` was sent: the account has a password. The hash itself is not kept:
     /// the emulator's fake hash contains the plain password.
-    public var hasPassword: Bool
-    public var providerUserInfo: [ProviderUserInfo]
+    package var hasPassword: Bool
+    package var providerUserInfo: [ProviderUserInfo]
     /// Milliseconds since the epoch.
-    public var createdAt: UInt64?
+    package var createdAt: UInt64?
     /// Milliseconds since the epoch.
-    public var lastLoginAt: UInt64?
-    public var mfaInfo: [MultiFactorInfoRecord]
-    public var disabled: Bool
+    package var lastLoginAt: UInt64?
+    package var mfaInfo: [MultiFactorInfoRecord]
+    package var disabled: Bool
     /// The custom claims as the JSON text the server sends.
-    public var customAttributes: String?
-    public var tenantId: String?
+    package var customAttributes: String?
+    package var tenantId: String?
 
-    public init(localId: String, email: String? = nil, emailVerified: Bool = false, displayName: String? = nil,
+    package init(localId: String, email: String? = nil, emailVerified: Bool = false, displayName: String? = nil,
                 photoUrl: String? = nil, phoneNumber: String? = nil, hasPassword: Bool = false,
                 providerUserInfo: [ProviderUserInfo] = [], createdAt: UInt64? = nil, lastLoginAt: UInt64? = nil,
                 mfaInfo: [MultiFactorInfoRecord] = [], disabled: Bool = false, customAttributes: String? = nil,
@@ -44,7 +44,7 @@ public struct UserRecord: Sendable, Equatable {
     }
 
     /// Reads one `users[]` element; localId is required.
-    public init(decoding object: JSONObject) throws(AuthError) {
+    package init(decoding object: JSONObject) throws(AuthError) {
         try self.init(Members(object))
     }
 
