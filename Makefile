@@ -314,7 +314,7 @@ FUZZ_TARGETS ?= fuzz-rpc-responses fuzz-jwt fuzz-json-parser fuzz-redirect fuzz-
 	fuzz-emulator-requests
 FUZZ_SECONDS ?= 600
 FUZZ_BUILD ?= .build-fuzz
-# The debug build test-swift made already (HearthCore), so only the emulator side is extra.
+# The debug build test-swift made already (the client's layers), so only the emulator side is extra.
 FUZZ_REPLAY_BUILD ?= .build
 
 fuzz-build:

@@ -196,7 +196,7 @@ def split_function(entry: str) -> tuple:
     func = body[4:] if body.startswith("???:") else (body.split(":", 1)[1] if ":" in body else body)
     obj = obj.split("/")[-1]
     if not obj:
-        if "HearthCore" in body or "/Sources/Hearth" in body or "$s6Hearth" in body:
+        if re.search(r"Hearth(Core|Transport|Backend|Auth)", body) or "/Sources/Hearth" in body or "$s6Hearth" in body:
             obj = "libhearth.so"
         elif body.startswith("./elf/"):
             obj = "ld-linux-x86-64.so.2"

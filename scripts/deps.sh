@@ -22,7 +22,7 @@ apt_install -- libuv1-dev libcurl4-openssl-dev libssl-dev zlib1g-dev pkg-config 
 # python3-venv (ensurepip) for `python3 -m venv`.
 python3 -c "import ensurepip" 2>/dev/null || apt_install -- python3-venv
 # The transport test of curl's threaded resolver needs a name for 127.0.0.1 other than "localhost",
-# which curl answers itself without resolving (Tests/HearthCoreTests/TransportCurlTests.swift). Most
+# which curl answers itself without resolving (Tests/HearthClientTests/TransportCurlTests.swift). Most
 # machines have one (the host name); where /etc/hosts has none, one is added.
 if ! awk '$1 == "127.0.0.1" { for (i = 2; i <= NF && $i !~ /^#/; i++) if ($i != "localhost" && $i !~ /\.localhost$/) found = 1 }
           END { exit !found }' /etc/hosts 2>/dev/null; then

@@ -104,7 +104,7 @@ configure_args=(
   --disable-pop3 --disable-imap --disable-smb --disable-smtp --disable-gopher --disable-mqtt
   --disable-ftp --disable-file --disable-ntlm-wb --disable-manual
   # Debian's locations; where they do not exist Hearth finds the machine's bundle itself
-  # (SystemCABundle in Sources/HearthCore/Transport).
+  # (SystemCABundle in Sources/HearthTransport/Transport).
   --with-ca-bundle=/etc/ssl/certs/ca-certificates.crt --with-ca-path=/etc/ssl/certs
 )
 ./configure "${configure_args[@]}" >"$work/configure.log" 2>&1 || { tail -30 "$work/configure.log" >&2; exit 1; }

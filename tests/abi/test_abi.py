@@ -148,7 +148,8 @@ def swift_signatures(library, tmp_path) -> dict[str, tuple]:
     build = library.parent  # <scratch>/<triple>/release
     # The C targets' module maps, which SwiftPM generates into the build.
     c_target_maps = [build / f"{target}.build" / "module.modulemap" for target in ("CHearthShims", "CHearthWire", "CHearthCrypto")]
-    assert (build / "Modules" / "HearthCore.swiftmodule").exists() and all(m.exists() for m in c_target_maps), \
+    layers = [build / "Modules" / f"{target}.swiftmodule" for target in ("HearthTransport", "HearthBackend", "HearthAuth")]
+    assert all(m.exists() for m in layers + c_target_maps), \
         f"{build} lacks the modules of the build that produced the library"
     sources = sorted((ROOT / "Sources" / "Hearth").glob("*.swift"))
     generated = tmp_path / "Hearth-Swift.h"
@@ -334,7 +335,7 @@ def test_the_library_reports_the_headers_version_as_text_and_number(library, tmp
 
 
 def test_every_other_copy_of_the_version_agrees_with_the_header():
-    """hearth.h's numbers are the source. Swift reads them (HearthCoreVersion, the emulator's export
+    """hearth.h's numbers are the source. Swift reads them (HearthVersion, the emulator's export
     metadata), the Makefile and scripts/install.sh read them; the Python package must repeat them in
     pyproject.toml and __version__ (pip reads static metadata), and the benchmark's raw-libcurl client
     sends the same X-Client-Version as Hearth: those copies are checked here."""

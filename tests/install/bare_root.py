@@ -33,7 +33,7 @@ from tls_front import TLSFront
 
 HERE = Path(__file__).resolve().parent
 ROOT_REPO = HERE.parents[1]
-MAKE_PKI = ROOT_REPO / "Tests" / "HearthCoreTests" / "Fixtures" / "make_test_pki.sh"
+MAKE_PKI = ROOT_REPO / "Tests" / "HearthClientTests" / "Fixtures" / "make_test_pki.sh"
 STAMP = ".bare-root"
 PRODUCTION_HOSTS = ("identitytoolkit.googleapis.com", "securetoken.googleapis.com")
 DEBIAN_BUNDLE = "etc/ssl/certs/ca-certificates.crt"

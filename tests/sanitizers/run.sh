@@ -11,7 +11,7 @@
 #   tests/sanitizers/run.sh build SANITIZER  only the instrumented build (address or thread): make test makes it
 #                                       early, in the background, so the suites above find it done
 # Each sanitizer is built once, in debug, into .build-<sanitizer>-tests: the unit tests and the libhearth the
-# C programs link share one instrumented HearthCore. Passes only when the programs pass AND the tool reported
+# C programs link share one instrumented client. Passes only when the programs pass AND the tool reported
 # nothing: zero errors, zero leaks, zero races. Time limits scale under the tools (tests/common/time_scale.h).
 # The emulator itself is the normal build (make build); it is not what is under test.
 # Logs: out/sanitizers/<mode>*.log.
@@ -148,7 +148,7 @@ case "$mode" in
     threaded+="|LoopOwnedTests|LoopTimerTests|TransportCurlTests|TransportHostLoopTests|TransportTLSTests|LogTests"
     set +e
     TSAN_OPTIONS="$tsan_options" "$SWIFT" test --skip-build --scratch-path "$scratch" --sanitize=thread \
-      --filter "^HearthCoreTests\.($threaded)/" >"$log" 2>&1
+      --filter "^HearthClientTests\.($threaded)/" >"$log" 2>&1
     rc=$?
     set -e
     grep -E "Executed [0-9]+ tests" "$log" | tail -n 1 || true

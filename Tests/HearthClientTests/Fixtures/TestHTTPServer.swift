@@ -106,7 +106,7 @@ func unusedLoopbackPort() -> Int {
 
 /// Kernel ids of this process's threads right now (entries of /proc/self/task), leaving out
 /// libdispatch's workers: XCTest and Foundation start and retire those at any time (names like
-/// "r-initiated-qos", "-qos.overcommit"), and HearthCore never uses dispatch. Compared as sets.
+/// "r-initiated-qos", "-qos.overcommit"), and the client never uses dispatch. Compared as sets.
 func processThreadIDs() -> Set<String> {
     let ids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
     return Set(ids.filter { id in

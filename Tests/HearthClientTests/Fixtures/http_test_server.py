@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Loopback HTTP/1.1 server for HearthCore's transport tests.
+"""Loopback HTTP/1.1 server for the client's transport tests.
 
 Binds 127.0.0.1 on a free port, prints the port on the first line of stdout, and serves until its
 stdin closes (so it never outlives the test process). Keep-alive, TCP_NODELAY and a deep accept
