@@ -49,6 +49,19 @@ static double now_ms(void) {
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+static double cpu_ms(clockid_t clock) {
+  struct timespec ts;
+  clock_gettime(clock, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+static double thread_cpu_ms(void) { return cpu_ms(CLOCK_THREAD_CPUTIME_ID); }
+
+/* Times any thread of this process (including threads that have ended) was preempted. */
+static long involuntary_switches(void) {
+  struct rusage usage;
+  return getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_nivcsw : 0;
+}
+
 static void sleep_ms(int ms) {
   struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
   nanosleep(&ts, NULL);
@@ -107,6 +120,17 @@ typedef struct side {
   atomic_int frees_when_destroy_returned;
   atomic_int destroy_returned;
   double destroy_ms;
+  /* Where a destroy's time went, so that a slow one explains itself: when the callbacks it caused
+   * began and ended (µs after the destroy began; -1: none ran after it began), the CPU time of the
+   * thread that ran them over that stretch, and of the thread that called destroy during the call. */
+  atomic_llong destroy_began_us;
+  atomic_llong first_callback_us, last_callback_us;
+  atomic_llong callback_cpu_first_us, callback_cpu_last_us;
+  double destroyer_cpu_ms;
+  /* All threads of this process during the call: CPU time, and how often the scheduler preempted one.
+   * Far less CPU than wall time with preemptions points at the scheduler, not at a wait in Hearth. */
+  double process_cpu_ms;
+  long preemptions;
 } side;
 
 /* The heap user_data of one completion callback, freed in its one call. */
@@ -123,10 +147,19 @@ typedef struct scenario {
   hearth_future *trigger;
 } scenario;
 
+static long long now_us(void) { return (long long)(now_ms() * 1e3); }
+
 static void destroy_side(side *s) {
-  double t0 = now_ms();
+  atomic_store(&s->first_callback_us, -1);
+  atomic_store(&s->last_callback_us, -1);
+  long switches0 = involuntary_switches();
+  double t0 = now_ms(), cpu0 = thread_cpu_ms(), process0 = cpu_ms(CLOCK_PROCESS_CPUTIME_ID);
+  atomic_store(&s->destroy_began_us, (long long)(t0 * 1e3));
   hearth_app_destroy(s->app);
   s->destroy_ms = now_ms() - t0;
+  s->destroyer_cpu_ms = thread_cpu_ms() - cpu0;
+  s->process_cpu_ms = cpu_ms(CLOCK_PROCESS_CPUTIME_ID) - process0;
+  s->preemptions = involuntary_switches() - switches0;
   atomic_store(&s->frees_when_destroy_returned, atomic_load(&s->frees));
   atomic_store(&s->destroy_returned, 1);
 }
@@ -135,6 +168,14 @@ static void op_done(hearth_future *f, void *user_data) {
   (void)f;
   ticket *k = user_data;
   side *s = k->side;
+  long long began = atomic_load(&s->destroy_began_us);
+  if (began) {
+    long long at = now_us() - began, cpu = (long long)(thread_cpu_ms() * 1e3);
+    long long none = -1;
+    if (atomic_compare_exchange_strong(&s->first_callback_us, &none, at)) atomic_store(&s->callback_cpu_first_us, cpu);
+    atomic_store(&s->last_callback_us, at);
+    atomic_store(&s->callback_cpu_last_us, cpu);
+  }
   atomic_fetch_add(&s->calls[k->index], 1);
   free(k);
   atomic_fetch_add(&s->frees, 1);
@@ -193,7 +234,19 @@ static void check_side(side *s, const char *what, int real_results_allowed, int 
     hearth_future_release(s->ops[i]);
   }
   double limit_ms = LIMIT_MS * hearth_test_time_scale(); /* the load now, as the destroy ran */
-  CHECK(s->destroy_ms < limit_ms, "%s destroy took %.2f ms (limit %.0f ms)", what, s->destroy_ms, limit_ms);
+  long long first = atomic_load(&s->first_callback_us), last = atomic_load(&s->last_callback_us);
+  char callbacks[160], phases[384];
+  if (first < 0)
+    snprintf(callbacks, sizeof callbacks, "no callback ran after it began");
+  else
+    snprintf(callbacks, sizeof callbacks, "its callbacks ran from %.2f to %.2f ms on a thread that used %.2f ms of CPU "
+             "for them", first / 1e3, last / 1e3,
+             (atomic_load(&s->callback_cpu_last_us) - atomic_load(&s->callback_cpu_first_us)) / 1e3);
+  snprintf(phases, sizeof phases, "%s; during the call the destroying thread used %.2f ms of CPU, the whole process "
+           "%.2f ms, and its threads were preempted %ld times", callbacks, s->destroyer_cpu_ms, s->process_cpu_ms,
+           s->preemptions);
+  CHECK(s->destroy_ms < limit_ms, "%s destroy took %.2f ms (limit %.0f ms, load per core %.2f): %s", what,
+        s->destroy_ms, limit_ms, hearth_test_load_scale(), phases);
   if (s->destroy_ms > *max_ms) *max_ms = s->destroy_ms;
   for (int i = 0; i < s->count; i++) {
     int calls = atomic_load(&s->calls[i]);
