@@ -48,7 +48,7 @@ package final class App: @unchecked Sendable {
         auth.start()
     }
 
-    package var isDestroyed: Bool { destroyed.current }
+    var isDestroyed: Bool { destroyed.current }
 
     /// Cancels everything in flight and ends every registration (see `CallbackDispatcher`): pending
     /// futures complete with CANCELLED and their callbacks run, posted work learns it was cancelled,
@@ -75,7 +75,7 @@ package final class App: @unchecked Sendable {
         return EmulatorAddress(parsing: String(cString: value))
     }
 
-    @Sendable package static func wallClockMs() -> Int64 {
+    @Sendable static func wallClockMs() -> Int64 {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000

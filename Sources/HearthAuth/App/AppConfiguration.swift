@@ -1,6 +1,6 @@
 /// What a host configures when it creates an app (the C options struct, validated).
 package struct AppConfiguration: Sendable {
-    package static let defaultAppName = "[DEFAULT]"
+    static let defaultAppName = "[DEFAULT]"
 
     package var apiKey: String
     package var projectId: String?

@@ -5,7 +5,7 @@ package struct TokenSet: Equatable, Sendable {
     package var idToken: String
     package var refreshToken: String
     /// When the ID token expires, in ms since the Unix epoch (0: unknown, treated as expired).
-    package var expiresAtMs: Int64
+    var expiresAtMs: Int64
 
     package init(idToken: String, refreshToken: String, expiresAtMs: Int64) {
         self.idToken = idToken
@@ -17,26 +17,26 @@ package struct TokenSet: Equatable, Sendable {
 /// When to refresh the ID token, and how to back off when refreshing fails. Pure: time comes in.
 package struct TokenRefreshPolicy: Sendable {
     /// A cached token is handed out only if it stays valid this long (the iOS SDK's rule).
-    package var freshnessMarginMs: Int64 = 5 * 60 * 1000
-    package var initialBackoffMs: Int64 = 30 * 1000
-    package var maximumBackoffMs: Int64 = 16 * 60 * 1000
+    var freshnessMarginMs: Int64 = 5 * 60 * 1000
+    var initialBackoffMs: Int64 = 30 * 1000
+    var maximumBackoffMs: Int64 = 16 * 60 * 1000
 
     package init() {}
 
     // The expiry comes from a server or a session file and may be anything: arithmetic
     // on it clamps instead of trapping.
-    package func needsRefresh(_ tokens: TokenSet, nowMs: Int64) -> Bool {
+    func needsRefresh(_ tokens: TokenSet, nowMs: Int64) -> Bool {
         tokens.expiresAtMs.clampedSubtracting(nowMs) <= freshnessMarginMs
     }
 
     /// How long until the proactive refresh should run (0: now).
-    package func proactiveDelayMs(_ tokens: TokenSet, nowMs: Int64) -> Int64 {
+    func proactiveDelayMs(_ tokens: TokenSet, nowMs: Int64) -> Int64 {
         max(0, tokens.expiresAtMs.clampedSubtracting(nowMs).clampedSubtracting(freshnessMarginMs))
     }
 
     /// The wait before retry number `attempt` (1-based): 30 s doubling to 16 min, with up to ±10%
     /// jitter (`jitter` in [-1, 1]) so that many clients offline together do not retry in step.
-    package func backoffMs(attempt: Int, jitter: Double) -> Int64 {
+    func backoffMs(attempt: Int, jitter: Double) -> Int64 {
         let exponent = min(max(attempt - 1, 0), 30)
         let base = min(maximumBackoffMs, initialBackoffMs << Int64(exponent))
         let spread = Double(base) * 0.1 * min(max(jitter, -1), 1)

@@ -7,11 +7,11 @@ package enum OAuthCustomParameters {
     /// redirect_uri and state; response_mode decides how the IdP answers (query or form post), which
     /// the redirect receiver depends on. Compared without regard to case, since some IdPs read
     /// parameter names that way.
-    package static let reserved: [String] = ["client_id", "redirect_uri", "response_mode", "response_type", "scope", "state"]
+    static let reserved: [String] = ["client_id", "redirect_uri", "response_mode", "response_type", "scope", "state"]
 
     /// Nil when every parameter may be sent; otherwise `.invalidArgument` naming the first offending
     /// name in sorted order (an empty name, a reserved one, or one with control characters).
-    package static func validate(_ parameters: [String: String]) -> AuthError? {
+    static func validate(_ parameters: [String: String]) -> AuthError? {
         for name in parameters.keys.sorted() {
             if name.isEmpty {
                 return AuthError(code: .invalidArgument, message: "A custom parameter needs a name.")

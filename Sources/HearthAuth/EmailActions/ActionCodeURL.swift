@@ -14,7 +14,7 @@ package struct ActionCodeURL: Sendable, Equatable {
     /// The out-of-band code.
     package let code: String
     package let operation: ActionCodeOperation
-    package let continueURL: String?
+    let continueURL: String?
     package let languageCode: String?
     package let tenantId: String?
 
@@ -34,7 +34,7 @@ package struct ActionCodeURL: Sendable, Equatable {
     }
 
     /// Whether `link` is an email sign-in link (Firebase's isSignInWithEmailLink).
-    package static func isSignInLink(_ link: String) -> Bool {
+    static func isSignInLink(_ link: String) -> Bool {
         ActionCodeURL(link: link)?.operation == .emailSignIn
     }
 

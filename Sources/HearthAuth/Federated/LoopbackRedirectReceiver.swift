@@ -46,16 +46,16 @@ package final class LoopbackRedirectReceiver: LoopOwnedHandle {
         /// or `start` throws `.invalidArgument`.
         package var port: UInt16 = 0
         /// Where the browser is sent back to: "/" followed by printable ASCII, no '?' or '#'.
-        package var callbackPath = "/__/auth/callback"
+        var callbackPath = "/__/auth/callback"
         /// How long to wait for the browser at most; nil: until `cancel` or `close`.
         package var timeoutMs: UInt64? = 600_000
         /// Per connection, from accept to the end of the request.
         package var requestTimeoutMs: UInt64 = 10_000
-        package var maximumHeadBytes = 16 * 1024
+        var maximumHeadBytes = 16 * 1024
         /// Apple's form_post bodies (code, id_token, state, user) are a few KiB.
-        package var maximumBodyBytes = 64 * 1024
+        var maximumBodyBytes = 64 * 1024
         /// Connections open at once; more are closed on accept.
-        package var maximumConnections = 16
+        var maximumConnections = 16
 
         package init() {}
     }
@@ -111,23 +111,23 @@ package final class LoopbackRedirectReceiver: LoopOwnedHandle {
     }
 
     /// The flow's `state`; requests must carry exactly this one.
-    package var expectedState: String? {
+    var expectedState: String? {
         get { matcher?.expectedState }
         set { matcher?.expectedState = newValue }
     }
 
     /// The parameter `expectedState` comes back in (see `RedirectURLMatcher.correlationParameter`).
-    package var correlationParameter: String {
+    var correlationParameter: String {
         get { matcher?.correlationParameter ?? RedirectURLMatcher.stateParameter }
         set { matcher?.correlationParameter = newValue }
     }
 
     /// Whether the receiver still waits for the browser (not completed, cancelled or closed).
-    package var isWaiting: Bool { completion != nil }
+    var isWaiting: Bool { completion != nil }
 
     /// The address the listening socket is bound to, as the system reports it (getsockname); nil
     /// once it stopped listening.
-    package var localAddress: (host: String, port: UInt16)? { listener?.localAddress }
+    var localAddress: (host: String, port: UInt16)? { listener?.localAddress }
 
     /// Completes with `.webContextCancelled` (inside this call) and closes. No effect once completed.
     package func cancel() {

@@ -20,7 +20,7 @@ package final class PendingProviderFlow {
     static let stateBytes = 32
 
     /// The redirect target: the loopback receiver's `redirectURI`, or the app's custom-scheme URL.
-    package let redirectTarget: String
+    let redirectTarget: String
     /// The loopback receiver, for flows that use one.
     package let receiver: LoopbackRedirectReceiver?
 
@@ -32,7 +32,7 @@ package final class PendingProviderFlow {
 
     /// A fresh `state`: 32 bytes from the system's secure random source, base64url (43 characters).
     /// Throws `.failure` when the system has no usable random source.
-    package static func makeState() throws(AuthError) -> String {
+    static func makeState() throws(AuthError) -> String {
         Base64.urlEncoded(try SecureRandom.bytes(stateBytes))
     }
 
@@ -47,7 +47,7 @@ package final class PendingProviderFlow {
 
     /// The `state` a redirect must carry; nil until known (every redirect is rejected until then).
     /// Setting it also tells the loopback receiver.
-    package var expectedState: String? {
+    var expectedState: String? {
         get { matcher.expectedState }
         set {
             matcher.expectedState = newValue
@@ -57,7 +57,7 @@ package final class PendingProviderFlow {
 
     /// The parameter `expectedState` comes back in: `state`, or `oauth_token` for OAuth 1.0a
     /// providers. Setting it also tells the loopback receiver.
-    package var correlationParameter: String {
+    var correlationParameter: String {
         get { matcher.correlationParameter }
         set {
             matcher.correlationParameter = newValue
@@ -66,7 +66,7 @@ package final class PendingProviderFlow {
     }
 
     /// Whether the completion has yet to run.
-    package var isPending: Bool { completion != nil }
+    var isPending: Bool { completion != nil }
 
     /// A URL the host was handed (`hearth_auth_handle_url`): `.consumed` and `.failed` complete the
     /// flow with it; `.rejected` and `.notOurs` leave it waiting. After the flow ended every URL is

@@ -25,7 +25,7 @@ package final class ProviderFlowRegistry {
     ///   - state: the expected `state`, or nil to set `expectedState` later.
     ///   - timeoutMs: nil: no timeout.
     /// - Throws: `.webContextAlreadyPresented`; the receiver's errors (`LoopbackRedirectReceiver.start`).
-    package func beginLoopback(state: String?, receiverOptions: LoopbackRedirectReceiver.Options = .init(),
+    func beginLoopback(state: String?, receiverOptions: LoopbackRedirectReceiver.Options = .init(),
                               timeoutMs: UInt64? = defaultTimeoutMs,
                               completion: @escaping PendingProviderFlow.Completion) throws(AuthError) -> PendingProviderFlow {
         try requireNoPendingFlow()
@@ -53,7 +53,7 @@ package final class ProviderFlowRegistry {
     /// such as `com.example.game:/oauth`, or an embedded web view that intercepts the redirect).
     /// - Throws: `.webContextAlreadyPresented`; `.invalidArgument` if `redirectTarget` is not an
     ///   absolute URL.
-    package func beginRedirect(to redirectTarget: String, state: String?, timeoutMs: UInt64? = defaultTimeoutMs,
+    func beginRedirect(to redirectTarget: String, state: String?, timeoutMs: UInt64? = defaultTimeoutMs,
                               completion: @escaping PendingProviderFlow.Completion) throws(AuthError) -> PendingProviderFlow {
         try requireNoPendingFlow()
         try requireValid(timeoutMs)

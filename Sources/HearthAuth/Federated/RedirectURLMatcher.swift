@@ -17,16 +17,16 @@ import HearthWire
 /// as `denied` when the user refuses. For them the matcher correlates on that token instead.
 package struct RedirectURLMatcher: Sendable {
     /// The redirect target as given (continueUri / the loopback receiver's `redirectURI`).
-    package let redirectTarget: String
+    let redirectTarget: String
     /// nil until known (e.g. read from createAuthUri's `authUri` after the target was chosen); until
     /// then every addressed URL is `.rejected`.
-    package var expectedState: String?
+    var expectedState: String?
     /// The parameter that carries `expectedState` back: `state`, or `oauth_token` for OAuth 1.0a.
-    package var correlationParameter: String = RedirectURLMatcher.stateParameter
+    var correlationParameter: String = RedirectURLMatcher.stateParameter
     private let target: RedirectURL
 
-    package static let stateParameter = "state"
-    package static let oauth1TokenParameter = "oauth_token"
+    static let stateParameter = "state"
+    static let oauth1TokenParameter = "oauth_token"
 
     /// Throws `.invalidArgument` if `redirectTarget` is not an absolute URL.
     package init(redirectTarget: String, expectedState: String?) throws(AuthError) {

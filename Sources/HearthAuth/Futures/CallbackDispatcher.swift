@@ -69,7 +69,7 @@ package final class CallbackDispatcher: @unchecked Sendable {
     }
 
     /// True once the app's destroy has begun.
-    package var isDestroyed: Bool { state.withLock { $0.destroyed } }
+    var isDestroyed: Bool { state.withLock { $0.destroyed } }
 
     // MARK: Scheduling
 
@@ -114,7 +114,7 @@ package final class CallbackDispatcher: @unchecked Sendable {
 
     /// Keeps `release` until `release(_:)` or `finalize` runs it. Nil once the app's destroy has begun:
     /// the registration must then fail, and `release` never runs.
-    package func keepRelease(_ release: @escaping () -> Void) -> ReleaseToken? {
+    func keepRelease(_ release: @escaping () -> Void) -> ReleaseToken? {
         state.withLock { state in
             guard !state.destroyed else { return nil }
             let id = state.nextRelease
@@ -137,7 +137,7 @@ package final class CallbackDispatcher: @unchecked Sendable {
 
     /// Takes back a kept release that must not run (its registration failed after all). False when
     /// `finalize` took it first: it has run, or runs, as the registration's final call.
-    package func forget(_ token: ReleaseToken) -> Bool {
+    func forget(_ token: ReleaseToken) -> Bool {
         state.withLock { state in
             guard !state.finalized else { return false }
             return state.releases.removeValue(forKey: token.id) != nil
@@ -148,7 +148,7 @@ package final class CallbackDispatcher: @unchecked Sendable {
 
     /// Any thread, once, when the app is destroyed: from now on queued entries run their `ifDestroyed`
     /// part, no release can be kept, and no host code is running on another thread when this returns.
-    package func markDestroyed() {
+    func markDestroyed() {
         gate.withLock { state.withLock { $0.destroyed = true } }
     }
 
@@ -174,7 +174,7 @@ package final class CallbackDispatcher: @unchecked Sendable {
 
     /// Runs `body` once no host callback is running on another thread (immediately on the loop
     /// thread or when none runs).
-    package func excludingCallbacks<T>(_ body: () throws -> T) rethrows -> T {
+    func excludingCallbacks<T>(_ body: () throws -> T) rethrows -> T {
         try gate.withLock(body)
     }
 }

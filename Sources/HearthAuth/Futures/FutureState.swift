@@ -105,8 +105,8 @@ package final class FutureState: @unchecked Sendable {
         return true
     }
 
-    package func succeed(_ value: FutureValue) { complete(.success(value)) }
-    package func fail(_ error: AuthError) { complete(.failure(error)) }
+    func succeed(_ value: FutureValue) { complete(.success(value)) }
+    func fail(_ error: AuthError) { complete(.failure(error)) }
 
     /// Adds a completion callback: it runs once, as host code on a later loop turn, after the future
     /// completes (at once if it has). Returns `.appDestroyed`, and keeps nothing, once the app's

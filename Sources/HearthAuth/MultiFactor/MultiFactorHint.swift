@@ -17,7 +17,7 @@ package struct MultiFactorHint: Sendable, Equatable {
     /// possibly in full in a lookup. Nil for TOTP.
     package var phoneNumber: String?
     /// `enrolledAt` in milliseconds since the Unix epoch; nil when absent or not RFC 3339.
-    package var enrollmentTimeMs: Int64?
+    var enrollmentTimeMs: Int64?
 
     package init(factorId: FactorID, enrollmentId: String, displayName: String? = nil, phoneNumber: String? = nil,
                 enrollmentTimeMs: Int64? = nil) {

@@ -9,9 +9,9 @@ import HearthTransport
 /// Holds the shared secret: prints without it.
 package struct TOTPGenerator: Sendable, Equatable, Redacted {
     /// RFC 4226 §5.3 asks for at least 6 digits; the 31-bit truncated value has at most 10.
-    package static let digitRange = 6...10
-    package static let defaultDigits = 6
-    package static let defaultPeriodSeconds = 30
+    static let digitRange = 6...10
+    static let defaultDigits = 6
+    static let defaultPeriodSeconds = 30
 
     package let secret: [UInt8]
     package let algorithm: TOTPAlgorithm
@@ -65,7 +65,7 @@ package struct TOTPGenerator: Sendable, Equatable, Redacted {
     }
 
     /// The TOTP time step of a Unix time (RFC 6238 §4.2 with T0 = 0).
-    package func counter(atUnixTime seconds: UInt64) -> UInt64 {
+    func counter(atUnixTime seconds: UInt64) -> UInt64 {
         seconds / UInt64(periodSeconds)
     }
 
@@ -75,7 +75,7 @@ package struct TOTPGenerator: Sendable, Equatable, Redacted {
     }
 
     /// How many seconds the code of that time stays valid (1...periodSeconds).
-    package func secondsRemaining(atUnixTime seconds: UInt64) -> Int {
+    func secondsRemaining(atUnixTime seconds: UInt64) -> Int {
         periodSeconds - Int(seconds % UInt64(periodSeconds))
     }
 

@@ -18,7 +18,7 @@ package struct TOTPSecret: Sendable, Equatable, Redacted {
     /// Goes back with the first code in mfaEnrollment:finalize.
     package let sessionInfo: String
     /// `finalizeEnrollmentTime` in milliseconds since the Unix epoch; nil when absent or unreadable.
-    package let finalizeEnrollmentTimeMs: Int64?
+    let finalizeEnrollmentTimeMs: Int64?
 
     /// Fails (malformed response) when the secret is not base32 or the server names an algorithm, code
     /// length or period no authenticator can use.

@@ -27,7 +27,7 @@ package enum PhoneCredentialValue: Sendable, Equatable {
     /// Nil when every part is present; otherwise the error the C++ SDK and the server report for the
     /// missing part (missing verification id / code; missing phone number; invalid credential for an empty
     /// proof, as the server answers INVALID_TEMPORARY_PROOF).
-    package func validate() -> AuthError? {
+    func validate() -> AuthError? {
         switch self {
         case .verificationCode(let verificationId, let code):
             if verificationId.isEmpty { return AuthError(code: .missingVerificationId) }

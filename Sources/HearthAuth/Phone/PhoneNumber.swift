@@ -12,11 +12,11 @@ import HearthBackend
 ///
 /// Error messages never contain the number.
 package enum PhoneNumber {
-    package static let digitRange = 7...15
+    static let digitRange = 7...15
 
     /// Nil when `text` is E.164; missing phone number when it is empty or blank; invalid phone number
     /// otherwise (separators, letters, no '+', a leading 0, too few or too many digits).
-    package static func validateE164(_ text: String) -> AuthError? {
+    static func validateE164(_ text: String) -> AuthError? {
         if text.unicodeScalars.allSatisfy({ $0.properties.isWhitespace }) {
             return AuthError(code: .missingPhoneNumber)
         }
@@ -40,12 +40,12 @@ package enum PhoneNumber {
 
     /// `text` without the separators people type between digit groups: spaces, tabs, no-break spaces,
     /// '-', '.', '(' and ')'. Everything else is kept for `validateE164` to judge.
-    package static func removingSeparators(_ text: String) -> String {
+    static func removingSeparators(_ text: String) -> String {
         String(String.UnicodeScalarView(text.unicodeScalars.filter { !isSeparator($0) }))
     }
 
     /// The E.164 number for host input: separators removed, then validated.
-    package static func e164(from text: String) -> Result<String, AuthError> {
+    static func e164(from text: String) -> Result<String, AuthError> {
         let number = removingSeparators(text)
         if let error = validateE164(number) { return .failure(error) }
         return .success(number)

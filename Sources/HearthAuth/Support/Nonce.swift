@@ -10,10 +10,10 @@ import HearthTransport
 /// sign-in completes: printing a Nonce shows neither value.
 package struct Nonce: Sendable, Equatable, Redacted {
     /// The characters of a generated raw nonce (Firebase's sample: `0-9A-Za-z-._`).
-    package static let alphabet: [Character] = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-._")
-    package static let defaultLength = 32
+    static let alphabet: [Character] = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-._")
+    static let defaultLength = 32
     /// Longer nonces gain nothing and would only bloat the ID token.
-    package static let maximumLength = 1024
+    static let maximumLength = 1024
 
     /// What goes to Firebase (`nonce=` in the signInWithIdp postBody).
     package let raw: String

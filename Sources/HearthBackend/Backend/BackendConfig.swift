@@ -59,7 +59,7 @@ package struct BackendConfig: Sendable, Equatable {
     /// Routes every endpoint to a local emulator when set.
     package var emulator: EmulatorAddress? { didSet { emulatorAuthority = emulator?.authority } }
     /// Sent as `X-Client-Version`.
-    package var clientVersion: String
+    var clientVersion: String
     /// Per-request timeout; nil leaves the transport's default.
     package var timeoutMs: Int?
     /// The Identity Platform tenant the Auth signs users in to (`Auth.tenantId`); nil for the project's

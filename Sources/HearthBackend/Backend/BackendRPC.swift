@@ -11,14 +11,14 @@ package struct SuccessShapedErrors: OptionSet, Sendable {
     /// JS applies it to every response, and no success body carries the field.
     package static let errorMessage = SuccessShapedErrors(rawValue: 1 << 0)
     /// `needConfirmation: true` → account exists with different credentials. JS checks every response.
-    package static let needConfirmation = SuccessShapedErrors(rawValue: 1 << 1)
+    static let needConfirmation = SuccessShapedErrors(rawValue: 1 << 1)
     /// A non-empty `mfaPendingCredential` → second factor required (first-factor sign-in RPCs).
-    package static let secondFactor = SuccessShapedErrors(rawValue: 1 << 2)
+    static let secondFactor = SuccessShapedErrors(rawValue: 1 << 2)
     /// `temporaryProof` without `idToken` → credential already in use (phone sign-in/link RPCs).
-    package static let phoneTemporaryProof = SuccessShapedErrors(rawValue: 1 << 3)
+    static let phoneTemporaryProof = SuccessShapedErrors(rawValue: 1 << 3)
 
     /// What every RPC checks.
-    package static let standard: SuccessShapedErrors = [.errorMessage, .needConfirmation]
+    static let standard: SuccessShapedErrors = [.errorMessage, .needConfirmation]
     /// What first-factor sign-in RPCs check.
     package static let signIn: SuccessShapedErrors = [.errorMessage, .needConfirmation, .secondFactor]
 }

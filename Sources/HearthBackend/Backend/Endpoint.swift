@@ -3,8 +3,8 @@ import HearthWire
 /// One REST endpoint, independent of where it is served: the production host it belongs to and the path
 /// under it. `url(for:)` adds the scheme, the emulator prefix and the API key.
 package struct Endpoint: Sendable, Hashable {
-    package static let identityToolkitHost = "identitytoolkit.googleapis.com"
-    package static let secureTokenHost = "securetoken.googleapis.com"
+    static let identityToolkitHost = "identitytoolkit.googleapis.com"
+    static let secureTokenHost = "securetoken.googleapis.com"
 
     /// Production host name, e.g. "identitytoolkit.googleapis.com".
     package var host: String
@@ -23,17 +23,17 @@ package struct Endpoint: Sendable, Hashable {
     }
 
     /// Identity Toolkit v1, e.g. `.identityToolkitV1("accounts:signUp")`.
-    package static func identityToolkitV1(_ method: String) -> Endpoint {
+    static func identityToolkitV1(_ method: String) -> Endpoint {
         Endpoint(host: identityToolkitHost, path: "v1/" + method)
     }
 
     /// Identity Toolkit v2, e.g. `.identityToolkitV2("accounts/mfaEnrollment:start")`.
-    package static func identityToolkitV2(_ path: String) -> Endpoint {
+    static func identityToolkitV2(_ path: String) -> Endpoint {
         Endpoint(host: identityToolkitHost, path: "v2/" + path)
     }
 
     /// The Secure Token service's refresh endpoint.
-    package static let secureToken = Endpoint(host: secureTokenHost, path: "v1/token")
+    static let secureToken = Endpoint(host: secureTokenHost, path: "v1/token")
 
     /// Production: `https://HOST/PATH?key=KEY`; emulator: `http://EMULATOR/HOST/PATH?key=KEY`.
     package func url(for config: BackendConfig) -> String {

@@ -138,7 +138,7 @@ package enum ServerErrorTable {
     ]
 
     /// Whole messages whose meaning differs from their code's (the C++ map matches these first).
-    package static let exactMessages: [String: AuthErrorCode] = [
+    static let exactMessages: [String: AuthErrorCode] = [
         // The C++ desktop map matches this whole message before its code and reports no such provider
         // (16); every other INVALID_PROVIDER_ID message stays invalid provider id (59).
         "INVALID_PROVIDER_ID : Provider Id is not supported.": .noSuchProvider,

@@ -77,13 +77,13 @@ package struct JWTClaims: Sendable, Equatable {
     /// `exp`: expiry, seconds since the epoch.
     package var expiration: Int64? { values["exp"]?.int64Value }
     /// `iat`: issue time, seconds since the epoch.
-    package var issuedAt: Int64? { values["iat"]?.int64Value }
+    var issuedAt: Int64? { values["iat"]?.int64Value }
     /// `auth_time`: when the user last signed in, seconds since the epoch.
-    package var authTime: Int64? { values["auth_time"]?.int64Value }
+    var authTime: Int64? { values["auth_time"]?.int64Value }
     /// `sub`: the user's uid.
     package var subject: String? { values["sub"]?.nonEmptyStringValue }
     /// `user_id` (Firebase's copy of the uid), else `sub`.
-    package var userID: String? { values["user_id"]?.nonEmptyStringValue ?? subject }
+    var userID: String? { values["user_id"]?.nonEmptyStringValue ?? subject }
     /// `firebase.sign_in_provider`: "anonymous", "password", "custom", "google.com", ...
     package var signInProvider: String? { values["firebase"]?["sign_in_provider"]?.nonEmptyStringValue }
     /// `firebase.sign_in_provider` of `token`, read without building the other claims (every sign-in
@@ -117,7 +117,7 @@ package struct JWTClaims: Sendable, Equatable {
     }
 
     /// `exp - iat`: the token's lifetime in seconds, when both are present.
-    package var lifetime: Int64? {
+    var lifetime: Int64? {
         guard let expiration, let issuedAt else { return nil }
         let (difference, overflow) = expiration.subtractingReportingOverflow(issuedAt)
         return overflow ? nil : difference

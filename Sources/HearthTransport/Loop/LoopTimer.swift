@@ -47,7 +47,7 @@ package final class LoopTimer: LoopOwnedHandle {
         callback = nil
     }
 
-    package var isActive: Bool {
+    var isActive: Bool {
         guard let handle else { return false }
         return uv_is_active(UVHandle.base(handle)) != 0
     }

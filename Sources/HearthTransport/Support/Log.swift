@@ -23,7 +23,7 @@ package enum LogLevel: Int32, Sendable, Comparable, CaseIterable {
 /// Where log messages go: the host's callback and the least level it wants.
 package struct LogSink: Sendable {
     package let minimum: LogLevel
-    package let deliver: @Sendable (LogLevel, String) -> Void
+    let deliver: @Sendable (LogLevel, String) -> Void
 
     package init(minimum: LogLevel, deliver: @escaping @Sendable (LogLevel, String) -> Void) {
         self.minimum = minimum

@@ -7,7 +7,7 @@
 /// - long opaque runs go: URL-safe runs (ID and refresh tokens, OOB codes, session infos, API keys) and
 ///   standard-base64 runs, whole, so a token whose `+` and `/` cut it into short pieces leaves none.
 package enum LogRedaction {
-    package static let placeholder = "<redacted>"
+    static let placeholder = "<redacted>"
     /// Shorter runs stay readable: Firebase uids are 28 characters.
     static let longestReadableRun = 31
 
@@ -36,7 +36,7 @@ package enum LogRedaction {
     }
 
     /// `text` with secrets' values and long opaque runs replaced.
-    package static func scrub(_ text: String) -> String {
+    static func scrub(_ text: String) -> String {
         var result = ""
         result.unicodeScalars.append(contentsOf: OpaqueRuns.redact(SecretValues.redact(Array(text.unicodeScalars))))
         return result

@@ -39,23 +39,23 @@ package final class CurlTransport: HTTPTransport {
         /// (curl's built-in bundle, or this machine's when curl's is missing: `SystemCABundle`).
         package var caBundlePath: String? = nil
         /// The User-Agent header; nil sends none.
-        package var userAgent: String? = nil
+        var userAgent: String? = nil
         /// Larger response bodies fail with `.network` instead of filling memory. It counts the body as
         /// it arrives decoded, so a small compressed answer that inflates past it fails too.
-        package var maxResponseBytes: Int = 64 << 20
+        var maxResponseBytes: Int = 64 << 20
         /// Ask for gzip answers (`Accept-Encoding: gzip`) and decode them, as Google's servers compress
         /// what they send when asked (JSON with tokens shrinks to about half). Needs a libcurl with zlib
         /// (`CurlGlobal.decodesGzip`); without one, requests ask for nothing.
-        package var acceptsGzip: Bool = true
+        var acceptsGzip: Bool = true
         /// How many idle easy handles to keep for reuse once no request is in flight.
-        package var idleHandlePoolSize: Int = 8
+        var idleHandlePoolSize: Int = 8
         /// How many idle easy handles to keep while requests are in flight (at least
         /// `idleHandlePoolSize`): a burst's handles serve the requests that follow it.
-        package var busyHandlePoolSize: Int = 64
+        var busyHandlePoolSize: Int = 64
         /// Requests in curl, and so connections open, at once to one host; further requests wait in the
         /// transport, in the order they were sent, for one of them to finish (`HostAdmission`). 0: no
         /// limit.
-        package var maxConnectionsPerHost: Int = 64
+        var maxConnectionsPerHost: Int = 64
         /// Tests only (package-internal): curl `CONNECT_TO` entries, "HOST:PORT:CONNECT-HOST:CONNECT-PORT",
         /// so a production URL reaches a local server while TLS still verifies the production name.
         package var connectTo: [String] = []
@@ -278,7 +278,7 @@ package final class CurlTransport: HTTPTransport {
     }
 
     /// Requests sent and not yet completed or cancelled.
-    package var inFlightCount: Int { inFlight.count }
+    var inFlightCount: Int { inFlight.count }
 
     // MARK: Completion
 

@@ -34,7 +34,7 @@ package struct CreateAuthUriForProvider: TenantScopedRPC {
     package var endpoint: Endpoint { .identityToolkitV1("accounts:createAuthUri") }
 
     /// The scopes as sent: non-empty, first occurrence kept, in the given order.
-    package var oauthScope: String? {
+    var oauthScope: String? {
         var seen: Set<String> = []
         let kept = scopes.filter { !$0.isEmpty && seen.insert($0).inserted }
         return kept.isEmpty ? nil : kept.joined(separator: " ")

@@ -16,7 +16,7 @@ package struct ResetPassword: TenantScopedRPC {
 
     package struct Response: Sendable, Equatable {
         /// "PASSWORD_RESET", "VERIFY_AND_CHANGE_EMAIL", ...; nil when the server does not say.
-        package var requestType: String?
+        var requestType: String?
         package var email: String?
         package var newEmail: String?
 

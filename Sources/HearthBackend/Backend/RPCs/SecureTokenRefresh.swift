@@ -34,7 +34,7 @@ package struct SecureTokenRefresh: BackendRPC {
         package var refreshToken: String?
         /// Seconds the new ID token stays valid; nil when unknown (treat as expired).
         package var expiresIn: Int64?
-        package var userId: String?
+        var userId: String?
         package var projectId: String?
 
         package init(decoding object: JSONObject) throws(AuthError) {

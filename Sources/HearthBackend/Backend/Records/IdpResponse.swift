@@ -11,22 +11,22 @@ package struct IdpResponse: Sendable, Equatable, Redacted {
     /// "google.com", "apple.com", ... (non-empty or nil).
     package var providerId: String?
     /// The user's id at the IdP; a URL on some providers ("https://accounts.google.com/<sub>").
-    package var federatedId: String?
+    var federatedId: String?
     /// The Firebase uid (absent from conflict answers).
     package var localId: String?
     package var email: String?
     package var emailVerified: Bool?
     /// An account with this email exists but is linked to a different account of the same IdP.
-    package var emailRecycled: Bool?
+    var emailRecycled: Bool?
     package var displayName: String?
     package var fullName: String?
     package var firstName: String?
     package var lastName: String?
     package var photoUrl: String?
     /// Twitter's screen name or GitHub's login, as the server reports it.
-    package var screenName: String?
+    var screenName: String?
     /// `username` (older deployments; what iOS reads).
-    package var username: String?
+    var username: String?
     /// The IdP's profile: `rawUserInfo`, sent as a JSON-encoded string by v1 and as an object by some
     /// deployments; nil when absent or not a JSON object.
     package var rawUserInfo: JSONObject?
@@ -38,10 +38,10 @@ package struct IdpResponse: Sendable, Equatable, Redacted {
     package var pendingToken: String?
     /// The raw nonce the ID token was checked against (JS puts it in the updated credential).
     package var nonce: String?
-    package var needConfirmation: Bool
+    var needConfirmation: Bool
     /// With `needConfirmation`: the providers that can sign in to the existing account. Sent as an
     /// array or as a JSON-encoded array.
-    package var verifiedProvider: [String]
+    var verifiedProvider: [String]
     /// A 200 error text: FEDERATED_USER_ID_ALREADY_LINKED or EMAIL_EXISTS.
     package var errorMessage: String?
     /// Proof of the first factor when the account needs a second one.

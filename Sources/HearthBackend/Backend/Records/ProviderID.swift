@@ -10,7 +10,7 @@ package enum ProviderID {
     package static let apple = "apple.com"
     package static let microsoft = "microsoft.com"
     package static let yahoo = "yahoo.com"
-    package static let gameCenter = "gc.apple.com"
+    static let gameCenter = "gc.apple.com"
 
     /// Ids that name a Firebase sign-in method rather than an identity provider: signInWithIdp cannot
     /// take them (their credentials go through their own RPCs).

@@ -5,9 +5,9 @@ package struct ProviderUserInfo: Sendable, Equatable {
     /// "password", "phone", "google.com", ...
     package var providerId: String
     /// The user's id at the provider (what JS uses as the provider uid).
-    package var rawId: String?
+    var rawId: String?
     /// A URL-style id on some providers (what iOS uses); prefer `rawId`.
-    package var federatedId: String?
+    var federatedId: String?
     package var email: String?
     package var displayName: String?
     package var photoUrl: String?

@@ -19,7 +19,7 @@ package struct UserRecord: Sendable, Equatable {
     package var mfaInfo: [MultiFactorInfoRecord]
     package var disabled: Bool
     /// The custom claims as the JSON text the server sends.
-    package var customAttributes: String?
+    var customAttributes: String?
     package var tenantId: String?
 
     package init(localId: String, email: String? = nil, emailVerified: Bool = false, displayName: String? = nil,
