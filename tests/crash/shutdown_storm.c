@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,6 +56,18 @@ static double cpu_ms(clockid_t clock) {
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 static double thread_cpu_ms(void) { return cpu_ms(CLOCK_THREAD_CPUTIME_ID); }
+
+static int current_tid(void) { return (int)syscall(SYS_gettid); }
+
+/* A thread's time on a CPU and time runnable but waiting for one, from the scheduler's statistics
+ * (/proc/.../schedstat, in ns). 0, or -1 where they cannot be read. */
+static int read_schedstat(const char *path, long long *run_ns, long long *wait_ns) {
+  FILE *file = fopen(path, "r");
+  if (!file) return -1;
+  int read = fscanf(file, "%lld %lld", run_ns, wait_ns);
+  fclose(file);
+  return read == 2 ? 0 : -1;
+}
 
 /* Times any thread of this process (including threads that have ended) was preempted. */
 static long involuntary_switches(void) {
@@ -131,6 +144,13 @@ typedef struct side {
    * Far less CPU than wall time with preemptions points at the scheduler, not at a wait in Hearth. */
   double process_cpu_ms;
   long preemptions;
+  /* The app's loop thread (its id noted by a posted function) between the start of the call and its
+   * first callback after it: time on a CPU and time waiting for one. */
+  atomic_int loop_tid;
+  int loop_sched_known;
+  long long loop_run0_ns, loop_wait0_ns;
+  atomic_int loop_sched_first_known;
+  atomic_llong loop_run_first_ns, loop_wait_first_ns;
 } side;
 
 /* The heap user_data of one completion callback, freed in its one call. */
@@ -153,6 +173,11 @@ static void destroy_side(side *s) {
   atomic_store(&s->first_callback_us, -1);
   atomic_store(&s->last_callback_us, -1);
   long switches0 = involuntary_switches();
+  atomic_store(&s->loop_sched_first_known, 0);
+  int tid = atomic_load(&s->loop_tid);
+  char path[64];
+  snprintf(path, sizeof path, "/proc/self/task/%d/schedstat", tid);
+  s->loop_sched_known = tid > 0 && read_schedstat(path, &s->loop_run0_ns, &s->loop_wait0_ns) == 0;
   double t0 = now_ms(), cpu0 = thread_cpu_ms(), process0 = cpu_ms(CLOCK_PROCESS_CPUTIME_ID);
   atomic_store(&s->destroy_began_us, (long long)(t0 * 1e3));
   hearth_app_destroy(s->app);
@@ -172,7 +197,16 @@ static void op_done(hearth_future *f, void *user_data) {
   if (began) {
     long long at = now_us() - began, cpu = (long long)(thread_cpu_ms() * 1e3);
     long long none = -1;
-    if (atomic_compare_exchange_strong(&s->first_callback_us, &none, at)) atomic_store(&s->callback_cpu_first_us, cpu);
+    if (atomic_compare_exchange_strong(&s->first_callback_us, &none, at)) {
+      atomic_store(&s->callback_cpu_first_us, cpu);
+      long long run_ns, wait_ns;
+      if (current_tid() == atomic_load(&s->loop_tid) &&
+          read_schedstat("/proc/thread-self/schedstat", &run_ns, &wait_ns) == 0) {
+        atomic_store(&s->loop_run_first_ns, run_ns);
+        atomic_store(&s->loop_wait_first_ns, wait_ns);
+        atomic_store(&s->loop_sched_first_known, 1);
+      }
+    }
     atomic_store(&s->last_callback_us, at);
     atomic_store(&s->callback_cpu_last_us, cpu);
   }
@@ -189,6 +223,10 @@ static void trigger_done(hearth_future *f, void *user_data) {
   atomic_store(&sc->destroyer_on_loop_thread, hearth_app_is_loop_thread(sc->stalled.app));
   destroy_side(&sc->emulator);
   destroy_side(&sc->stalled);
+}
+
+static void note_loop_thread(void *user_data, hearth_error status) {
+  if (status == HEARTH_ERROR_NONE) atomic_store(&((side *)user_data)->loop_tid, current_tid());
 }
 
 static hearth_app *make_app(uv_loop_t *loop, const char *name, const char *host, int port) {
@@ -235,16 +273,20 @@ static void check_side(side *s, const char *what, int real_results_allowed, int 
   }
   double limit_ms = LIMIT_MS * hearth_test_time_scale(); /* the load now, as the destroy ran */
   long long first = atomic_load(&s->first_callback_us), last = atomic_load(&s->last_callback_us);
-  char callbacks[160], phases[384];
+  char callbacks[160], loop_thread[160] = "", phases[640];
+  if (s->loop_sched_known && atomic_load(&s->loop_sched_first_known))
+    snprintf(loop_thread, sizeof loop_thread, "; until then the app's loop thread ran %.2f ms and waited %.2f ms for "
+             "a CPU", (atomic_load(&s->loop_run_first_ns) - s->loop_run0_ns) / 1e6,
+             (atomic_load(&s->loop_wait_first_ns) - s->loop_wait0_ns) / 1e6);
   if (first < 0)
     snprintf(callbacks, sizeof callbacks, "no callback ran after it began");
   else
     snprintf(callbacks, sizeof callbacks, "its callbacks ran from %.2f to %.2f ms on a thread that used %.2f ms of CPU "
              "for them", first / 1e3, last / 1e3,
              (atomic_load(&s->callback_cpu_last_us) - atomic_load(&s->callback_cpu_first_us)) / 1e3);
-  snprintf(phases, sizeof phases, "%s; during the call the destroying thread used %.2f ms of CPU, the whole process "
-           "%.2f ms, and its threads were preempted %ld times", callbacks, s->destroyer_cpu_ms, s->process_cpu_ms,
-           s->preemptions);
+  snprintf(phases, sizeof phases, "%s%s; during the call the destroying thread used %.2f ms of CPU, the whole "
+           "process %.2f ms, and its threads were preempted %ld times", callbacks, loop_thread, s->destroyer_cpu_ms,
+           s->process_cpu_ms, s->preemptions);
   CHECK(s->destroy_ms < limit_ms, "%s destroy took %.2f ms (limit %.0f ms, load per core %.2f): %s", what,
         s->destroy_ms, limit_ms, hearth_test_load_scale(), phases);
   if (s->destroy_ms > *max_ms) *max_ms = s->destroy_ms;
@@ -284,6 +326,8 @@ static void run_case(int host_loop, int from_callback, const char *emu_host, int
   sc->from_callback = from_callback;
   sc->stalled.app = make_app(host_loop ? &loop : NULL, "stalled", "127.0.0.1", stalled_port);
   sc->emulator.app = make_app(host_loop ? &loop : NULL, "emulator", emu_host, emu_port);
+  hearth_app_post(sc->stalled.app, note_loop_thread, &sc->stalled);
+  hearth_app_post(sc->emulator.app, note_loop_thread, &sc->emulator);
   start_ops(&sc->stalled, STALLED_OPS);
   if (host_loop) pthread_create(&runner.thread, NULL, run_loop, &runner);
   sleep_ms(300); /* the stalled requests reach the listener and wait there */
