@@ -145,7 +145,8 @@ typedef struct side {
   double process_cpu_ms;
   long preemptions;
   /* The app's loop thread (its id noted by a posted function) between the start of the call and its
-   * first callback after it: time on a CPU and time waiting for one. */
+   * first callback after it: time on a CPU and time waiting for one. The kernel adds a wait to the
+   * count when the wait ends, so one under way at the start counts whole. */
   atomic_int loop_tid;
   int loop_sched_known;
   long long loop_run0_ns, loop_wait0_ns;
@@ -276,7 +277,7 @@ static void check_side(side *s, const char *what, int real_results_allowed, int 
   char callbacks[160], loop_thread[160] = "", phases[640];
   if (s->loop_sched_known && atomic_load(&s->loop_sched_first_known))
     snprintf(loop_thread, sizeof loop_thread, "; until then the app's loop thread ran %.2f ms and waited %.2f ms for "
-             "a CPU", (atomic_load(&s->loop_run_first_ns) - s->loop_run0_ns) / 1e6,
+             "a CPU (a wait under way when the call began counts whole)", (atomic_load(&s->loop_run_first_ns) - s->loop_run0_ns) / 1e6,
              (atomic_load(&s->loop_wait_first_ns) - s->loop_wait0_ns) / 1e6);
   if (first < 0)
     snprintf(callbacks, sizeof callbacks, "no callback ran after it began");
