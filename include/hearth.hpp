@@ -2870,29 +2870,21 @@ inline void Auth::RemoveCListener(hearth_auth* auth, bool auth_state, uint64_t c
 template <typename L>
 inline void Auth::AddListener(L* listener) {
   if (!listener) return;
-  {
-    std::lock_guard<std::mutex> lock(detail::ListenerGraphMutex());
-    // Adding a listener twice has no effect.
-    if (std::find(listener->auths_.begin(), listener->auths_.end(), this) != listener->auths_.end()) return;
-  }
   auto link = std::make_unique<detail::ListenerLink>(detail::ListenerLink{listener, this, &detail::ListenerKind<L>::Notify});
+  // Registered and recorded under one lock: the listener's first call can run on Hearth's loop thread
+  // before the registration returns here, and a listener that removes itself in that call must find
+  // itself recorded (its removal waits for this lock). Hearth's add never waits for the loop thread.
+  std::lock_guard<std::mutex> lock(detail::ListenerGraphMutex());
+  // Adding a listener twice has no effect.
+  if (std::find(listener->auths_.begin(), listener->auths_.end(), this) != listener->auths_.end()) return;
   const uint64_t c_id = detail::ListenerKind<L>::Add(auth_, link.get());
   if (c_id == 0) {
     detail::TakeCLastError(hearth_last_error_code());
     return;
   }
   link.release();  // Hearth's now, until ReleaseListenerLink
-  bool twice = false;
-  {
-    std::lock_guard<std::mutex> lock(detail::ListenerGraphMutex());
-    twice = std::find(listener->auths_.begin(), listener->auths_.end(), this) != listener->auths_.end();
-    if (!twice) {
-      listener->auths_.push_back(this);
-      listeners_.push_back(MakeEntry(listener, c_id));
-    }
-  }
-  // Added from two threads at once: one registration is enough.
-  if (twice) RemoveCListener(auth_, detail::ListenerKind<L>::kAuthState, c_id);
+  listener->auths_.push_back(this);
+  listeners_.push_back(MakeEntry(listener, c_id));
 }
 
 template <typename L>
