@@ -97,9 +97,9 @@ HEARTH_EMULATOR_TEST(testCallbacksRunOnTheLoopThreadNeverInsideOnCompletion) {
   CompatApp fixture;
   Future<AuthResult> future = fixture.auth()->SignInAnonymously();
   REQUIRE(WaitFor(future, "SignInAnonymously"));
-  // Complete already: the callback still waits for a later turn of the app's loop, on its thread, so it
-  // never runs inside OnCompletion (which runs on this thread). Whether it has run by the time
-  // OnCompletion returns is the loop thread's race to win, so that is not checked.
+  // Complete already: the callback still waits for a later loop turn. The app's loop thread is held
+  // meanwhile, so the check right after OnCompletion cannot race a loop thread that runs it at once.
+  LoopHold hold(hearth::compat::GetHearthApp(fixture.app()));
   std::atomic<bool> ran{false};
   std::atomic<bool> on_caller{true};
   const std::thread::id caller = std::this_thread::get_id();
@@ -107,6 +107,8 @@ HEARTH_EMULATOR_TEST(testCallbacksRunOnTheLoopThreadNeverInsideOnCompletion) {
     on_caller = std::this_thread::get_id() == caller;
     ran = done.error() == 0;
   });
+  CHECK(!ran.load());
+  hold.Release();
   CHECK(WaitUntil([&] { return ran.load(); }));
   CHECK(!on_caller.load());
 }
