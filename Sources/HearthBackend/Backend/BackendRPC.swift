@@ -69,6 +69,26 @@ extension BackendRPC {
     package var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }
 
+/// An RPC whose success answer is a sign-in's tokens (`idToken`, `refreshToken`, `expiresIn`, `localId`).
+package protocol TokenIssuingRPC: BackendRPC where Response == TokenResponse {}
+
+extension TokenIssuingRPC {
+    package func decode(_ object: JSONObject) throws(AuthError) -> TokenResponse {
+        try TokenResponse(decoding: object)
+    }
+}
+
+/// A `TokenIssuingRPC` that every sign-in of its kind sends, so its answer is read straight from the bytes
+/// (`decode(plainSuccess:)`). The rarer ones (email link, the second-factor steps) keep the tree path: it is
+/// the same result, and the fast path's code stays small.
+package protocol FrequentTokenIssuingRPC: TokenIssuingRPC {}
+
+extension FrequentTokenIssuingRPC {
+    package func decode(plainSuccess body: [UInt8]) -> Result<TokenResponse, AuthError>? {
+        PlainSuccess.decode(body) { (members: TokenResponse.Members) throws(AuthError) in try TokenResponse(members) }
+    }
+}
+
 extension JSONObject {
     /// Sets `key` to the string when there is one (request bodies omit absent optionals).
     package mutating func setIfPresent(_ key: String, _ value: String?) {

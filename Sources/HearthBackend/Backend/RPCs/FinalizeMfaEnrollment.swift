@@ -3,7 +3,7 @@ import HearthWire
 /// v2 `accounts/mfaEnrollment:finalize`: completes an enrollment with the first code of the new factor
 /// (client-wire-reference §1.14). The answer replaces the user's tokens; it has no `expiresIn`, so the
 /// lifetime comes from the new ID token (`TokenResponse` reads `exp - iat`).
-package struct FinalizeMfaEnrollment: TenantScopedRPC {
+package struct FinalizeMfaEnrollment: TenantScopedRPC, TokenIssuingRPC {
     package enum Verification: Sendable, Equatable {
         /// The enrollment session (mfaEnrollment:start's `phoneSessionInfo.sessionInfo`) and the SMS code.
         case phone(sessionInfo: String, code: String)
@@ -38,9 +38,5 @@ package struct FinalizeMfaEnrollment: TenantScopedRPC {
         }
         body.setIfPresent("tenantId", tenantId)
         return JSONValue.object(body).serialized()
-    }
-
-    package func decode(_ object: JSONObject) throws(AuthError) -> TokenResponse {
-        try TokenResponse(decoding: object)
     }
 }

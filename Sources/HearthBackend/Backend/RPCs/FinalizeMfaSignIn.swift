@@ -3,7 +3,7 @@ import HearthWire
 /// v2 `accounts/mfaSignIn:finalize`: completes a sign-in with the second factor's code
 /// (client-wire-reference §1.14, §5 example 4). The answer has tokens only (no `expiresIn`: the lifetime
 /// comes from the ID token); the caller looks the user up afterwards.
-package struct FinalizeMfaSignIn: TenantScopedRPC {
+package struct FinalizeMfaSignIn: TenantScopedRPC, TokenIssuingRPC {
     package enum Verification: Sendable, Equatable {
         /// mfaSignIn:start's session (`phoneResponseInfo.sessionInfo`) and the SMS code.
         case phone(sessionInfo: String, code: String)
@@ -35,9 +35,5 @@ package struct FinalizeMfaSignIn: TenantScopedRPC {
         }
         body.setIfPresent("tenantId", tenantId)
         return JSONValue.object(body).serialized()
-    }
-
-    package func decode(_ object: JSONObject) throws(AuthError) -> TokenResponse {
-        try TokenResponse(decoding: object)
     }
 }

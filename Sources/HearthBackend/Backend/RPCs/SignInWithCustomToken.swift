@@ -2,7 +2,7 @@ import HearthWire
 
 /// `accounts:signInWithCustomToken`. The answer has no localId; `TokenResponse` takes the uid from the
 /// ID token.
-package struct SignInWithCustomToken: TenantScopedRPC {
+package struct SignInWithCustomToken: TenantScopedRPC, FrequentTokenIssuingRPC {
     package var token: String
     package var tenantId: String?
 
@@ -18,13 +18,5 @@ package struct SignInWithCustomToken: TenantScopedRPC {
         var body: JSONObject = ["token": .string(token), "returnSecureToken": true]
         body.setIfPresent("tenantId", tenantId)
         return JSONValue.object(body).serialized()
-    }
-
-    package func decode(_ object: JSONObject) throws(AuthError) -> TokenResponse {
-        try TokenResponse(decoding: object)
-    }
-
-    package func decode(plainSuccess body: [UInt8]) -> Result<TokenResponse, AuthError>? {
-        PlainSuccess.decode(body) { (members: TokenResponse.Members) throws(AuthError) in try TokenResponse(members) }
     }
 }

@@ -3,7 +3,7 @@ import HearthWire
 /// `accounts:signInWithEmailLink`: signs in with an EMAIL_SIGNIN code (creating the account of the
 /// email if there is none), or with `idToken` links the email to that user. The body is what Firebase's
 /// SDKs send: no `returnSecureToken`, the answer carries tokens anyway.
-package struct SignInWithEmailLink: TenantScopedRPC {
+package struct SignInWithEmailLink: TenantScopedRPC, TokenIssuingRPC {
     package var email: String
     package var oobCode: String
     /// Links to this user instead of signing in.
@@ -27,9 +27,5 @@ package struct SignInWithEmailLink: TenantScopedRPC {
         body.setIfPresent("idToken", idToken)
         body.setIfPresent("tenantId", tenantId)
         return JSONValue.object(body).serialized()
-    }
-
-    package func decode(_ object: JSONObject) throws(AuthError) -> TokenResponse {
-        try TokenResponse(decoding: object)
     }
 }

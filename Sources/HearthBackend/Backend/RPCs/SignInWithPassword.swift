@@ -1,7 +1,7 @@
 import HearthWire
 
 /// `accounts:signInWithPassword`.
-package struct SignInWithPassword: TenantScopedRPC {
+package struct SignInWithPassword: TenantScopedRPC, FrequentTokenIssuingRPC {
     package var email: String
     package var password: String
     package var tenantId: String?
@@ -24,13 +24,5 @@ package struct SignInWithPassword: TenantScopedRPC {
             body.bool("returnSecureToken", true, into: &out)
             body.string("tenantId", tenantId, into: &out)
         }
-    }
-
-    package func decode(_ object: JSONObject) throws(AuthError) -> TokenResponse {
-        try TokenResponse(decoding: object)
-    }
-
-    package func decode(plainSuccess body: [UInt8]) -> Result<TokenResponse, AuthError>? {
-        PlainSuccess.decode(body) { (members: TokenResponse.Members) throws(AuthError) in try TokenResponse(members) }
     }
 }

@@ -2,7 +2,7 @@ import HearthWire
 
 /// `accounts:signUp`: an anonymous user (no fields), an email/password user, or — with `idToken` —
 /// email/password linked to the signed-in user (e.g. upgrading an anonymous account).
-package struct SignUp: TenantScopedRPC {
+package struct SignUp: TenantScopedRPC, FrequentTokenIssuingRPC {
     package var email: String?
     package var password: String?
     package var displayName: String?
@@ -48,13 +48,5 @@ package struct SignUp: TenantScopedRPC {
             body.bool("returnSecureToken", true, into: &out)
             body.string("tenantId", tenantId, into: &out)
         }
-    }
-
-    package func decode(_ object: JSONObject) throws(AuthError) -> TokenResponse {
-        try TokenResponse(decoding: object)
-    }
-
-    package func decode(plainSuccess body: [UInt8]) -> Result<TokenResponse, AuthError>? {
-        PlainSuccess.decode(body) { (members: TokenResponse.Members) throws(AuthError) in try TokenResponse(members) }
     }
 }

@@ -2,7 +2,7 @@ import HearthWire
 
 /// v2 `accounts/mfaEnrollment:withdraw`: removes one enrolled second factor of the signed-in user
 /// (client-wire-reference §1.14). The answer replaces the user's tokens.
-package struct WithdrawMfa: TenantScopedRPC {
+package struct WithdrawMfa: TenantScopedRPC, TokenIssuingRPC {
     package var idToken: String
     /// The factor's `mfaEnrollmentId` (`MultiFactorHint.enrollmentId`).
     package var mfaEnrollmentId: String
@@ -20,9 +20,5 @@ package struct WithdrawMfa: TenantScopedRPC {
         var body: JSONObject = ["idToken": .string(idToken), "mfaEnrollmentId": .string(mfaEnrollmentId)]
         body.setIfPresent("tenantId", tenantId)
         return JSONValue.object(body).serialized()
-    }
-
-    package func decode(_ object: JSONObject) throws(AuthError) -> TokenResponse {
-        try TokenResponse(decoding: object)
     }
 }
