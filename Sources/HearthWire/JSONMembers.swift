@@ -1,3 +1,5 @@
+import CHearthWire
+
 /// Member-by-member reading of JSON objects, from bytes or from a parsed tree.
 ///
 /// A record that knows which members it wants (`JSONMembers`) reads them one at a time as they come,
@@ -36,7 +38,9 @@ public struct JSONKey {
         let expected = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
         if let bytes = key.bytes {
             // Lengths differ for almost every pair a `switch` tries: one comparison, no loop.
-            return bytes.count == expected.count && bytes.elementsEqual(expected)
+            guard bytes.count == expected.count else { return false }
+            guard let base = bytes.baseAddress else { return expected.isEmpty }
+            return hearth_bytes_equal(base, name.utf8Start, expected.count) != 0
         }
         return key.text?.utf8.elementsEqual(expected) ?? false
     }
