@@ -49,41 +49,90 @@ package struct EmulatorAddress: Sendable, Equatable {
 }
 
 /// What every request needs to know about the app: key, optional headers, where to send it.
+///
+/// Every request takes a copy of the Auth's configuration, so the fields live in one shared box that a
+/// copy only retains (copy-on-write): as a plain struct of seven strings each copy retained and released
+/// every one of them.
 package struct BackendConfig: Sendable, Equatable {
+    private struct Fields: Equatable {
+        var apiKey: String
+        var appId: String?
+        var languageCode: String?
+        var emulator: EmulatorAddress?
+        var clientVersion: String
+        var timeoutMs: Int?
+        var tenantId: String?
+        // Derived once, not per request: every request's URL carries them.
+        var encodedAPIKey: String
+        var emulatorAuthority: String?
+    }
+
+    /// Changed only while one configuration holds it (`change`), so sharing it between threads is safe.
+    private final class Storage: @unchecked Sendable {
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var storage: Storage
+
+    private mutating func change(_ body: (inout Fields) -> Void) {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+        body(&storage.fields)
+    }
+
     /// The Web API key, sent as the `key` query parameter.
-    package var apiKey: String { didSet { encodedAPIKey = PercentEncoding.encode(apiKey) } }
+    package var apiKey: String {
+        get { storage.fields.apiKey }
+        set { change { $0.apiKey = newValue; $0.encodedAPIKey = PercentEncoding.encode(newValue) } }
+    }
     /// Sent as `X-Firebase-GMPID` when set.
-    package var appId: String?
+    package var appId: String? {
+        get { storage.fields.appId }
+        set { change { $0.appId = newValue } }
+    }
     /// Sent as `X-Firebase-Locale` when set (localizes emails and SMS the server sends).
-    package var languageCode: String?
+    package var languageCode: String? {
+        get { storage.fields.languageCode }
+        set { change { $0.languageCode = newValue } }
+    }
     /// Routes every endpoint to a local emulator when set.
-    package var emulator: EmulatorAddress? { didSet { emulatorAuthority = emulator?.authority } }
+    package var emulator: EmulatorAddress? {
+        get { storage.fields.emulator }
+        set { change { $0.emulator = newValue; $0.emulatorAuthority = newValue?.authority } }
+    }
     /// Sent as `X-Client-Version`.
-    var clientVersion: String
+    var clientVersion: String {
+        get { storage.fields.clientVersion }
+        set { change { $0.clientVersion = newValue } }
+    }
     /// Per-request timeout; nil leaves the transport's default.
-    package var timeoutMs: Int?
+    package var timeoutMs: Int? {
+        get { storage.fields.timeoutMs }
+        set { change { $0.timeoutMs = newValue } }
+    }
     /// The Identity Platform tenant the Auth signs users in to (`Auth.tenantId`); nil for the project's
     /// own users. Sent as `tenantId` by the requests that carry it (`TenantScopedRPC`).
-    package var tenantId: String?
-
-    // Derived once, not per request: every request's URL carries them.
+    package var tenantId: String? {
+        get { storage.fields.tenantId }
+        set { change { $0.tenantId = newValue } }
+    }
     /// `apiKey`, percent-encoded for the query.
-    private(set) var encodedAPIKey: String
+    var encodedAPIKey: String { storage.fields.encodedAPIKey }
     /// `emulator?.authority`.
-    private(set) var emulatorAuthority: String?
+    var emulatorAuthority: String? { storage.fields.emulatorAuthority }
 
     package init(apiKey: String, appId: String? = nil, languageCode: String? = nil,
                 emulator: EmulatorAddress? = nil, clientVersion: String = BackendConfig.defaultClientVersion,
                 timeoutMs: Int? = nil, tenantId: String? = nil) {
-        self.apiKey = apiKey
-        self.appId = appId
-        self.languageCode = languageCode
-        self.emulator = emulator
-        self.clientVersion = clientVersion
-        self.timeoutMs = timeoutMs
-        self.tenantId = tenantId
-        self.encodedAPIKey = PercentEncoding.encode(apiKey)
-        self.emulatorAuthority = emulator?.authority
+        storage = Storage(Fields(apiKey: apiKey, appId: appId, languageCode: languageCode, emulator: emulator,
+                                 clientVersion: clientVersion, timeoutMs: timeoutMs, tenantId: tenantId,
+                                 encodedAPIKey: PercentEncoding.encode(apiKey), emulatorAuthority: emulator?.authority))
+    }
+
+    /// The same box is the same configuration, without comparing its strings (`RequestParts` asks on
+    /// every request).
+    package static func == (lhs: BackendConfig, rhs: BackendConfig) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
     }
 
     package static let defaultClientVersion = "Hearth/\(HearthVersion.string)"
