@@ -90,8 +90,12 @@ package final class Backend {
 /// rather than for every request. Loop thread only, like the backend.
 final class RequestParts {
     private var config: BackendConfig?
-    private var urls: [Endpoint: String] = [:]
+    /// An app meets a few dozen endpoints at most, each again and again: a scan (their strings mostly the
+    /// RPCs' static ones, equal by identity) costs less than hashing the endpoint per request.
+    private var urls: [(endpoint: Endpoint, url: String)] = []
     private var headers: [(contentType: String?, lines: [(name: String, value: String)])] = []
+    /// More than Identity Toolkit and Secure Token have endpoints without a query.
+    private static let maximumCachedURLs = 64
 
     func request<R: BackendRPC>(for rpc: R, config: BackendConfig) -> HTTPRequest {
         if config != self.config {
@@ -107,10 +111,10 @@ final class RequestParts {
     }
 
     private func url(of endpoint: Endpoint, config: BackendConfig) -> String {
-        if let url = urls[endpoint] { return url }
+        for entry in urls where entry.endpoint == endpoint { return entry.url }
         let url = endpoint.url(for: config)
         // Endpoints with per-request query values (a provider's redirect, say) would only fill the table.
-        if endpoint.query.isEmpty { urls[endpoint] = url }
+        if endpoint.query.isEmpty, urls.count < Self.maximumCachedURLs { urls.append((endpoint, url)) }
         return url
     }
 
