@@ -1,4 +1,5 @@
 @testable import HearthBackend
+import HearthWire
 import XCTest
 
 final class BackendEndpointTests: XCTestCase {
@@ -49,6 +50,61 @@ final class BackendEndpointTests: XCTestCase {
         let config = BackendConfig(apiKey: "a b&c=d+é")
         XCTAssertEqual(Endpoint.secureToken.url(for: config),
                        "https://securetoken.googleapis.com/v1/token?key=a%20b%26c%3Dd%2B%C3%A9")
+    }
+
+    func testAChangedCopyOfAConfigurationLeavesTheOriginalAsItWas() {
+        let original = BackendConfig(apiKey: "KEY", languageCode: "fr")
+        var copy = original
+        copy.apiKey = "OTHER KEY"
+        copy.languageCode = "de"
+        copy.emulator = EmulatorAddress(host: "::1", port: 1)
+        XCTAssertEqual(original.apiKey, "KEY")
+        XCTAssertEqual(original.languageCode, "fr")
+        XCTAssertNil(original.emulator)
+        XCTAssertEqual(Endpoint.secureToken.url(for: original), "https://securetoken.googleapis.com/v1/token?key=KEY")
+        XCTAssertEqual(Endpoint.secureToken.url(for: copy), "http://[::1]:1/securetoken.googleapis.com/v1/token?key=OTHER%20KEY")
+        XCTAssertNotEqual(original, copy)
+    }
+
+    func testConfigurationsAreEqualWhenEveryFieldIs() {
+        var config = BackendConfig(apiKey: "KEY")
+        let same = BackendConfig(apiKey: "KEY")
+        XCTAssertEqual(config, same)
+        config.tenantId = "tenant-1"
+        XCTAssertNotEqual(config, same)
+        config.tenantId = nil
+        XCTAssertEqual(config, same)
+        config.timeoutMs = 5
+        XCTAssertNotEqual(config, same)
+    }
+
+    func testEveryEndpointIsSentToItsOwnURLBeyondTheOnesKept() {
+        let harness = BackendHarness()
+        // More endpoints than the backend keeps URLs for, each sent twice.
+        let paths = (0..<80).map { "v1/accounts:method\($0)" }
+        for _ in 0..<2 {
+            for path in paths {
+                harness.backend.perform(PathRPC(endpoint: Endpoint(host: Endpoint.identityToolkitHost, path: path)),
+                                        config: BackendHarness.production) { _ in }
+            }
+        }
+        XCTAssertEqual(harness.transport.requests.map(\.url),
+                       (paths + paths).map { "https://identitytoolkit.googleapis.com/\($0)?key=APIKey" })
+    }
+
+    func testAChangedConfigurationChangesTheURLOfAnEndpointSentBefore() {
+        let harness = BackendHarness()
+        var config = BackendConfig(apiKey: "KEY")
+        harness.backend.perform(SignUp.anonymous, config: config) { _ in }
+        config.emulator = EmulatorAddress(host: "127.0.0.1", port: 9099)
+        harness.backend.perform(SignUp.anonymous, config: config) { _ in }
+        config.apiKey = "KEY2"
+        harness.backend.perform(SignUp.anonymous, config: config) { _ in }
+        XCTAssertEqual(harness.transport.requests.map(\.url), [
+            "https://identitytoolkit.googleapis.com/v1/accounts:signUp?key=KEY",
+            "http://127.0.0.1:9099/identitytoolkit.googleapis.com/v1/accounts:signUp?key=KEY",
+            "http://127.0.0.1:9099/identitytoolkit.googleapis.com/v1/accounts:signUp?key=KEY2",
+        ])
     }
 
     func testExtraQueryParametersFollowTheKey() {
@@ -119,4 +175,12 @@ final class BackendEndpointTests: XCTestCase {
         XCTAssertEqual(BackendHarness.request(SignUp.anonymous, config: config).header("x-client-version"),
                        "Hearth/9.9.9-test")
     }
+}
+
+/// An RPC sent to whatever endpoint it is given.
+private struct PathRPC: BackendRPC {
+    let endpoint: Endpoint
+
+    func encodeBody() -> [UInt8] { Array("{}".utf8) }
+    func decode(_ object: JSONObject) throws(AuthError) {}
 }

@@ -47,6 +47,22 @@ final class JSONMembersTests: XCTestCase {
         XCTAssertEqual(fromTree.list.map(\.object), [["b": 2]])
     }
 
+    // MARK: - Names
+
+    func testAMemberIsFoundByItsWholeNameOnly() throws {
+        // A name of the same length differing in one byte, a prefix, a longer name and the empty name.
+        let text = #"{"abd":1,"ab":2,"abc":3,"abcd":4,"":5,"abC":6}"#
+        let fromBytes = try Names(bytes: Array(text.utf8))
+        XCTAssertEqual(fromBytes.abc, 3)
+        XCTAssertEqual(fromBytes.empty, 5)
+        XCTAssertEqual(fromBytes.skipped, 4)
+        guard case .object(let tree)? = try? JSONValue.parse(text) else { return XCTFail("not an object") }
+        let fromTree = Names(tree)
+        XCTAssertEqual(fromTree.abc, 3)
+        XCTAssertEqual(fromTree.empty, 5)
+        XCTAssertEqual(fromTree.skipped, 4)
+    }
+
     // MARK: - Same strictness, read or skipped
 
     func testWhatTheParserRejectsIsRejectedWhereverItStands() {
@@ -143,6 +159,23 @@ private struct Lists: JSONMembers {
         case "list": list = try source.objects(JSONObjectMembers.self)
         case "other": other = try source.object(JSONObjectMembers.self)
         default: try source.skip()
+        }
+    }
+}
+
+/// Two names, one of them empty; counts the members it skips.
+private struct Names: JSONMembers {
+    var abc: JSONValue?
+    var empty: JSONValue?
+    var skipped = 0
+
+    mutating func read<Source: JSONMemberSource>(_ key: JSONKey, _ source: inout Source) throws(JSONParseError) {
+        switch key {
+        case "abc": abc = try source.value()
+        case "": empty = try source.value()
+        default:
+            skipped += 1
+            try source.skip()
         }
     }
 }
