@@ -34,7 +34,8 @@ public struct JSONKey {
         text ?? bytes.map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 
-    @inlinable public static func ~= (name: StaticString, key: JSONKey) -> Bool {
+    // Always inlined: a `switch` calls it once per case, and nearly every call ends at the length check.
+    @inlinable @inline(__always) public static func ~= (name: StaticString, key: JSONKey) -> Bool {
         let expected = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
         if let bytes = key.bytes {
             // Lengths differ for almost every pair a `switch` tries: one comparison, no loop.
