@@ -13,7 +13,17 @@ package final class Backend {
         self.transport = transport
     }
 
+    // Called from HearthAuth, where this generic function would run unspecialized (a `package` function's
+    // body is not serialized for other modules): `Result<R.Response, AuthError>`'s metadata looked up at
+    // run time, the RPC boxed through value witnesses. The RPCs of every sign-in and token refresh get
+    // copies specialized here, which callers in the other modules use (bench/FINDINGS.md).
     @discardableResult
+    @_specialize(exported: true, where R == SignInWithPassword)
+    @_specialize(exported: true, where R == SignUp)
+    @_specialize(exported: true, where R == SignInWithCustomToken)
+    @_specialize(exported: true, where R == SignInWithIdp)
+    @_specialize(exported: true, where R == GetAccountInfo)
+    @_specialize(exported: true, where R == SecureTokenRefresh)
     package func perform<R: BackendRPC>(_ rpc: R, config: BackendConfig,
                                        completion: @escaping (Result<R.Response, AuthError>) -> Void) -> RequestID {
         let rpc = Self.scoped(rpc, config: config)
