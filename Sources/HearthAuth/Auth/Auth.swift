@@ -309,7 +309,7 @@ package final class Auth: @unchecked Sendable {
 
     /// Creates the future of `operation` and runs `body` on the loop thread.
     func perform(_ operation: Operation, _ body: @escaping (FutureState) -> Void) -> FutureState {
-        let future = FutureState(dispatcher: dispatcher, auth: self)
+        let future = FutureState(dispatcher: dispatcher)
         operations.begin(operation, future)
         if dispatcher.isDestroyed {
             finish(future, .failure(AuthError(code: .appDestroyed, message: "The app was destroyed.")))
@@ -325,13 +325,24 @@ package final class Auth: @unchecked Sendable {
 
     /// A future that failed before any work started (bad arguments).
     func rejected(_ operation: Operation, _ error: AuthError) -> FutureState {
-        let future = FutureState.failed(error, dispatcher: dispatcher, auth: self)
+        let future = FutureState.failed(error, dispatcher: dispatcher)
         operations.begin(operation, future)
         return future
     }
 
     func finish(_ future: FutureState, _ result: FutureState.Outcome) {
+        if Self.goesOnWithAuth(result) { future.auth = self }
         operations.finish(future, result)
+    }
+
+    /// A result the host continues with this Auth: a sign-in waiting for its second factor, or a
+    /// multi-factor session.
+    static func goesOnWithAuth(_ result: FutureState.Outcome) -> Bool {
+        switch result {
+        case .failure(let error): return error.code == .secondFactorRequired
+        case .success(.multiFactorSession): return true
+        case .success: return false
+        }
     }
 
     /// Sends `rpc` with the configuration of the moment (language, emulator and tenant may change at any

@@ -48,17 +48,19 @@ package final class FutureState: @unchecked Sendable {
     private var firstCallback: (() -> Void)?
     private var moreCallbacks: [() -> Void] = []
     package let dispatcher: CallbackDispatcher
-    /// The Auth that runs the operation (to finish a sign-in that needs a second factor).
-    package private(set) weak var auth: Auth?
+    /// The Auth that ran the operation, for the results that go on with it (a second factor's resolver, a
+    /// multi-factor session); set only for those, before completion (`Auth.finish`). A weak reference
+    /// gives its object a side table, after which every retain and release of the Auth takes the
+    /// runtime's slow path: every future holding one cost each operation that.
+    package internal(set) weak var auth: Auth?
 
-    package init(dispatcher: CallbackDispatcher, auth: Auth? = nil) {
+    package init(dispatcher: CallbackDispatcher) {
         self.dispatcher = dispatcher
-        self.auth = auth
     }
 
     /// An already-failed future (bad arguments): completes before the caller sees it.
-    package static func failed(_ error: AuthError, dispatcher: CallbackDispatcher, auth: Auth? = nil) -> FutureState {
-        let state = FutureState(dispatcher: dispatcher, auth: auth)
+    package static func failed(_ error: AuthError, dispatcher: CallbackDispatcher) -> FutureState {
+        let state = FutureState(dispatcher: dispatcher)
         state.complete(.failure(error))
         return state
     }
