@@ -1,4 +1,5 @@
 @testable import HearthAuth
+import HearthBackend
 @testable import HearthTransport
 import HearthWire
 import XCTest
@@ -67,6 +68,20 @@ final class AuthSessionTests: XCTestCase {
         guard case .success(.string(let token))? = future.result else { return XCTFail("no token") }
         XCTAssertEqual(token, "id-1")
         XCTAssertEqual(service.refreshCount, 0)
+    }
+
+    func testAFutureKeepsItsAuthOnlyWhenItsResultGoesOnWithIt() throws {
+        try saveSession(expiresAtMs: clock.current + 60 * minute)
+        let auth = makeAuth()
+        let token = auth.getToken(uid: "user-1", forceRefresh: false)
+        let session = auth.multiFactorSession(uid: "user-1")
+        let noUser = auth.multiFactorSession(uid: "someone-else")
+        for future in [token, session, noUser] { XCTAssertEqual(future.wait(timeoutMs: 2_000), .complete) }
+        XCTAssertNil(token.auth, "a token does not go on with the Auth")
+        XCTAssertTrue(session.auth === auth, "a multi-factor session enrolls through its Auth")
+        XCTAssertNil(noUser.auth, "a failed session request does not go on with it")
+        XCTAssertTrue(Auth.goesOnWithAuth(.failure(AuthError(code: .secondFactorRequired))),
+                      "a sign-in waiting for its second factor is finished through its Auth")
     }
 
     func testConcurrentRefreshesCoalesceIntoOneRequest() throws {
