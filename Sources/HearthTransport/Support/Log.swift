@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CHearthShims
 
 /// How much a log message matters; the host picks the least it wants to hear.
 package enum LogLevel: Int32, Sendable, Comparable, CaseIterable {
@@ -59,13 +60,22 @@ final class LogCenter: @unchecked Sendable {
     /// Set while this thread delivers: Hearth calls made from inside the host's callback log nothing
     /// (no recursion), and `setSink` from inside it does not wait for itself.
     private let delivering = ThreadFlag()
+    /// The sink's least level, or `Int32.max` without a sink: read without the lock by every check (one
+    /// per request and per operation), written under it.
+    private let threshold: UnsafeMutablePointer<Int32> = {
+        let word = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        word.initialize(to: .max)
+        return word
+    }()
 
     func isEnabled(_ level: LogLevel) -> Bool {
-        lock.withLock { sink.map { level >= $0.minimum } ?? false }
+        level.rawValue >= hearth_atomic_load_i32(threshold)
     }
 
     func emit(_ level: LogLevel, _ message: () -> String) {
-        if delivering.isSet { return }
+        // Logging off (the usual case) costs this one load. A sink set or removed meanwhile is seen by a
+        // later message; the lock below decides for this one.
+        if !isEnabled(level) || delivering.isSet { return }
         let claimed: (LogSink, UInt64)? = lock.withLock {
             guard let sink, level >= sink.minimum else { return nil }
             deliveries[generation, default: 0] += 1
@@ -87,6 +97,7 @@ final class LogCenter: @unchecked Sendable {
         lock.withLock {
             let previous = generation
             sink = newSink
+            hearth_atomic_store_i32(threshold, newSink?.minimum.rawValue ?? .max)
             generation += 1
             _ = lock.wait(until: { (deliveries[previous] ?? 0) <= ownDelivery }, timeoutMs: -1)
         }
