@@ -63,6 +63,8 @@ package final class EventLoop: @unchecked Sendable {
     private var loopThread: uv_thread_t?
     /// Owned mode: the loop thread has left `uv_run` for good (set just before it exits).
     private var threadFinished = false
+    /// Borrowed loops: the thread that ran the last of Hearth's callbacks. Touched only by that thread.
+    private var lastCallbackThread: uv_thread_t?
     /// Owned mode: someone has joined the loop thread or handed it to `LoopThreadsAtExit` (exactly
     /// one may).
     private var threadReleased = false
@@ -211,7 +213,11 @@ package final class EventLoop: @unchecked Sendable {
     /// thread is followed.
     package func noteCallbackThread() {
         guard !isOwned else { return }
-        let current = uv_thread_self()
+        var current = uv_thread_self()
+        // Only the thread running the callbacks writes this, so it knows without the lock whether it
+        // already did: the lock is taken when the host's loop has moved to another thread, not per call.
+        if var last = lastCallbackThread, uv_thread_equal(&last, &current) != 0 { return }
+        lastCallbackThread = current
         lock.withLock { loopThread = current }
     }
 
@@ -299,13 +305,16 @@ package final class EventLoop: @unchecked Sendable {
     /// - Returns: false, and drops `work`, once shutdown has begun.
     @discardableResult
     package func execute(_ work: @escaping () -> Void) -> Bool {
-        let onLoopThread = isLoopThread
-        let (accepted, signal) = lock.withLock { () -> (Bool, Bool) in
-            guard phase == .running else { return (false, false) }
+        var current = uv_thread_self()
+        // Which thread this is, read under the same lock as the queue (`isLoopThread` would take it twice).
+        let (accepted, signal, onLoopThread) = lock.withLock { () -> (Bool, Bool, Bool) in
+            var onLoopThread = false
+            if var thread = loopThread, !threadFinished { onLoopThread = uv_thread_equal(&thread, &current) != 0 }
+            guard phase == .running else { return (false, false, onLoopThread) }
             queue.append(work)
-            guard !onLoopThread, !crossThreadWakePending else { return (true, false) }
+            guard !onLoopThread, !crossThreadWakePending else { return (true, false, onLoopThread) }
             crossThreadWakePending = true
-            return (true, true)
+            return (true, true, onLoopThread)
         }
         // Outside the lock: the woken loop thread takes the lock first thing. The channel outlives any
         // shutdown (it closes with this object), so signalling late is harmless.
