@@ -23,8 +23,8 @@ size_t hearth_scan_json_string(const uint8_t *bytes, size_t count, int stop_at_n
 size_t hearth_scan_unreserved(const uint8_t *bytes, size_t count);
 
 /* Whether the count bytes at a and at b are the same: a JSON member's name against each name a reader
- * knows. Swift's elementsEqual walks the two through iterators, about 150 instructions a name; the
- * lookup answer of every sign-in has some twenty members. Inline: no symbol, hidden or not. */
+ * knows, for every member of every answer. Swift's elementsEqual walks the two through iterators, many
+ * times the cost (bench/FINDINGS.md). Inline: no symbol, hidden or not. */
 static inline int hearth_bytes_equal(const uint8_t *a, const uint8_t *b, size_t count) {
   return memcmp(a, b, count) == 0;
 }

@@ -202,11 +202,15 @@ package final class EventLoop: @unchecked Sendable {
     /// Borrowed: whether this is the thread that last ran one of Hearth's callbacks (initially the
     /// thread that called `borrowing`).
     package var isLoopThread: Bool {
-        var current = uv_thread_self()
-        return lock.withLock {
-            guard var thread = loopThread, !threadFinished else { return false }
-            return uv_thread_equal(&thread, &current) != 0
-        }
+        let current = uv_thread_self()
+        return lock.withLock { isLoopThread(current) }
+    }
+
+    /// `isLoopThread` for the thread `current`, with `lock` held.
+    private func isLoopThread(_ current: uv_thread_t) -> Bool {
+        guard var thread = loopThread, !threadFinished else { return false }
+        var current = current
+        return uv_thread_equal(&thread, &current) != 0
     }
 
     /// Every Hearth uv callback reports here first, so a host that moves its loop to another
@@ -291,11 +295,8 @@ package final class EventLoop: @unchecked Sendable {
     /// run inside the caller's own call: host callbacks never do (they always wait for a later turn,
     /// `CallbackDispatcher`).
     package var acceptsInlineWork: Bool {
-        var current = uv_thread_self()
-        let onLoopThread = lock.withLock { () -> Bool in
-            guard phase == .running, queue.isEmpty, var thread = loopThread, !threadFinished else { return false }
-            return uv_thread_equal(&thread, &current) != 0
-        }
+        let current = uv_thread_self()
+        let onLoopThread = lock.withLock { phase == .running && queue.isEmpty && isLoopThread(current) }
         // Read on the loop thread only, which alone writes it.
         return onLoopThread && laterInBatch == 0
     }
@@ -305,11 +306,10 @@ package final class EventLoop: @unchecked Sendable {
     /// - Returns: false, and drops `work`, once shutdown has begun.
     @discardableResult
     package func execute(_ work: @escaping () -> Void) -> Bool {
-        var current = uv_thread_self()
-        // Which thread this is, read under the same lock as the queue (`isLoopThread` would take it twice).
+        let current = uv_thread_self()
+        // Which thread this is, read under the same lock as the queue, not under a lock of its own.
         let (accepted, signal, onLoopThread) = lock.withLock { () -> (Bool, Bool, Bool) in
-            var onLoopThread = false
-            if var thread = loopThread, !threadFinished { onLoopThread = uv_thread_equal(&thread, &current) != 0 }
+            let onLoopThread = isLoopThread(current)
             guard phase == .running else { return (false, false, onLoopThread) }
             queue.append(work)
             guard !onLoopThread, !crossThreadWakePending else { return (true, false, onLoopThread) }

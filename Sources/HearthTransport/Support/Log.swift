@@ -68,6 +68,8 @@ final class LogCenter: @unchecked Sendable {
         return word
     }()
 
+    deinit { threshold.deallocate() }
+
     func isEnabled(_ level: LogLevel) -> Bool {
         level.rawValue >= hearth_atomic_load_i32(threshold)
     }
