@@ -490,6 +490,22 @@ final class TransportCurlTests: XCTestCase {
         XCTAssertEqual(try results.values.first?.get().status, 200)
     }
 
+    func testTheIdOfAFinishedRequestNeverCancelsALaterOne() {
+        let results = Recorder<TransportResult>()
+        let transport = self.transport!
+        let ids = Recorder<RequestID>()
+        onLoop { ids.append(transport.send(HTTPRequest(url: self.server.url("/echo"))) { results.append($0) }) }
+        XCTAssertTrue(eventually(within: 5) { results.count == 1 })
+        onLoop {
+            // The later request takes the finished one's place in the transport's table.
+            ids.append(transport.send(HTTPRequest(method: "GET", url: self.server.url("/delay?ms=100"))) { results.append($0) })
+            transport.cancel(ids.values[0])
+        }
+        XCTAssertTrue(eventually(within: 5) { results.count == 2 })
+        XCTAssertNotEqual(ids.values[0], ids.values[1])
+        XCTAssertEqual(try results.values.last?.get().status, 200)
+    }
+
     func testCompletionsNeverRunInsideSend() {
         let transport = self.transport!
         let insideSendSeen = Recorder<Bool>()

@@ -6,8 +6,7 @@ import HearthTransport
 /// doubling to 16 min, jittered); permanent ones sign the user out.
 final class TokenRefresher {
     private unowned let auth: Auth
-    /// Waiters per session generation: a refresh started for one user never answers another.
-    private var waiters: [UInt64: [(Result<String, AuthError>) -> Void]] = [:]
+    private var waiters = RefreshWaiters()
     private var timer: LoopTimer?
     private var consecutiveFailures = 0
     private var failingGeneration: UInt64 = 0
@@ -30,9 +29,7 @@ final class TokenRefresher {
         if !force && !auth.policy.needsRefresh(tokens, nowMs: auth.nowMs()) {
             return completion(.success(tokens.idToken))
         }
-        let alreadyRunning = waiters[generation] != nil
-        waiters[generation, default: []].append(completion)
-        if !alreadyRunning { refresh(refreshToken: tokens.refreshToken, generation: generation) }
+        if !waiters.add(completion, for: generation) { refresh(refreshToken: tokens.refreshToken, generation: generation) }
     }
 
     private func refresh(refreshToken: String, generation: UInt64) {
@@ -68,8 +65,7 @@ final class TokenRefresher {
     }
 
     private func answer(_ generation: UInt64, _ result: Result<String, AuthError>) {
-        let waiting = waiters.removeValue(forKey: generation) ?? []
-        for completion in waiting { completion(result) }
+        waiters.take(generation)?.answer(result)
     }
 
     /// Re-arms the proactive timer for the current session (or stops it when signed out).
@@ -109,8 +105,8 @@ final class TokenRefresher {
     }
 
     private func proactiveRefresh(generation: UInt64) {
-        guard let (tokens, current) = auth.currentTokens(), current == generation, waiters[generation] == nil else { return }
-        waiters[generation] = []
+        guard let (tokens, current) = auth.currentTokens(), current == generation, !waiters.isRunning(generation) else { return }
+        waiters.start(generation)
         refresh(refreshToken: tokens.refreshToken, generation: generation)
     }
 
@@ -121,12 +117,8 @@ final class TokenRefresher {
         stopped = true
         timer?.close()
         timer = nil
-        let pending = waiters
-        waiters.removeAll()
-        for (_, list) in pending {
-            for completion in list {
-                completion(.failure(AuthError(code: .cancelled, message: "The app was destroyed.")))
-            }
+        for refresh in waiters.takeAll() {
+            refresh.answer(.failure(AuthError(code: .cancelled, message: "The app was destroyed.")))
         }
     }
 }

@@ -1,4 +1,5 @@
 import CCurl
+import CHearthShims
 import CLibUV
 #if canImport(Glibc)
 import Glibc
@@ -70,13 +71,11 @@ package final class CurlTransport: HTTPTransport {
     private let headerLists = CurlHeaderListCache()
     private let checkedURLs = CheckedURLCache()
     /// Requests sent and not completed: in curl, or waiting for their turn (`admission`).
-    private var inFlight: [RequestID: CurlTransfer] = [:]
-    private var idsByEasy: [UnsafeMutableRawPointer: RequestID] = [:]
+    private var inFlight = TransferTable()
     private var admission: HostAdmission
     /// Fails waiting requests whose time runs out before their turn; armed for the earliest deadline.
     private var admissionTimer: LoopTimer?
     private var admissionTimerDeadlineMs: UInt64?
-    private var lastID: UInt64 = 0
     private var isClosed = false
     /// Bumped by `close`: completions scheduled before it are dropped, later ones are delivered.
     private var generation: UInt64 = 0
@@ -128,7 +127,7 @@ package final class CurlTransport: HTTPTransport {
     deinit {
         guard !isClosed else { return }
         let multi = self.multi
-        let transfers = Array(inFlight.values)
+        let transfers = inFlight.all
         var pool = self.pool
         if loop.isLoopThread {
             Self.release(transfers, pool: &pool, multi: multi, onLoop: true)
@@ -147,13 +146,14 @@ package final class CurlTransport: HTTPTransport {
     @discardableResult
     package func send(_ request: HTTPRequest,
                      completion: @escaping (Result<HTTPResponse, TransportError>) -> Void) -> RequestID {
-        lastID += 1
-        let id = RequestID(lastID)
+        let id = inFlight.reserve()
         guard !isClosed, let multi else {
+            inFlight.release(id)
             deliverLater(.failure(.cancelled), to: completion)
             return id
         }
         guard let easy = pool.take() else {
+            inFlight.release(id)
             deliverLater(.failure(.network("cannot allocate a curl handle")), to: completion)
             return id
         }
@@ -162,11 +162,12 @@ package final class CurlTransport: HTTPTransport {
             transfer = try CurlTransfer(id: id, easy: easy, request: request, options: options,
                                         checkedURLs: checkedURLs, headerLists: headerLists, completion: completion)
         } catch {
+            inFlight.release(id)
             // Not given back: a half-configured handle is not worth the doubt (`retire`).
             deliverLater(.failure(error), to: completion)
             return id
         }
-        inFlight[id] = transfer
+        inFlight.fill(id, with: transfer)
         multi.keepsLoopAlive = true
         if admission.admit(host: transfer.host) {
             start(transfer)
@@ -181,9 +182,12 @@ package final class CurlTransport: HTTPTransport {
     /// Hands an admitted transfer to curl; a refusal fails it (asynchronously) and frees its place.
     @discardableResult
     private func start(_ transfer: CurlTransfer) -> Bool {
-        let added = multi?.add(transfer.easy) ?? CURLM_BAD_HANDLE
+        // How the finished handle finds its transfer (`transfersFinished`).
+        var added = transfer.easy.set(CURLOPT_PRIVATE, pointer: UnsafeRawPointer(bitPattern: UInt(transfer.id.rawValue)))
+            == CURLE_OK ? CURLM_OK : CURLM_INTERNAL_ERROR
+        if added == CURLM_OK { added = multi?.add(transfer.easy) ?? CURLM_BAD_HANDLE }
         guard added == CURLM_OK else {
-            inFlight[transfer.id] = nil
+            inFlight.release(transfer.id)
             admission.left(host: transfer.host)
             transfer.releaseResources()
             inFlightChanged()
@@ -191,7 +195,6 @@ package final class CurlTransport: HTTPTransport {
             return false
         }
         transfer.isStarted = true
-        idsByEasy[transfer.easy.handle] = transfer.id
         return true
     }
 
@@ -214,7 +217,7 @@ package final class CurlTransport: HTTPTransport {
     }
 
     private func expireWaiting(_ transfer: CurlTransfer) {
-        inFlight[transfer.id] = nil
+        inFlight.release(transfer.id)
         transfer.releaseResources()
         inFlightChanged()
         deliverLater(.failure(.timedOut("Operation timed out after \(transfer.timeoutMs) milliseconds "
@@ -242,7 +245,7 @@ package final class CurlTransport: HTTPTransport {
     }
 
     package func cancel(_ id: RequestID) {
-        guard let transfer = inFlight.removeValue(forKey: id) else { return }
+        guard let transfer = inFlight.release(id) else { return }
         // A waiting one keeps its entry in `admission`, skipped when its turn comes.
         retire(transfer, reuse: false)
         inFlightChanged()
@@ -257,9 +260,7 @@ package final class CurlTransport: HTTPTransport {
         guard !isClosed else { return }
         isClosed = true
         generation &+= 1
-        let transfers = Array(inFlight.values)
-        inFlight.removeAll()
-        idsByEasy.removeAll()
+        let transfers = inFlight.removeAll()
         admission = HostAdmission(limit: admission.limit)
         admissionTimerDeadlineMs = nil
         if !loop.isShuttingDown { admissionTimer?.stop() }
@@ -295,7 +296,9 @@ package final class CurlTransport: HTTPTransport {
             completedScratch = completed
         }
         for (easy, code) in finished {
-            guard let id = idsByEasy[easy], let transfer = inFlight.removeValue(forKey: id) else { continue }
+            var id: UnsafeMutableRawPointer?
+            guard hearth_curl_easy_getinfo_ptr(easy, CURLINFO_PRIVATE, &id) == CURLE_OK, let id,
+                  let transfer = inFlight.release(RequestID(UInt64(UInt(bitPattern: id)))) else { continue }
             let result = transfer.result(for: code)
             retire(transfer, reuse: code == CURLE_OK)
             completed.append((transfer.completion, result))
@@ -330,7 +333,6 @@ package final class CurlTransport: HTTPTransport {
             return
         }
         transfer.isStarted = false
-        idsByEasy[transfer.easy.handle] = nil
         multi?.remove(transfer.easy.handle)
         transfer.releaseResources()
         if reuse { pool.give(transfer.easy) }
