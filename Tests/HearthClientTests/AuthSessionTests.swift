@@ -1,6 +1,7 @@
 @testable import HearthAuth
 import HearthBackend
 @testable import HearthTransport
+import Dispatch
 import HearthWire
 import XCTest
 
@@ -153,6 +154,37 @@ final class AuthSessionTests: XCTestCase {
         try saveSession(expiresAtMs: clock.current + 4 * minute)
         let auth = makeAuth()
         withExtendedLifetime(auth) { waitUntil { service.refreshCount == 1 } }
+    }
+
+    func testARefreshSoonAfterAnotherLeavesTheProactiveRefreshAsArmed() throws {
+        try saveSession(expiresAtMs: clock.current + 60 * minute)
+        let auth = makeAuth()
+        func refresh(_ count: Int) {
+            let future = auth.getToken(uid: "user-1", forceRefresh: true)
+            waitUntil { service.refreshCount == count }
+            service.answerRefreshes(idToken: "id-\(count + 1)", refreshToken: nil)
+            XCTAssertEqual(future.wait(timeoutMs: 2_000), .complete)
+        }
+        func deadline() -> Int64? {
+            let seen = Locked<Int64?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            loop.execute {
+                seen.withLock { $0 = auth.refresher.proactiveDeadlineMs }
+                done.signal()
+            }
+            done.wait()
+            return seen.current
+        }
+        let start = clock.current
+        refresh(1)
+        // Five minutes before the new token's hour is up.
+        XCTAssertEqual(deadline(), start + 55 * minute)
+        clock.withLock { $0 += 500 }
+        refresh(2)
+        XCTAssertEqual(deadline(), start + 55 * minute, "half a second later: the armed timer stays")
+        clock.withLock { $0 += 2_000 }
+        refresh(3)
+        XCTAssertEqual(deadline(), start + 2_500 + 55 * minute, "seconds later: re-armed")
     }
 
     func testOperationsOnAUserWhoIsNoLongerSignedInFail() throws {

@@ -490,6 +490,34 @@ final class TransportCurlTests: XCTestCase {
         XCTAssertEqual(try results.values.first?.get().status, 200)
     }
 
+    func testRequestsGoThroughTheProxyTheEnvironmentNamesForTheirScheme() throws {
+        var options = CurlTransport.Options()
+        // Nothing listens on port 1: only through the proxy (the test server) does the request get an answer.
+        options.proxies = ProxyEnvironment(http: server.url(""), https: "http://127.0.0.1:1")
+        let proxied = try CurlTransport(loop: loop, options: options)
+        defer { onLoop { proxied.close() } }
+        let answer = echo(response(send(HTTPRequest(method: "GET", url: "http://127.0.0.1:1/echo"), using: proxied)))
+        XCTAssertEqual(answer["path"] as? String, "http://127.0.0.1:1/echo", "the proxy was asked for the absolute URL")
+    }
+
+    func testHostsTheNoProxyListNamesAreReachedDirectly() throws {
+        var options = CurlTransport.Options()
+        options.proxies = ProxyEnvironment(http: "http://127.0.0.1:1", noProxy: "example.com,127.0.0.1")
+        let direct = try CurlTransport(loop: loop, options: options)
+        defer { onLoop { direct.close() } }
+        let answer = echo(response(send(HTTPRequest(method: "GET", url: server.url("/echo")), using: direct)))
+        XCTAssertEqual(answer["path"] as? String, "/echo")
+    }
+
+    func testWithoutProxiesRequestsGoDirectly() throws {
+        var options = CurlTransport.Options()
+        options.proxies = ProxyEnvironment()
+        let direct = try CurlTransport(loop: loop, options: options)
+        defer { onLoop { direct.close() } }
+        let answer = echo(response(send(HTTPRequest(method: "GET", url: server.url("/echo")), using: direct)))
+        XCTAssertEqual(answer["path"] as? String, "/echo")
+    }
+
     func testTheIdOfAFinishedRequestNeverCancelsALaterOne() {
         let results = Recorder<TransportResult>()
         let transport = self.transport!

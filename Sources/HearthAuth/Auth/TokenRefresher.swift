@@ -8,6 +8,9 @@ final class TokenRefresher {
     private unowned let auth: Auth
     private var waiters = RefreshWaiters()
     private var timer: LoopTimer?
+    /// What the timer was last armed for: its deadline on `auth.nowMs`'s clock and the session.
+    private var armed: (deadlineMs: Int64, generation: UInt64)?
+    static let rearmToleranceMs: Int64 = 1_000
     private var consecutiveFailures = 0
     private var failingGeneration: UInt64 = 0
     private var lastSuccessMs: Int64 = .min
@@ -99,6 +102,15 @@ final class TokenRefresher {
     private func arm(afterMs delay: Int64, generation: UInt64) {
         let timer = self.timer ?? auth.loop.makeTimer()
         self.timer = timer
+        let deadlineMs = auth.nowMs() &+ max(0, delay)
+        // Every refresh moves the deadline on by about the time since the last one: a timer already armed
+        // for this user less than a second earlier is left as it is (it fires that much early), rather
+        // than re-armed with a new closure after every forced refresh.
+        if let armed, armed.generation == generation, timer.isActive,
+           deadlineMs >= armed.deadlineMs, deadlineMs - armed.deadlineMs < Self.rearmToleranceMs {
+            return
+        }
+        armed = (deadlineMs, generation)
         timer.start(afterMs: UInt64(max(0, delay))) { [weak self] in
             self?.proactiveRefresh(generation: generation)
         }
@@ -112,6 +124,9 @@ final class TokenRefresher {
 
     /// The number of failed refreshes in a row (0 when healthy).
     var failureCount: Int { consecutiveFailures }
+
+    /// When the proactive refresh is due (on `auth.nowMs`'s clock), nil when none is armed (tests).
+    var proactiveDeadlineMs: Int64? { timer?.isActive == true ? armed?.deadlineMs : nil }
 
     func stop() {
         stopped = true

@@ -47,7 +47,7 @@ package final class LoopTimer: LoopOwnedHandle {
         callback = nil
     }
 
-    var isActive: Bool {
+    package var isActive: Bool {
         guard let handle else { return false }
         return uv_is_active(UVHandle.base(handle)) != 0
     }

@@ -12,6 +12,8 @@ final class CurlTransfer {
     private(set) var timeoutMs = 0
     /// In curl (added to the multi and not yet removed); set by the transport.
     var isStarted = false
+    /// What its completion is called with, set once curl has finished it.
+    var outcome: Result<HTTPResponse, TransportError>?
     private let maxBodyBytes: Int
     /// curl reads the list during the transfer, so it is held until the handle left the multi (shared
     /// with the transport's cache and other transfers sending the same headers).
@@ -99,6 +101,8 @@ final class CurlTransfer {
         try apply(easy.set(CURLOPT_CURLU, pointer: UnsafeRawPointer(url.handle)), "URL")
         if easy.allowedProtocols != scheme {
             try apply(easy.set(CURLOPT_PROTOCOLS_STR, scheme), "allowed protocols")
+            // Set, even when empty: with no proxy option curl reads the environment on every request.
+            try apply(easy.set(CURLOPT_PROXY, options.proxies?.proxy(forScheme: scheme) ?? ""), "proxy")
             easy.allowedProtocols = scheme
         }
         if !easy.hasTransportOptions {
@@ -136,6 +140,7 @@ final class CurlTransfer {
         try apply(easy.set(CURLOPT_FOLLOWLOCATION, 0), "redirects")
         // The threaded resolver and timeouts must not use signals in a host's process.
         try apply(easy.set(CURLOPT_NOSIGNAL, 1), "NOSIGNAL")
+        try apply(easy.set(CURLOPT_NOPROXY, options.proxies?.noProxy ?? ""), "hosts without a proxy")
         // Identity Toolkit answers are a few KiB: a 4 KiB receive buffer instead of curl's 16 KiB
         // per transfer in flight (bench: memory per operation with 10,000 in flight).
         try apply(easy.set(CURLOPT_BUFFERSIZE, Self.receiveBufferBytes), "receive buffer size")

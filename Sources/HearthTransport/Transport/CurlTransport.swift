@@ -57,6 +57,9 @@ package final class CurlTransport: HTTPTransport {
         /// transport, in the order they were sent, for one of them to finish (`HostAdmission`). 0: no
         /// limit.
         var maxConnectionsPerHost: Int = 64
+        /// The proxies to use; nil reads them from the environment when the transport is created, as
+        /// libcurl would (`ProxyEnvironment`).
+        package var proxies: ProxyEnvironment? = nil
         /// Tests only (package-internal): curl `CONNECT_TO` entries, "HOST:PORT:CONNECT-HOST:CONNECT-PORT",
         /// so a production URL reaches a local server while TLS still verifies the production name.
         package var connectTo: [String] = []
@@ -99,6 +102,7 @@ package final class CurlTransport: HTTPTransport {
         // A libcurl built on another distribution (the Python wheel's) may look for a CA bundle this
         // machine keeps elsewhere: give it the machine's own (`SystemCABundle`).
         if options.caBundlePath == nil { options.caBundlePath = SystemCABundle.forThisMachine }
+        if options.proxies == nil { options.proxies = ProxyEnvironment.current() }
         self.options = options
         self.pool = CurlEasyPool(capacity: options.idleHandlePoolSize, busyCapacity: options.busyHandlePoolSize)
         self.admission = HostAdmission(limit: options.maxConnectionsPerHost)
@@ -284,9 +288,10 @@ package final class CurlTransport: HTTPTransport {
     // MARK: Completion
 
     /// `transfersFinished`'s list, kept with its capacity between turns (never re-entered: it runs from
-    /// the multi's `drive`, which the loop alone calls).
-    private var completedScratch: [(completion: (Result<HTTPResponse, TransportError>) -> Void,
-                                    result: Result<HTTPResponse, TransportError>)] = []
+    /// the multi's `drive`, which the loop alone calls). The transfers themselves, each holding its
+    /// outcome: a list of (completion, result) pairs was emptied through the runtime's generic tuple
+    /// and `Result` witnesses.
+    private var completedScratch: [CurlTransfer] = []
 
     private func transfersFinished(_ finished: [CurlMulti.Finished]) {
         var completed = completedScratch
@@ -299,16 +304,16 @@ package final class CurlTransport: HTTPTransport {
             var id: UnsafeMutableRawPointer?
             guard hearth_curl_easy_getinfo_ptr(easy, CURLINFO_PRIVATE, &id) == CURLE_OK, let id,
                   let transfer = inFlight.release(RequestID(UInt64(UInt(bitPattern: id)))) else { continue }
-            let result = transfer.result(for: code)
+            transfer.outcome = transfer.result(for: code)
             retire(transfer, reuse: code == CURLE_OK)
-            completed.append((transfer.completion, result))
+            completed.append(transfer)
         }
         multi?.keepsLoopAlive = !inFlight.isEmpty
         // Everything is settled before anyone is told: a completion may send, cancel or close.
         let generation = self.generation
-        for (completion, result) in completed {
+        for transfer in completed {
             guard self.generation == generation else { return }
-            completion(result)
+            if let outcome = transfer.outcome { transfer.completion(outcome) }
         }
         if inFlight.isEmpty { pool.trim() }
     }
