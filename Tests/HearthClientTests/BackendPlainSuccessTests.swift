@@ -59,6 +59,9 @@ final class BackendPlainSuccessTests: XCTestCase {
             #"{"id_token":"\#(idToken)","expires_in":3600.0}"#,
             #"{"access_token":"\#(idToken)"}"#,
             #"{"access_token":"","expires_in":"3600"}"#,
+            #"{"access_token":"A","id_token":"B","expires_in":"3600"}"#,
+            #"{"id_token":"B","access_token":"A","expires_in":"3600"}"#,
+            #"{"access_token":"","id_token":"B","expires_in":"3600"}"#,
         ]
     }
 

@@ -297,6 +297,18 @@ final class BackendResponseDecodingTests: XCTestCase {
         XCTAssertEqual(response?.projectId, "12345")
     }
 
+    func testTokenRefreshTakesAccessTokenAsFirebaseDoesWhicheverComesFirst() {
+        for body in [#"{"access_token":"from-access","id_token":"from-id","expires_in":"3600"}"#,
+                     #"{"id_token":"from-id","access_token":"from-access","expires_in":"3600"}"#] {
+            let response = harness.decode(SecureTokenRefresh(refreshToken: "R"), body: body)
+            XCTAssertEqual(response?.idToken, "from-access", body)
+            XCTAssertEqual(response?.accessToken, "from-access", body)
+        }
+        let onlyId = harness.decode(SecureTokenRefresh(refreshToken: "R"),
+                                    body: #"{"access_token":"","id_token":"from-id","expires_in":"3600"}"#)
+        XCTAssertEqual(onlyId?.idToken, "from-id", "an empty access_token falls back to id_token")
+    }
+
     func testTokenRefreshWithoutExpiresInUsesTheTokensLifetime() {
         let response = harness.decode(SecureTokenRefresh(refreshToken: "R"), body: #"{"id_token":"\#(idToken)","expires_in":3600.0}"#)
         XCTAssertEqual(response?.expiresIn, 3600)

@@ -19,15 +19,15 @@ final class JSONParserTests: XCTestCase {
         XCTAssertEqual(try JSONValue.parse("[[[]],{}]"), [[[]], [:]])
     }
 
-    /// Long strings are scanned 8 bytes at a time: whatever needs a look must be seen at every
-    /// offset within those words, including next to non-ASCII text.
+    /// Strings are scanned 16 bytes a turn for their first 64 bytes, then 64 a turn: whatever needs a look
+    /// must be seen at every offset within those turns, including next to non-ASCII text.
     func testEveryByteThatMattersIsSeenAtEveryPositionOfALongString() throws {
-        // Past two of the scanner's 64-byte turns, so a byte is met in each of a turn's four chunks and in
-        // the tail after the last whole turn.
+        // Past two of the scanner's 64-byte turns, so a byte is met in each of a turn's four chunks, in the
+        // sixteen-byte turns before them and in the tail after the last whole turn.
         for prefix in ["", "é"] {
-            for position in 0..<140 {
+            for position in 0..<210 {
                 let before = prefix + String(repeating: "a", count: position)
-                let after = String(repeating: "b", count: 140 - position)
+                let after = String(repeating: "b", count: 210 - position)
                 XCTAssertEqual(try JSONValue.parse("\"\(before)\\n\(after)\""), .string(before + "\n" + after))
                 XCTAssertEqual(try JSONValue.parse("[\"\(before)\",\"\(after)\"]"), [.string(before), .string(after)])
                 XCTAssertEqual(try JSONValue.parse("\"\(before)ü\(after)\""), .string(before + "ü" + after))

@@ -26,9 +26,10 @@ package struct SecureTokenRefresh: BackendRPC {
     }
 
     package struct Response: Sendable, Equatable, Redacted {
-        /// The new ID token (`id_token`, else `access_token`: the service sends the same JWT in both).
+        /// The new ID token: `access_token`, as Firebase's SDKs read it, else `id_token` (the service sends
+        /// the same JWT in both).
         package var idToken: String
-        /// `access_token`, else `id_token`.
+        /// The same as `idToken`.
         package var accessToken: String
         /// The refresh token to keep from now on; nil when the server did not send one (keep the old one).
         package var refreshToken: String?
@@ -42,11 +43,11 @@ package struct SecureTokenRefresh: BackendRPC {
         }
 
         init(_ members: Members) throws(AuthError) {
-            guard let token = members.idToken?.nonEmptyStringValue ?? members.accessToken?.nonEmptyStringValue else {
+            guard let token = members.accessToken?.nonEmptyStringValue ?? members.idToken?.nonEmptyStringValue else {
                 throw .malformedResponse("missing access_token")
             }
             idToken = token
-            accessToken = members.accessToken?.nonEmptyStringValue ?? token
+            accessToken = token
             refreshToken = members.refreshToken?.nonEmptyStringValue
             expiresIn = TokenLifetime.seconds(expiresIn: members.expiresIn, idToken: token)
             userId = members.userId?.nonEmptyStringValue
@@ -60,8 +61,11 @@ package struct SecureTokenRefresh: BackendRPC {
                 throws(JSONParseError)
             {
                 switch key {
-                case "id_token": idToken = try source.value()
                 case "access_token": accessToken = try source.value()
+                // Only a fallback: Google sends access_token first, and the same JWT again here, which is then
+                // checked but not made into a second string.
+                case "id_token":
+                    if accessToken?.nonEmptyStringValue == nil { idToken = try source.value() } else { try source.skip() }
                 case "refresh_token": refreshToken = try source.value()
                 case "expires_in": expiresIn = try source.value()
                 case "user_id": userId = try source.value()
