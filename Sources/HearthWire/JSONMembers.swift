@@ -82,7 +82,7 @@ extension JSONMembers {
     /// (the rest of the document is checked too, even where nobody reads it).
     @inlinable public init(bytes: [UInt8]) throws(JSONParseError) {
         // Thrown straight through, not carried out in a `Result`: `Result.get()` copied the members (every
-        // string retained, then the `Result` destroyed), ~400 instructions a sign-in.
+        // string retained, then the `Result` destroyed), ~1k instructions a sign-in (bench/FINDINGS.md).
         self = try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> Self in
             var parser = JSONParser(buffer)
             return try parser.readDocument(Self.self)

@@ -10,6 +10,7 @@ final class TokenRefresher {
     private var timer: LoopTimer?
     /// What the timer was last armed for: its deadline on `auth.nowMs`'s clock and the session.
     private var armed: (deadlineMs: Int64, generation: UInt64)?
+    /// How much later a new deadline for the same session may be and still leave the armed timer as it is.
     static let rearmToleranceMs: Int64 = 1_000
     private var consecutiveFailures = 0
     private var failingGeneration: UInt64 = 0

@@ -1,6 +1,6 @@
 /// The transport's requests from `send` until they complete, fail or are cancelled, found by id without
-/// hashing: two dictionaries (by id, and by curl handle) cost five hash operations per request, ~900
-/// instructions (bench/FINDINGS.md).
+/// hashing: two dictionaries (by id, and by curl handle) cost five hash operations per request (the
+/// table took ~0.9k instructions off a sign-in's two requests, bench/FINDINGS.md).
 ///
 /// An id names a slot (its low 32 bits) and which use of that slot it was (its high 32 bits, never 0),
 /// so the id of a request that is over finds nothing, even once its slot serves another request. A
