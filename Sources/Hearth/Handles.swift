@@ -62,8 +62,10 @@ final class CString: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<CChar>
 
     init(_ string: String) {
-        // strdup of a Swift string: embedded NULs cannot occur in what Hearth hands out.
-        pointer = strdup(string) ?? strdup("")!
+        // strdup of a Swift string: embedded NULs cannot occur in what Hearth hands out. Through
+        // `withCString`, which lends a native string's own bytes: a String passed where a pointer is
+        // expected is first copied into a new array (`utf8CString`), which strdup then copied again.
+        pointer = string.withCString { strdup($0) } ?? strdup("")!
     }
 
     deinit { free(pointer) }
