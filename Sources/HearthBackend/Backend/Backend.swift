@@ -29,7 +29,10 @@ package final class Backend {
         let rpc = Self.scoped(rpc, config: config)
         let request = parts.request(for: rpc, config: config)
         let checks = rpc.successShapedErrors
-        let startedMs = Log.isEnabled(.debug) ? Log.monotonicMs() : 0
+        // The request goes into the completion for its log line only when debug logging is on as it is sent:
+        // captured always, its URL, headers and body were copied into every completion.
+        let logged: (request: HTTPRequest, startedMs: Int64)? =
+            Log.isEnabled(.debug) ? (request, Log.monotonicMs()) : nil
         return transport.send(request) { result in
             let outcome: Result<R.Response, AuthError>
             if case .success(let response) = result, (200..<300).contains(response.status),
@@ -40,7 +43,7 @@ package final class Backend {
                     Result { () throws(AuthError) -> R.Response in try rpc.decode(object) }
                 }
             }
-            Log.debug(RequestLog.line(request, result, outcome, startedMs: startedMs))
+            if let logged { Log.debug(RequestLog.line(logged.request, result, outcome, startedMs: logged.startedMs)) }
             completion(outcome)
         }
     }
